@@ -1,0 +1,40 @@
+"""The game registry: every game and variant by name.
+
+``get_game(name, **options)`` returns a ``Game`` (see ``base.py`` for the
+contract); options are the game's rule toggles, given as keyword arguments or
+parsed from the protocol's ``Rules`` string (``parse_rule_options``).
+"""
+from __future__ import annotations
+
+from .base import (AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, RulesError, State,
+                   UnknownGame, parse_rule_options)
+from . import draughts
+
+__all__ = ["get_game", "list_games", "Game", "State", "RulesError", "UnknownGame", "BadOption",
+           "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
+
+# name -> factory(**options) -> Game
+_FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
+_ALIASES = dict(draughts.ALIASES)
+_CACHE: dict = {}
+
+
+def list_games() -> list[str]:
+    """The registered game names, sorted."""
+    return sorted(_FACTORIES)
+
+
+def get_game(name: str, **options) -> Game:
+    """The game called ``name`` (case-insensitive; aliases like ``american`` work) with rule options.
+
+    Raises UnknownGame naming the game and the known names, BadOption for a bad option.
+    """
+    key = str(name).strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _FACTORIES:
+        raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(list_games())}")
+    cache_key = (key, tuple(sorted((k, str(v)) for k, v in options.items())))
+    game = _CACHE.get(cache_key)
+    if game is None:
+        game = _CACHE[cache_key] = _FACTORIES[key](**options)
+    return game

@@ -1,0 +1,826 @@
+"""One table-driven engine for the whole draughts family.
+
+Every variant is a row of the parameters of ``../shared/rules/draughts.md`` §2-3
+(``Variant`` below, table ``VARIANTS``); ``DraughtsGame`` compiles a row into
+direction and mask tables once, and the same move generator serves all rows.
+
+Internal frame: the board is seen from the first player's side.  Row 0 is the
+first player's back rank, so player 0's men move up (+stride) and player 1's
+men move down.  PDN square numbers and algebraic names are given "as seen by
+the first player" (the PDN GameType convention), so no variant needs a flip.
+
+A state keeps the pieces relative to the side to move (``own``, ``opp``) plus the
+``kings`` mask and ``turn``; ``play`` swaps ``own`` and ``opp``.  A move is the
+tuple ``(from_mask, to_mask, captured_mask, crowned)``: exactly the FMJD
+identity of a move (same start, end, captured set and resulting kind), so
+capture routes that differ only in order collapse into one move by construction.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from typing import Callable
+
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import Grid, indices
+
+Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One row of the variant table: the parameters of draughts.md §2 (ids in comments)."""
+
+    name: str
+    size: int = 8                      # B1 rows = columns
+    squares: str = "dark"              # B2 dark | all
+    invert: bool = False               # B3 inverted: the first player's near-left corner is NOT playable
+    men_rows: int = 3                  # B4 rows of men per side
+    skip_back_row: bool = False        # B4 Turkish family: own back row empty
+    first: str = "W"                   # B5 colour letter of the first player
+    corner: str = "top-left"           # square 1 as seen by the first player (PDN GameType N0..N3)
+    notation: str = "numeric"          # numeric | algebraic
+    capture_sep: str = "x"             # PDN capture separator
+    lines: str = "diagonal"            # M1 diagonal | orthogonal | both (Frisian: diagonal steps, 8-way jumps)
+    man_steps: str = "fwd-diag"        # M2 fwd-diag | fwd+side
+    man_jumps: str = "fwd"             # M3 fwd | all-diag | fwd+side | all-8
+    man_takes_king: bool = True        # M4
+    king_range: str = "flying"         # M5 short | flying
+    king_landing: str = "any"          # M6 any | next
+    king_reverse: bool = True          # M7 may a king jump back along the line it came
+    removal: str = "end"               # C2 end (Turkish strike) | immediate
+    choice: str = "free"               # C3 free | max | max-kings | italian | frisian | king-first
+    promotion: str = "stop"            # C4 stop | pass | fly
+    repetition: int = 3                # D  occurrences of a position that draw (0 = off)
+    no_progress: int = 0               # D  plies without progress that draw (0 = off)
+    progress: str = "man-or-capture"   # D  what resets no_progress: man-or-capture | capture
+    endgame: str = "none"              # D  endgame counts: none | fmjd | russian | frisian | turkish
+    king_move_limit: int = 0           # Frisian: one king moves at most N times in a row (men left)
+
+
+CHOICES = {
+    "squares": ("dark", "all"),
+    "first": ("W", "B"),
+    "corner": ("bottom-left", "bottom-right", "top-left", "top-right"),
+    "notation": ("numeric", "algebraic"),
+    "capture_sep": ("x", ":", "-"),
+    "lines": ("diagonal", "orthogonal", "both"),
+    "man_steps": ("fwd-diag", "fwd+side"),
+    "man_jumps": ("fwd", "all-diag", "fwd+side", "all-8"),
+    "king_range": ("short", "flying"),
+    "king_landing": ("any", "next"),
+    "removal": ("end", "immediate"),
+    "choice": ("free", "max", "max-kings", "italian", "frisian", "king-first"),
+    "promotion": ("stop", "pass", "fly"),
+    "progress": ("man-or-capture", "capture"),
+    "endgame": ("none", "fmjd", "russian", "frisian", "turkish"),
+}
+
+_INTL = dict(choice="max", man_jumps="all-diag", promotion="pass")
+_TURKISH = dict(squares="all", men_rows=2, skip_back_row=True, notation="algebraic", corner="bottom-left",
+                lines="orthogonal", man_steps="fwd+side", man_jumps="fwd+side", removal="immediate",
+                choice="max", no_progress=50, progress="capture", endgame="turkish")
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in [
+    Variant("english", first="B", corner="bottom-right", king_range="short", king_landing="next",
+            no_progress=80),
+    Variant("italian", invert=True, man_takes_king=False, king_range="short", king_landing="next",
+            choice="italian", no_progress=80),
+    Variant("spanish", invert=True, corner="bottom-right", choice="max-kings", no_progress=40),
+    Variant("russian", notation="algebraic", corner="bottom-left", capture_sep=":", man_jumps="all-diag",
+            promotion="fly", no_progress=30, endgame="russian"),
+    Variant("international", size=10, men_rows=4, no_progress=50, endgame="fmjd", **_INTL),
+    Variant("brazilian", notation="algebraic", corner="bottom-left", no_progress=30, endgame="russian",
+            **_INTL),
+    Variant("canadian", size=12, men_rows=5, no_progress=50, endgame="fmjd", **_INTL),
+    Variant("pool", first="B", corner="bottom-right", man_jumps="all-diag", promotion="pass",
+            no_progress=30),
+    Variant("czech", notation="algebraic", corner="bottom-left", choice="king-first", no_progress=30),
+    Variant("turkish", king_reverse=False, promotion="fly", **_TURKISH),
+    Variant("greek", king_landing="next", promotion="stop", **_TURKISH),
+    Variant("argentine", invert=True, first="B", corner="bottom-right", king_landing="next",
+            choice="max-kings", no_progress=40),
+    Variant("thai", first="B", men_rows=2, king_landing="next", removal="immediate", capture_sep="-",
+            no_progress=30),
+    Variant("frisian", size=10, men_rows=4, lines="both", man_jumps="all-8", choice="frisian",
+            promotion="pass", no_progress=50, endgame="frisian", king_move_limit=3),
+]}
+
+ALIASES = {"american": "english", "checkers": "english", "shashki": "russian", "dama": "turkish",
+           "draughts": "international", "frysk": "frisian", "mak-hot": "thai", "damas": "spanish"}
+
+# Frisian: a king is worth more than one man but less than two (pydraughts: 1.501).
+_MAN_VALUE, _KING_VALUE = 1000, 1501
+
+
+def variant_with_options(name: str, **options) -> Variant:
+    """The variant row ``name`` with some parameters overridden (rule options).
+
+    Values may be strings (from the ``Rules`` protocol option); they are checked
+    against the allowed values of each parameter.  Raises BadOption.
+    """
+    base = VARIANTS[name]
+    types = {f.name: f.type for f in fields(Variant)}
+    changes = {}
+    for key, value in options.items():
+        key = key.lower().replace("-", "_")
+        if key not in types or key == "name":
+            raise BadOption(f"{name} has no rule option {key!r}; options: "
+                            + ", ".join(k for k in types if k != "name"))
+        default = getattr(base, key)
+        try:
+            if isinstance(default, bool):
+                if isinstance(value, str):
+                    if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                        raise ValueError
+                    value = value.lower() in ("1", "true", "yes", "on")
+                value = bool(value)
+            elif isinstance(default, int):
+                value = int(value)
+                if value < 0:
+                    raise ValueError
+            else:
+                value = str(value)
+        except (TypeError, ValueError):
+            raise BadOption(f"rule option {key}={value!r} is not a valid {type(default).__name__}") from None
+        allowed = CHOICES.get(key)
+        if allowed and value not in allowed:
+            raise BadOption(f"rule option {key}={value!r}: allowed values are {', '.join(allowed)}")
+        if key == "size" and value not in (8, 10, 12):
+            raise BadOption(f"rule option size={value}: allowed values are 8, 10, 12")
+        changes[key] = value
+    return replace(base, **changes)
+
+
+# ----------------------------------------------------------------------------
+# Endgame counts (draughts.md §2.4 and §3.2; thresholds as coded in pydraughts)
+# Each returns the number of plies since the last capture after which the game
+# is drawn in this material balance, or None.
+# ----------------------------------------------------------------------------
+
+def _fmjd_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    for a_men, a_kings, b_men, b_kings in ((own_men, own_kings, opp_men, opp_kings),
+                                           (opp_men, opp_kings, own_men, own_kings)):
+        if b_men == 0 and b_kings == 1 and a_kings >= 1:
+            if a_men + a_kings == 3:
+                return 32
+            if a_men + a_kings <= 2:
+                return 10
+    return None
+
+
+def _russian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    own_n, opp_n = own_men + own_kings, opp_men + opp_kings
+    for a_men, a_kings, b_men, b_kings, long_a, long_b in (
+            (own_men, own_kings, opp_men, opp_kings, other_on_long[0], lone_on_long[1]),
+            (opp_men, opp_kings, own_men, own_kings, other_on_long[1], lone_on_long[0])):
+        if b_men == 0 and b_kings == 1:
+            if a_men == 0 and a_kings >= 3:
+                return 30
+            if a_men + a_kings == 2 and a_kings >= 1:
+                return 10
+            if a_men + a_kings == 3 and a_kings >= 1 and long_b and not long_a:
+                return 10
+    if own_kings == opp_kings >= 1 and own_n == opp_n:
+        if own_n in (4, 5):
+            return 60
+        if own_n in (6, 7):
+            return 120
+    return None
+
+
+def _frisian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    if own_men or opp_men:
+        return None
+    if {own_kings, opp_kings} == {1, 2}:
+        return 14
+    if own_kings == opp_kings == 1:
+        return 4
+    return None
+
+
+def _turkish_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    return 0 if own_men + own_kings == 1 and opp_men + opp_kings == 1 else None
+
+
+ENDGAME_COUNTS: dict[str, Callable | None] = {
+    "none": None, "fmjd": _fmjd_counts, "russian": _russian_counts,
+    "frisian": _frisian_counts, "turkish": _turkish_counts,
+}
+_ENDGAME_MAX_PIECES = {"fmjd": 4, "russian": 14, "frisian": 4, "turkish": 2}
+
+
+class DraughtsGame(Game):
+    """A compiled variant: geometry, direction tables and notation for one rule row."""
+
+    def __init__(self, variant: Variant):
+        v = self.variant = variant
+        self.name = v.name
+        self.options = {f.name: getattr(v, f.name) for f in fields(Variant) if f.name != "name"}
+        n = v.size
+        grid_ghost = 2 if v.lines == "both" and v.squares == "dark" else 1
+        playable = (lambda r, c: (r + c) % 2 == (1 if v.invert else 0)) if v.squares == "dark" else (lambda r, c: True)
+        probe = Grid(n, n, grid_ghost)
+        self.grid = grid = Grid(n, n, grid_ghost, probe.where(playable))
+        self.points = grid.points
+        S = grid.stride
+        diag = (S + 1, S - 1, -S + 1, -S - 1)
+        orth_unit = 2 if v.squares == "dark" else 1  # on dark boards an orthogonal neighbour is 2 cells away
+        orth = (S * orth_unit, -S * orth_unit, orth_unit, -orth_unit)
+        fwd = (S, -S)
+
+        def man_dirs(kind: str, p: int) -> tuple[int, ...]:
+            f = fwd[p]
+            return {"fwd-diag": (f + 1, f - 1), "fwd": (f + 1, f - 1), "all-diag": diag,
+                    "fwd+side": (f, 1, -1), "all-8": diag + orth}[kind]
+
+        self.man_step = [man_dirs(v.man_steps, p) for p in (0, 1)]
+        self.man_jump = [man_dirs(v.man_jumps, p) for p in (0, 1)]
+        self.king_step = orth if v.lines == "orthogonal" else diag
+        self.king_jump = {"diagonal": diag, "orthogonal": orth, "both": diag + orth}[v.lines]
+        self.man_step_up = [tuple(d for d in ds if d > 0) for ds in self.man_step]
+        self.man_step_down = [tuple(-d for d in ds if d < 0) for ds in self.man_step]
+        self.king_step_up = tuple(d for d in self.king_step if d > 0)
+        self.king_step_down = tuple(-d for d in self.king_step if d < 0)
+        self.man_jump_up = [tuple(d for d in ds if d > 0) for ds in self.man_jump]
+        self.man_jump_down = [tuple(-d for d in ds if d < 0) for ds in self.man_jump]
+        self.king_jump_up = tuple(d for d in self.king_jump if d > 0)
+        self.king_jump_down = tuple(-d for d in self.king_jump if d < 0)
+        self.flying = v.king_range == "flying"
+        self.promo = (grid.row_mask(n - 1), grid.row_mask(0))
+        self.men_sideways = v.man_steps == "fwd+side"
+        self.endgame_counts = ENDGAME_COUNTS[v.endgame]
+        self.endgame_max = _ENDGAME_MAX_PIECES.get(v.endgame, 0)
+        self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
+        self._setup_names()
+        self._setup_start()
+
+    # --- notation ------------------------------------------------------------
+    def _setup_names(self) -> None:
+        grid, v = self.grid, self.variant
+        self.name_of: dict[int, str] = {}
+        if v.notation == "algebraic":
+            for i in indices(grid.points):
+                self.name_of[i] = grid.algebraic(i)
+        else:
+            top_down = v.corner.startswith("top")
+            left_to_right = v.corner.endswith("left")
+            for number, i in enumerate(grid.numbering(top_down, left_to_right), 1):
+                self.name_of[i] = str(number)
+        self.index_of = {name: i for i, name in self.name_of.items()}
+        self.colours = (v.first, "B" if v.first == "W" else "W")
+
+    def square_name(self, mask: int) -> str:
+        """The notation name of a single-bit square mask."""
+        return self.name_of[mask.bit_length() - 1]
+
+    def parse_square(self, text: str) -> int | None:
+        """Mask of a square given by name, or None."""
+        i = self.index_of.get(text.strip().lower())
+        return None if i is None else 1 << i
+
+    def _setup_start(self) -> None:
+        v, grid, n = self.variant, self.grid, self.variant.size
+        first_row = 1 if v.skip_back_row else 0
+        rows0 = range(first_row, first_row + v.men_rows)
+        self.start = (sum(grid.row_mask(r) for r in rows0),
+                      sum(grid.row_mask(n - 1 - r) for r in rows0))
+
+    # --- contract --------------------------------------------------------------
+    def new_state(self) -> "DraughtsState":
+        """The variant's start position, first player to move."""
+        return DraughtsState(self, self.start[0], self.start[1], 0, 0)
+
+    def parse_fen(self, text: str) -> "DraughtsState":
+        """Read a PDN FEN ``T:W<list>:B<list>`` (K marks kings; numeric ranges like 31-50 allowed)."""
+        original = text
+        text = text.strip().strip('"').strip()
+        if text.endswith("."):
+            text = text[:-1]
+        parts = [p.strip() for p in text.split(":")]
+        if len(parts) < 1 or parts[0].upper() not in ("W", "B"):
+            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, W or B")
+        lists: dict[str, tuple[int, int]] = {}
+        occupied = 0
+        for part in parts[1:]:
+            if not part:
+                continue
+            colour = part[0].upper()
+            if colour not in ("W", "B"):
+                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with W or B")
+            if colour in lists:
+                raise BadPosition(f"bad FEN {original!r}: colour {colour} given twice")
+            men = kings = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                is_king = item[0] == "K" or (item[0] == "k" and self.parse_square(item) is None)
+                body = item[1:] if is_king else item
+                for mask in self._fen_squares(body, original):
+                    if mask & occupied:
+                        raise BadPosition(f"bad FEN {original!r}: square {self.square_name(mask)} given twice")
+                    occupied |= mask
+                    if is_king:
+                        kings |= mask
+                    else:
+                        men |= mask
+            lists[colour] = (men, kings)
+        side = parts[0].upper()
+        p0_men, p0_kings = lists.get(self.colours[0], (0, 0))
+        p1_men, p1_kings = lists.get(self.colours[1], (0, 0))
+        for men, p, colour in ((p0_men, 0, self.colours[0]), (p1_men, 1, self.colours[1])):
+            if men & self.promo[p]:
+                bad = self.square_name(men & self.promo[p] & -(men & self.promo[p]))
+                raise BadPosition(f"bad FEN {original!r}: {colour} man on {bad} stands on its crowning row")
+        turn = self.colours.index(side)
+        p0, p1 = p0_men | p0_kings, p1_men | p1_kings
+        own, opp = (p0, p1) if turn == 0 else (p1, p0)
+        return DraughtsState(self, own, opp, p0_kings | p1_kings, turn)
+
+    def _fen_squares(self, body: str, original: str) -> list[int]:
+        """Masks of one FEN list item: a square name or a numeric range ``a-b``."""
+        if "-" in body and self.variant.notation == "numeric":
+            lo, _, hi = body.partition("-")
+            if not (lo.isdigit() and hi.isdigit()) or int(lo) > int(hi):
+                raise BadPosition(f"bad FEN {original!r}: bad square range {body!r}")
+            names = [str(k) for k in range(int(lo), int(hi) + 1)]
+        else:
+            names = [body]
+        out = []
+        for name in names:
+            mask = self.parse_square(name)
+            if mask is None:
+                raise BadPosition(f"bad FEN {original!r}: {name!r} is not a square of {self.name}")
+            out.append(mask)
+        return out
+
+    def perft(self, state: "DraughtsState", depth: int) -> int:
+        """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
+        return self._perft(state.own, state.opp, state.kings, state.turn, depth)
+
+    def _perft(self, own: int, opp: int, kings: int, turn: int, depth: int) -> int:
+        moves = self.captures(own, opp, kings, turn) or self.steps(own, opp, kings, turn)
+        if depth <= 1:
+            return len(moves) if depth == 1 else 1
+        total = 0
+        perft = self._perft
+        for frm, to, cap, crown in moves:
+            o = own ^ frm ^ to
+            k = kings
+            if k & frm:
+                k ^= frm ^ to
+            elif crown:
+                k |= to
+            if cap:
+                k &= ~cap
+            total += perft(opp & ~cap, o, k, turn ^ 1, depth - 1)
+        return total
+
+    # --- move generation -----------------------------------------------------------
+    def step_buckets(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list:
+        """Non-capturing moves grouped as ``(targets, delta, by_man)``.
+
+        Every set bit ``t`` of ``targets`` is one move, from ``t`` shifted back by
+        ``delta`` to ``t``.  Flying kings give one bucket per direction and distance.
+        ``frozen`` kings may not step (Frisian king-move limit).
+        """
+        empty = self.points & ~(own | opp)
+        men = own & ~kings
+        out = []
+        if men:
+            for d in self.man_step_up[turn]:
+                t = (men << d) & empty
+                if t:
+                    out.append((t, d, True))
+            for d in self.man_step_down[turn]:
+                t = (men >> d) & empty
+                if t:
+                    out.append((t, -d, True))
+        mine = own & kings & ~frozen
+        if mine:
+            if self.flying:
+                for d in self.king_step_up:
+                    r, k = mine, d
+                    while True:
+                        r = (r << d) & empty
+                        if not r:
+                            break
+                        out.append((r, k, False))
+                        k += d
+                for d in self.king_step_down:
+                    r, k = mine, d
+                    while True:
+                        r = (r >> d) & empty
+                        if not r:
+                            break
+                        out.append((r, -k, False))
+                        k += d
+            else:
+                for d in self.king_step_up:
+                    t = (mine << d) & empty
+                    if t:
+                        out.append((t, d, False))
+                for d in self.king_step_down:
+                    t = (mine >> d) & empty
+                    if t:
+                        out.append((t, -d, False))
+        return out
+
+    def steps(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
+        """All non-capturing moves."""
+        promo = self.promo[turn]
+        out = []
+        for targets, d, by_man in self.step_buckets(own, opp, kings, turn, frozen):
+            while targets:
+                to = targets & -targets
+                targets ^= to
+                frm = to >> d if d > 0 else to << -d
+                out.append((frm, to, 0, by_man and to & promo != 0))
+        return out
+
+    def random_step(self, own: int, opp: int, kings: int, turn: int, rng_random, frozen: int = 0):
+        """A uniformly random non-capturing move, or None; ``rng_random`` is ``rng.random``."""
+        buckets = self.step_buckets(own, opp, kings, turn, frozen)
+        counts = [b[0].bit_count() for b in buckets]
+        r = int(rng_random() * sum(counts))
+        for (targets, d, by_man), n in zip(buckets, counts):
+            if r < n:
+                for _ in range(r):
+                    targets &= targets - 1
+                to = targets & -targets
+                frm = to >> d if d > 0 else to << -d
+                return (frm, to, 0, by_man and to & self.promo[turn] != 0)
+            r -= n
+        return None
+
+    def capture_exists(self, own: int, opp: int, kings: int, turn: int) -> bool:
+        """Whether the side to move has any capture (whole-board test, no sequences)."""
+        empty = self.points & ~(own | opp)
+        men = own & ~kings
+        if men:
+            prey = opp if self.variant.man_takes_king else opp & ~kings
+            for d in self.man_jump_up[turn]:
+                if ((((men << d) & prey) << d) & empty):
+                    return True
+            for d in self.man_jump_down[turn]:
+                if ((((men >> d) & prey) >> d) & empty):
+                    return True
+        mine = own & kings
+        if mine:
+            if not self.flying:
+                for d in self.king_jump_up:
+                    if ((((mine << d) & opp) << d) & empty):
+                        return True
+                for d in self.king_jump_down:
+                    if ((((mine >> d) & opp) >> d) & empty):
+                        return True
+            else:
+                for d in self.king_jump_up:
+                    r = mine
+                    while r:
+                        r <<= d
+                        if ((r & opp) << d) & empty:
+                            return True
+                        r &= empty
+                for d in self.king_jump_down:
+                    r = mine
+                    while r:
+                        r >>= d
+                        if ((r & opp) >> d) & empty:
+                            return True
+                        r &= empty
+        return False
+
+    def sequences(self, own: int, opp: int, kings: int, turn: int) -> list[tuple]:
+        """Every complete capture sequence, before the choice rule and deduplication.
+
+        Each is ``(from, to, captured, crowned, order, route)``: ``order`` the
+        captured masks in capture order, ``route`` the landing masks.
+        """
+        out: list[tuple] = []
+        occupied = own | opp
+        for frm in _masks(own):
+            self._extend(frm, frm, bool(frm & kings), False, 0, (), (), 0,
+                         occupied ^ frm, opp, kings, turn, out)
+        return out
+
+    def _extend(self, frm, sq, king, crowned, captured, order, route, last, occupied, opp, kings, turn, out):
+        """Depth-first search of the jumps from ``sq``; append finished sequences to ``out``.
+
+        Returns True when at least one jump exists from ``sq`` (so the caller
+        knows this landing continues: rule 1.6).
+        """
+        v = self.variant
+        points = self.points
+        flying = king and self.flying
+        if king:
+            dirs = self.king_jump
+            prey = opp & ~captured
+        else:
+            dirs = self.man_jump[turn]
+            prey = opp & ~captured if v.man_takes_king else opp & ~captured & ~kings
+        found = False
+        immediate = v.removal == "immediate"
+        for d in dirs:
+            if king and not v.king_reverse and d == -last:
+                continue
+            s = sq << d if d > 0 else sq >> -d
+            if flying:
+                while s & points & ~occupied:
+                    s = s << d if d > 0 else s >> -d
+            if not s & prey:
+                continue
+            land = s << d if d > 0 else s >> -d
+            lands = []
+            while land & points & ~occupied:
+                lands.append(land)
+                if not flying or v.king_landing == "next":
+                    break
+                land = land << d if d > 0 else land >> -d
+            if not lands:
+                continue
+            found = True
+            cap2, order2 = captured | s, order + (s,)
+            occ2, opp2 = (occupied ^ s, opp ^ s) if immediate else (occupied, opp)
+            continuing = False
+            finals = []
+            for land in lands:
+                king2, crowned2 = king, crowned
+                if not king and land & self.promo[turn]:
+                    if v.promotion == "stop":
+                        finals.append((land, True))
+                        continue
+                    if v.promotion == "fly":
+                        king2 = crowned2 = True
+                if self._extend(frm, land, king2, crowned2, cap2, order2, route + (land,), d,
+                                occ2, opp2, kings, turn, out):
+                    continuing = True
+                else:
+                    finals.append((land, crowned2 or (not king and land & self.promo[turn] != 0)))
+            if not continuing:
+                for land, crown in finals:
+                    out.append((frm, land, cap2, crown, order2, route + (land,)))
+        return found
+
+    def captures(self, own: int, opp: int, kings: int, turn: int) -> list[Move]:
+        """The legal captures: sequences filtered by the choice rule (C3), deduplicated."""
+        if not self.capture_exists(own, opp, kings, turn):
+            return []
+        return self.choose(self.sequences(own, opp, kings, turn), kings)
+
+    def choose(self, seqs: list[tuple], kings: int) -> list[Move]:
+        """Apply the choice rule (C3) to raw sequences, then merge FMJD-equal ones."""
+        choice = self.variant.choice
+        if choice != "free" and len(seqs) > 1:
+            key = self._choice_key(choice, kings)
+            best = max(map(key, seqs))
+            seqs = [s for s in seqs if key(s) == best]
+        seen = {}
+        for s in seqs:
+            seen.setdefault(s[:4], None)
+        return list(seen)
+
+    @staticmethod
+    def _choice_key(choice: str, kings: int) -> Callable:
+        """The lexicographic key of draughts.md §2.3.1 for a choice rule."""
+        if choice == "max":
+            return lambda s: len(s[4])
+        if choice == "max-kings":
+            return lambda s: (len(s[4]), (s[2] & kings).bit_count())
+        if choice == "italian":
+            def italian(s):
+                order = s[4]
+                first_king = next((i for i, c in enumerate(order) if c & kings), len(order) + 99)
+                return (len(order), bool(s[0] & kings), (s[2] & kings).bit_count(), -first_king)
+            return italian
+        if choice == "frisian":
+            def frisian(s):
+                n_kings = (s[2] & kings).bit_count()
+                return ((len(s[4]) - n_kings) * _MAN_VALUE + n_kings * _KING_VALUE, bool(s[0] & kings))
+            return frisian
+        if choice == "king-first":
+            return lambda s: bool(s[0] & kings)
+        raise ValueError(choice)
+
+    def legal(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
+        """All legal moves of a raw position: captures if any, else steps."""
+        return self.captures(own, opp, kings, turn) or self.steps(own, opp, kings, turn, frozen)
+
+
+def _masks(x: int) -> list[int]:
+    out = []
+    while x:
+        low = x & -x
+        out.append(low)
+        x ^= low
+    return out
+
+
+class DraughtsState(State):
+    """A draughts position with the counters its variant's draw rules need."""
+
+    __slots__ = ("game", "own", "opp", "kings", "turn", "quiet", "since_capture", "history",
+                 "drawn", "runs")
+
+    def __init__(self, game: DraughtsGame, own: int, opp: int, kings: int, turn: int):
+        self.game = game
+        self.own, self.opp, self.kings, self.turn = own, opp, kings, turn
+        self.quiet = 0            # plies without progress (draughts.md §2.4 "no progress")
+        self.since_capture = 0    # plies since the last capture (endgame counts)
+        self.history = ()         # keys of the positions since the last irreversible move
+        self.runs = (0, 0, 0, 0)  # Frisian: (king square, moves in a row) for player 0, then player 1
+        self.drawn = False
+        if game.endgame_counts is not None:
+            self.drawn = self._endgame_drawn()
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player is to move, else 1."""
+        return self.turn
+
+    def copy(self) -> "DraughtsState":
+        """A copy sharing the immutable history tuple."""
+        s = object.__new__(DraughtsState)
+        s.game, s.own, s.opp, s.kings, s.turn = self.game, self.own, self.opp, self.kings, self.turn
+        s.quiet, s.since_capture, s.history = self.quiet, self.since_capture, self.history
+        s.drawn, s.runs = self.drawn, self.runs
+        return s
+
+    def key(self) -> tuple:
+        """(turn, side to move's pieces, opponent's pieces, kings)."""
+        return (self.turn, self.own, self.opp, self.kings)
+
+    def _frozen(self) -> int:
+        """The king that may not make another plain move (Frisian), as a mask, or 0."""
+        limit = self.game.variant.king_move_limit
+        if not limit:
+            return 0
+        sq, n = self.runs[2 * self.turn], self.runs[2 * self.turn + 1]
+        if n >= limit and self.own & ~self.kings:
+            return sq
+        return 0
+
+    # --- moves -----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Captures (after the choice rule) if any, else steps; empty when the game is over."""
+        if self.drawn:
+            return []
+        return self.game.legal(self.own, self.opp, self.kings, self.turn, self._frozen())
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move without listing the steps, or None."""
+        if self.drawn:
+            return None
+        g = self.game
+        own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
+        if g.capture_exists(own, opp, kings, turn):
+            moves = g.choose(g.sequences(own, opp, kings, turn), kings)
+            return moves[int(rng.random() * len(moves))]
+        return g.random_step(own, opp, kings, turn, rng.random, self._frozen())
+
+    def play(self, move: Move) -> None:
+        """Apply a legal move in place and update the draw counters."""
+        frm, to, cap, crown = move
+        g = self.game
+        v = g.variant
+        own, opp, kings = self.own ^ frm ^ to, self.opp, self.kings
+        by_king = kings & frm
+        old_key = (self.turn, self.own, self.opp, kings)
+        if by_king:
+            kings ^= frm ^ to
+        elif crown:
+            kings |= to
+        if cap:
+            opp &= ~cap
+            kings &= ~cap
+        turn = self.turn
+        self.own, self.opp, self.kings, self.turn = opp, own, kings, turn ^ 1
+        # draw counters
+        if cap:
+            self.quiet = 0
+            self.since_capture = 0
+            self.history = ()
+        else:
+            self.since_capture += 1
+            sideways = g.men_sideways and not by_king and (to == frm << 1 or frm == to << 1)
+            if by_king or sideways:
+                self.quiet = self.quiet + 1 if by_king or v.progress == "capture" else 0
+                if v.repetition:
+                    new_key = (turn ^ 1, opp, own, kings)
+                    history = self.history or (old_key,)
+                    self.history = history + (new_key,)
+                    if history.count(new_key) + 1 >= v.repetition:
+                        self.drawn = True
+            else:
+                self.quiet = self.quiet + 1 if v.progress == "capture" else 0
+                self.history = ()
+        if v.no_progress and self.quiet >= v.no_progress:
+            self.drawn = True
+        if v.king_move_limit:
+            runs = list(self.runs)
+            if by_king and not cap:
+                runs[2 * turn + 1] = runs[2 * turn + 1] + 1 if runs[2 * turn] == frm else 1
+                runs[2 * turn] = to
+            else:
+                runs[2 * turn], runs[2 * turn + 1] = 0, 0
+            self.runs = tuple(runs)
+        if g.endgame_counts is not None and not self.drawn:
+            self.drawn = self._endgame_drawn()
+
+    def _endgame_drawn(self) -> bool:
+        """Whether an endgame count of the variant has run out."""
+        g = self.game
+        own, opp, kings = self.own, self.opp, self.kings
+        if (own | opp).bit_count() > g.endgame_max:
+            return False
+        longd = g.long_diagonal
+        limit = g.endgame_counts((own & ~kings).bit_count(), (own & kings).bit_count(),
+                                 (opp & ~kings).bit_count(), (opp & kings).bit_count(),
+                                 (own & kings & longd != 0, opp & kings & longd != 0),
+                                 (own & longd != 0, opp & longd != 0))
+        return limit is not None and self.since_capture >= limit
+
+    def outcome(self) -> float | None:
+        """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
+        g = self.game
+        own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
+        if g.capture_exists(own, opp, kings, turn) or g.step_buckets(own, opp, kings, turn, self._frozen()):
+            return 0.5 if self.drawn else None
+        return 0.0 if turn == 0 else 1.0  # the side to move cannot move: it loses
+
+    # --- notation ----------------------------------------------------------------
+    def fen(self) -> str:
+        """PDN FEN, White's list first, squares in numeric / board order, K for kings."""
+        g = self.game
+        p = (self.own, self.opp) if self.turn == 0 else (self.opp, self.own)
+        lists = {}
+        for player in (0, 1):
+            items = []
+            for i in indices(p[player]):
+                items.append(("K" if self.kings >> i & 1 else "") + g.name_of[i])
+            if g.variant.notation == "numeric":
+                items.sort(key=lambda s: int(s.lstrip("K")))
+            else:
+                items.sort(key=lambda s: (int(s.lstrip("K")[1:]), s.lstrip("K")[0]))
+            lists[g.colours[player]] = ",".join(items)
+        return f"{g.colours[self.turn]}:W{lists['W']}:B{lists['B']}"
+
+    def move_str(self, move: Move) -> str:
+        """PDN notation: ``from-to`` or ``fromxto``; the full route when the short form is ambiguous."""
+        g = self.game
+        frm, to, cap, crown = move
+        if not cap:
+            return f"{g.square_name(frm)}-{g.square_name(to)}"
+        sep = g.variant.capture_sep
+        short = f"{g.square_name(frm)}{sep}{g.square_name(to)}"
+        clash = [m for m in self.legal_moves() if m[0] == frm and m[1] == to and m != move]
+        if not clash:
+            return short
+        route = next(s[5] for s in self._sequences() if s[:4] == move)
+        return sep.join([g.square_name(frm)] + [g.square_name(r) for r in route])
+
+    def _sequences(self) -> list[tuple]:
+        g = self.game
+        return g.sequences(self.own, self.opp, self.kings, self.turn)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by PDN text; accepts short and full capture forms, any of ``- x :``."""
+        g = self.game
+        squares = [t for t in re.split(r"[-x:×]", text.strip().lower()) if t != ""]
+        if len(squares) < 2 or len(squares) != len(re.split(r"[-x:×]", text.strip().lower())):
+            raise IllegalMove(f"move {text!r} is not in PDN notation (e.g. 32-28, 28x19x23)")
+        masks = []
+        for sq in squares:
+            mask = g.parse_square(sq)
+            if mask is None:
+                raise IllegalMove(f"move {text!r}: {sq!r} is not a square of {g.name}")
+            masks.append(mask)
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1]]
+        if len(masks) > 2 and matches:
+            inner = masks[1:-1]
+            routes = [s for s in self._sequences() if s[:4] in matches and _subsequence(inner, s[5])]
+            matches = list(dict.fromkeys(s[:4] for s in routes))
+        if not matches:
+            why = " (a capture is compulsory)" if legal[0][2] else ""
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
+        if len(matches) > 1:
+            names = [self.move_str(m) for m in matches]
+            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
+        return matches[0]
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} {self.fen()}>"
+
+
+def _subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
+    it = iter(hay)
+    return all(any(x == h for h in it) for x in needle)
+
+
+def make_game(name: str, **options) -> DraughtsGame:
+    """The compiled game of variant ``name`` with rule options applied."""
+    return DraughtsGame(variant_with_options(name, **options))

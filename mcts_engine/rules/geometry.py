@@ -1,0 +1,141 @@
+"""Boards as bit layouts on Python ints.
+
+A board of ``rows x cols`` cells is laid row by row on the bits of an int, with
+``ghost`` unused bit columns at the end of every row.  Bit ``row * stride + col``
+(``stride = cols + ghost``) is the cell in row ``row`` (0 = the first player's
+near side, rank 1) and column ``col`` (0 = file a).
+
+Why ghost columns: a step in any direction is then one shift by a constant
+``delta``.  A step off the east or west edge lands on a ghost bit, a step off the
+top lands above the board and a step off the bottom falls off the int, so the
+caller's next ``& empty`` (or ``& points``) drops it with no extra edge mask.
+One ghost column serves single diagonal and orthogonal steps; a board that also
+steps two columns at once (Frisian orthogonal jumps on dark squares) asks for two.
+
+Boards whose lines exist only at some points (Alquerque's diagonals) use
+``line_from(delta, where)``: the points of ``where`` from which a step along
+``delta`` stays on the board.
+
+Coordinates (``a1``) and PDN square numbers are translated here, at the edges;
+hot loops never see them.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def shift(x: int, delta: int) -> int:
+    """Move every bit of ``x`` by ``delta`` positions (negative = towards bit 0)."""
+    return x << delta if delta >= 0 else x >> -delta
+
+
+def bits(x: int) -> Iterator[int]:
+    """Yield the single-bit masks of ``x``, lowest first."""
+    while x:
+        low = x & -x
+        yield low
+        x ^= low
+
+
+def indices(x: int) -> list[int]:
+    """The bit indices set in ``x``, lowest first."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+class Grid:
+    """A rectangular board of ``rows x cols`` cells mapped onto bits with ghost columns.
+
+    ``points`` is the mask of cells that are part of the game (all cells by
+    default; the dark squares for draughts).  Directions are plain ints
+    (``delta(drow, dcol)``), so a step is ``shift(x, delta)``.
+    """
+
+    def __init__(self, rows: int, cols: int, ghost: int = 1, points: int | None = None):
+        if rows < 1 or cols < 1 or cols > len(FILES) or ghost < 1:
+            raise ValueError(f"bad grid {rows}x{cols} ghost={ghost}")
+        self.rows = rows
+        self.cols = cols
+        self.ghost = ghost
+        self.stride = cols + ghost
+        self.cells = sum(self.mask(r, c) for r in range(rows) for c in range(cols))
+        self.points = self.cells if points is None else points & self.cells
+
+    # --- cells and directions -------------------------------------------------
+    def index(self, row: int, col: int) -> int:
+        """Bit index of the cell (row, col)."""
+        return row * self.stride + col
+
+    def mask(self, row: int, col: int) -> int:
+        """Single-bit mask of the cell (row, col)."""
+        return 1 << (row * self.stride + col)
+
+    def coords(self, index: int) -> tuple[int, int]:
+        """(row, col) of a bit index."""
+        return divmod(index, self.stride)
+
+    def delta(self, drow: int, dcol: int) -> int:
+        """The shift that moves a cell ``drow`` rows up and ``dcol`` columns right."""
+        return drow * self.stride + dcol
+
+    def row_mask(self, row: int) -> int:
+        """The points of one row."""
+        return sum(self.mask(row, c) for c in range(self.cols)) & self.points
+
+    def col_mask(self, col: int) -> int:
+        """The points of one column."""
+        return sum(self.mask(r, col) for r in range(self.rows)) & self.points
+
+    def where(self, predicate) -> int:
+        """The mask of points whose (row, col) satisfies ``predicate``."""
+        return sum(self.mask(r, c) for r in range(self.rows) for c in range(self.cols)
+                   if predicate(r, c)) & self.points
+
+    def line_from(self, drow: int, dcol: int, where: int | None = None) -> int:
+        """Points of ``where`` (default: all) from which one step (drow, dcol) is a point.
+
+        Boards whose lines exist only at some points (Alquerque's diagonals) keep
+        this mask per direction and AND it in before the shift.
+        """
+        where = self.points if where is None else where
+        out = 0
+        for r in range(self.rows):
+            for c in range(self.cols):
+                if (where >> self.index(r, c) & 1 and 0 <= r + drow < self.rows
+                        and 0 <= c + dcol < self.cols and self.points >> self.index(r + drow, c + dcol) & 1):
+                    out |= self.mask(r, c)
+        return out
+
+    # --- names at the edges ---------------------------------------------------
+    def algebraic(self, index: int) -> str:
+        """Name of a cell as file letter + rank number (``a1`` is row 0, col 0)."""
+        r, c = self.coords(index)
+        return f"{FILES[c]}{r + 1}"
+
+    def parse_algebraic(self, text: str) -> int | None:
+        """Bit index of an algebraic cell name, or None if it is not a point."""
+        text = text.strip().lower()
+        if len(text) < 2 or text[0] not in FILES[: self.cols] or not text[1:].isdigit():
+            return None
+        col = FILES.index(text[0])
+        row = int(text[1:]) - 1
+        if not 0 <= row < self.rows:
+            return None
+        index = self.index(row, col)
+        return index if self.points >> index & 1 else None
+
+    def numbering(self, top_down: bool = True, left_to_right: bool = True) -> list[int]:
+        """Bit indices of the points in PDN numbering order (square 1 first).
+
+        PDN numbers run along rows: ``top_down`` starts at the far rank (as seen from
+        row 0's side), ``left_to_right`` starts each row at file a.
+        """
+        rows = range(self.rows - 1, -1, -1) if top_down else range(self.rows)
+        cols = range(self.cols) if left_to_right else range(self.cols - 1, -1, -1)
+        return [self.index(r, c) for r in rows for c in cols if self.points >> self.index(r, c) & 1]
