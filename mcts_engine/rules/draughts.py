@@ -247,13 +247,58 @@ class DraughtsGame(Game):
         self.king_jump_up = tuple(d for d in self.king_jump if d > 0)
         self.king_jump_down = tuple(-d for d in self.king_jump if d < 0)
         self.flying = v.king_range == "flying"
+        self.man_takes_king = v.man_takes_king
+        self.king_reverse = v.king_reverse
+        self.immediate = v.removal == "immediate"
+        self.promotion = v.promotion
+        self.king_landing = v.king_landing
+        self._setup_jump_pairs()
+        self.man_jump_table = [self._jump_table(ds) for ds in self.man_jump]
+        self.king_jump_table = self._jump_table(self.king_jump)
         self.promo = (grid.row_mask(n - 1), grid.row_mask(0))
         self.men_sideways = v.man_steps == "fwd+side"
+        self.repetition = v.repetition
+        self.no_progress = v.no_progress or 1 << 62
+        self.quiet_on_man_move = v.progress == "capture"   # does a man move leave the counter running?
+        self.king_move_limit = v.king_move_limit
         self.endgame_counts = ENDGAME_COUNTS[v.endgame]
         self.endgame_max = _ENDGAME_MAX_PIECES.get(v.endgame, 0)
         self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
         self._setup_names()
         self._setup_start()
+
+    def _setup_jump_pairs(self) -> None:
+        """Direction tables for ``jumpers``: ``(shift, 2 * shift)`` pairs by piece kind and sign."""
+        def pairs(ds, sign):
+            return tuple((abs(d), 2 * abs(d)) for d in ds if (d > 0) == (sign > 0))
+        self.man_jump_pairs_up = [pairs(ds, 1) for ds in self.man_jump]
+        self.man_jump_pairs_down = [pairs(ds, -1) for ds in self.man_jump]
+        self.king_jump_pairs_up = pairs(self.king_jump, 1)
+        self.king_jump_pairs_down = pairs(self.king_jump, -1)
+        # short kings: directions shared with the men test own pieces at once, the rest kings only
+        self.shared_jump_up, self.shared_jump_down = [], []
+        self.man_only_jump_up, self.man_only_jump_down = [], []
+        for ds in self.man_jump:
+            shared = [(abs(d), 2 * abs(d), d in ds) for d in self.king_jump]
+            man_only = [d for d in ds if d not in self.king_jump]
+            self.shared_jump_up.append(tuple(x for x, d in zip(shared, self.king_jump) if d > 0))
+            self.shared_jump_down.append(tuple(x for x, d in zip(shared, self.king_jump) if d < 0))
+            self.man_only_jump_up.append(pairs(man_only, 1))
+            self.man_only_jump_down.append(pairs(man_only, -1))
+
+    def _jump_table(self, dirs: tuple[int, ...]) -> dict[int, tuple]:
+        """For each square mask, the short jumps from it: ``(delta, jumped square, landing square)``."""
+        table = {}
+        for i in indices(self.points):
+            sq = 1 << i
+            jumps = []
+            for d in dirs:
+                mid = sq << d if d > 0 else sq >> -d
+                land = mid << d if d > 0 else mid >> -d
+                if mid & self.points and land & self.points:
+                    jumps.append((d, mid, land))
+            table[sq] = tuple(jumps)
+        return table
 
     # --- notation ------------------------------------------------------------
     def _setup_names(self) -> None:
@@ -378,60 +423,60 @@ class DraughtsGame(Game):
         return total
 
     # --- move generation -----------------------------------------------------------
-    def step_buckets(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list:
-        """Non-capturing moves grouped as ``(targets, delta, by_man)``.
+    def step_buckets(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> tuple[int, list]:
+        """Non-capturing moves as ``(count, buckets)``, each bucket ``(targets, delta, by_man)``.
 
         Every set bit ``t`` of ``targets`` is one move, from ``t`` shifted back by
-        ``delta`` to ``t``.  Flying kings give one bucket per direction and distance.
-        ``frozen`` kings may not step (Frisian king-move limit).
+        ``delta`` to ``t``; ``count`` is the number of moves.  Flying kings give one
+        bucket per direction and distance.  ``frozen`` kings may not step (Frisian).
         """
         empty = self.points & ~(own | opp)
         men = own & ~kings
         out = []
+        count = 0
         if men:
             for d in self.man_step_up[turn]:
                 t = (men << d) & empty
                 if t:
                     out.append((t, d, True))
+                    count += t.bit_count()
             for d in self.man_step_down[turn]:
                 t = (men >> d) & empty
                 if t:
                     out.append((t, -d, True))
+                    count += t.bit_count()
         mine = own & kings & ~frozen
         if mine:
-            if self.flying:
-                for d in self.king_step_up:
-                    r, k = mine, d
-                    while True:
-                        r = (r << d) & empty
-                        if not r:
-                            break
-                        out.append((r, k, False))
-                        k += d
-                for d in self.king_step_down:
-                    r, k = mine, d
-                    while True:
-                        r = (r >> d) & empty
-                        if not r:
-                            break
-                        out.append((r, -k, False))
-                        k += d
-            else:
-                for d in self.king_step_up:
-                    t = (mine << d) & empty
-                    if t:
-                        out.append((t, d, False))
-                for d in self.king_step_down:
-                    t = (mine >> d) & empty
-                    if t:
-                        out.append((t, -d, False))
-        return out
+            flying = self.flying
+            for d in self.king_step_up:
+                r, k = mine, d
+                while True:
+                    r = (r << d) & empty
+                    if not r:
+                        break
+                    out.append((r, k, False))
+                    count += r.bit_count()
+                    if not flying:
+                        break
+                    k += d
+            for d in self.king_step_down:
+                r, k = mine, d
+                while True:
+                    r = (r >> d) & empty
+                    if not r:
+                        break
+                    out.append((r, -k, False))
+                    count += r.bit_count()
+                    if not flying:
+                        break
+                    k += d
+        return count, out
 
     def steps(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
         """All non-capturing moves."""
         promo = self.promo[turn]
         out = []
-        for targets, d, by_man in self.step_buckets(own, opp, kings, turn, frozen):
+        for targets, d, by_man in self.step_buckets(own, opp, kings, turn, frozen)[1]:
             while targets:
                 to = targets & -targets
                 targets ^= to
@@ -441,138 +486,178 @@ class DraughtsGame(Game):
 
     def random_step(self, own: int, opp: int, kings: int, turn: int, rng_random, frozen: int = 0):
         """A uniformly random non-capturing move, or None; ``rng_random`` is ``rng.random``."""
-        buckets = self.step_buckets(own, opp, kings, turn, frozen)
-        counts = [b[0].bit_count() for b in buckets]
-        r = int(rng_random() * sum(counts))
-        for (targets, d, by_man), n in zip(buckets, counts):
+        total, buckets = self.step_buckets(own, opp, kings, turn, frozen)
+        r = int(rng_random() * total)
+        for targets, d, by_man in buckets:
+            n = targets.bit_count()
             if r < n:
-                for _ in range(r):
+                while r:
                     targets &= targets - 1
+                    r -= 1
                 to = targets & -targets
-                frm = to >> d if d > 0 else to << -d
-                return (frm, to, 0, by_man and to & self.promo[turn] != 0)
+                return (to >> d if d > 0 else to << -d, to, 0, by_man and to & self.promo[turn] != 0)
             r -= n
         return None
 
-    def capture_exists(self, own: int, opp: int, kings: int, turn: int) -> bool:
-        """Whether the side to move has any capture (whole-board test, no sequences)."""
-        empty = self.points & ~(own | opp)
-        men = own & ~kings
-        if men:
-            prey = opp if self.variant.man_takes_king else opp & ~kings
-            for d in self.man_jump_up[turn]:
-                if ((((men << d) & prey) << d) & empty):
-                    return True
-            for d in self.man_jump_down[turn]:
-                if ((((men >> d) & prey) >> d) & empty):
-                    return True
-        mine = own & kings
-        if mine:
-            if not self.flying:
-                for d in self.king_jump_up:
-                    if ((((mine << d) & opp) << d) & empty):
-                        return True
-                for d in self.king_jump_down:
-                    if ((((mine >> d) & opp) >> d) & empty):
-                        return True
-            else:
-                for d in self.king_jump_up:
-                    r = mine
-                    while r:
-                        r <<= d
-                        if ((r & opp) << d) & empty:
-                            return True
-                        r &= empty
-                for d in self.king_jump_down:
-                    r = mine
-                    while r:
-                        r >>= d
-                        if ((r & opp) >> d) & empty:
-                            return True
-                        r &= empty
-        return False
-
-    def sequences(self, own: int, opp: int, kings: int, turn: int) -> list[tuple]:
+    def sequences(self, own: int, opp: int, kings: int, turn: int, starters: int | None = None) -> list[tuple]:
         """Every complete capture sequence, before the choice rule and deduplication.
 
         Each is ``(from, to, captured, crowned, order, route)``: ``order`` the
-        captured masks in capture order, ``route`` the landing masks.
+        captured masks in capture order, ``route`` the landing masks.  ``starters``
+        (default: ``jumpers(...)``) are the pieces to search from.
         """
         out: list[tuple] = []
         occupied = own | opp
-        for frm in _masks(own):
-            self._extend(frm, frm, bool(frm & kings), False, 0, (), (), 0,
+        if starters is None:
+            starters = self.jumpers(own, opp, kings, turn)
+        while starters:
+            frm = starters & -starters
+            starters ^= frm
+            self._extend(frm, frm, frm & kings != 0, False, 0, (), (), 0,
                          occupied ^ frm, opp, kings, turn, out)
         return out
+
+    def jumpers(self, own: int, opp: int, kings: int, turn: int) -> int:
+        """The pieces that may start a capture (whole-board test; 0 = no capture).
+
+        Short jumps are tested per direction for all pieces at once, the men and
+        the short kings that share a direction together; flying kings are all
+        returned when any of them has a jump (the search sorts them out).
+        """
+        empty = self.points & ~(own | opp)
+        mine = own & kings
+        men = own ^ mine
+        out = 0
+        if self.man_takes_king:
+            prey = opp
+        else:
+            prey = opp & ~kings
+            if mine and not self.flying:  # short kings take kings too: test them apart
+                for d, dd in self.king_jump_pairs_up:
+                    out |= mine & (opp >> d) & (empty >> dd)
+                for d, dd in self.king_jump_pairs_down:
+                    out |= mine & (opp << d) & (empty << dd)
+                mine = 0
+        if mine and not self.flying:
+            for d, dd, both in self.shared_jump_up[turn]:
+                out |= (own if both else mine) & (prey >> d) & (empty >> dd)
+            for d, dd, both in self.shared_jump_down[turn]:
+                out |= (own if both else mine) & (prey << d) & (empty << dd)
+            for d, dd in self.man_only_jump_up[turn]:
+                out |= men & (prey >> d) & (empty >> dd)
+            for d, dd in self.man_only_jump_down[turn]:
+                out |= men & (prey << d) & (empty << dd)
+            return out
+        for d, dd in self.man_jump_pairs_up[turn]:
+            out |= men & (prey >> d) & (empty >> dd)
+        for d, dd in self.man_jump_pairs_down[turn]:
+            out |= men & (prey << d) & (empty << dd)
+        if mine and self._flying_capture(mine, opp, empty):
+            out |= mine  # the search finds which of them really capture
+        return out
+
+    def _flying_capture(self, mine: int, opp: int, empty: int) -> bool:
+        """Whether any of the flying kings ``mine`` has a jump: rays walked for all kings at once."""
+        for d in self.king_jump_up:
+            r = mine
+            while r:
+                r <<= d
+                if ((r & opp) << d) & empty:
+                    return True
+                r &= empty
+        for d in self.king_jump_down:
+            r = mine
+            while r:
+                r >>= d
+                if ((r & opp) >> d) & empty:
+                    return True
+                r &= empty
+        return False
 
     def _extend(self, frm, sq, king, crowned, captured, order, route, last, occupied, opp, kings, turn, out):
         """Depth-first search of the jumps from ``sq``; append finished sequences to ``out``.
 
-        Returns True when at least one jump exists from ``sq`` (so the caller
-        knows this landing continues: rule 1.6).
+        ``occupied`` blocks (it keeps jumped pieces under the Turkish strike and
+        lacks the moving piece's start square, rule 1.7).  Returns True when at
+        least one jump exists from ``sq``, so the caller knows that this landing
+        continues (rule 1.6).
         """
-        v = self.variant
-        points = self.points
-        flying = king and self.flying
+        if king and self.flying:
+            return self._extend_flying(frm, sq, crowned, captured, order, route, last, occupied, opp, kings,
+                                       turn, out)
         if king:
-            dirs = self.king_jump
-            prey = opp & ~captured
+            table, prey = self.king_jump_table, opp & ~captured
         else:
-            dirs = self.man_jump[turn]
-            prey = opp & ~captured if v.man_takes_king else opp & ~captured & ~kings
+            table = self.man_jump_table[turn]
+            prey = opp & ~captured if self.man_takes_king else opp & ~captured & ~kings
+        empty = self.points & ~occupied
+        promo = self.promo[turn]
         found = False
-        immediate = v.removal == "immediate"
-        for d in dirs:
-            if king and not v.king_reverse and d == -last:
+        for d, mid, land in table[sq]:
+            if not (mid & prey and land & empty) or (not self.king_reverse and king and d == -last):
+                continue
+            found = True
+            cap2, order2, route2 = captured | mid, order + (mid,), route + (land,)
+            occ2, opp2 = (occupied ^ mid, opp ^ mid) if self.immediate else (occupied, opp)
+            king2 = king
+            if not king and land & promo:
+                if self.promotion == "stop":
+                    out.append((frm, land, cap2, True, order2, route2))
+                    continue
+                king2 = self.promotion == "fly"
+            if not self._extend(frm, land, king2, crowned or king2 != king, cap2, order2, route2, d,
+                                occ2, opp2, kings, turn, out):
+                out.append((frm, land, cap2, crowned or (not king and land & promo != 0), order2, route2))
+        return found
+
+    def _extend_flying(self, frm, sq, crowned, captured, order, route, last, occupied, opp, kings, turn, out):
+        """``_extend`` for a flying king: walk each line to the first piece, land on any/next square."""
+        points = self.points
+        prey = opp & ~captured
+        free = points & ~occupied
+        found = False
+        for d in self.king_jump:
+            if d == -last and not self.king_reverse:
                 continue
             s = sq << d if d > 0 else sq >> -d
-            if flying:
-                while s & points & ~occupied:
-                    s = s << d if d > 0 else s >> -d
+            while s & free:
+                s = s << d if d > 0 else s >> -d
             if not s & prey:
                 continue
             land = s << d if d > 0 else s >> -d
-            lands = []
-            while land & points & ~occupied:
-                lands.append(land)
-                if not flying or v.king_landing == "next":
-                    break
-                land = land << d if d > 0 else land >> -d
-            if not lands:
+            if not land & free:
                 continue
             found = True
             cap2, order2 = captured | s, order + (s,)
-            occ2, opp2 = (occupied ^ s, opp ^ s) if immediate else (occupied, opp)
-            continuing = False
+            occ2, opp2 = (occupied ^ s, opp ^ s) if self.immediate else (occupied, opp)
             finals = []
-            for land in lands:
-                king2, crowned2 = king, crowned
-                if not king and land & self.promo[turn]:
-                    if v.promotion == "stop":
-                        finals.append((land, True))
-                        continue
-                    if v.promotion == "fly":
-                        king2 = crowned2 = True
-                if self._extend(frm, land, king2, crowned2, cap2, order2, route + (land,), d,
-                                occ2, opp2, kings, turn, out):
+            continuing = False
+            while land & free:
+                if self._extend_flying(frm, land, crowned, cap2, order2, route + (land,), d, occ2, opp2,
+                                       kings, turn, out):
                     continuing = True
-                else:
-                    finals.append((land, crowned2 or (not king and land & self.promo[turn] != 0)))
-            if not continuing:
-                for land, crown in finals:
-                    out.append((frm, land, cap2, crown, order2, route + (land,)))
+                elif not continuing:
+                    finals.append(land)
+                if self.king_landing == "next":
+                    break
+                land = land << d if d > 0 else land >> -d
+            if not continuing:  # rule 1.6: stop only where no further jump exists from any landing
+                for land in finals:
+                    out.append((frm, land, cap2, crowned, order2, route + (land,)))
         return found
 
     def captures(self, own: int, opp: int, kings: int, turn: int) -> list[Move]:
         """The legal captures: sequences filtered by the choice rule (C3), deduplicated."""
-        if not self.capture_exists(own, opp, kings, turn):
+        if not self.jumpers(own, opp, kings, turn):
             return []
         return self.choose(self.sequences(own, opp, kings, turn), kings)
 
     def choose(self, seqs: list[tuple], kings: int) -> list[Move]:
         """Apply the choice rule (C3) to raw sequences, then merge FMJD-equal ones."""
+        if len(seqs) == 1:
+            return [seqs[0][:4]]
         choice = self.variant.choice
-        if choice != "free" and len(seqs) > 1:
+        if choice != "free":
             key = self._choice_key(choice, kings)
             best = max(map(key, seqs))
             seqs = [s for s in seqs if key(s) == best]
@@ -653,13 +738,11 @@ class DraughtsState(State):
 
     def _frozen(self) -> int:
         """The king that may not make another plain move (Frisian), as a mask, or 0."""
-        limit = self.game.variant.king_move_limit
+        limit = self.game.king_move_limit
         if not limit:
             return 0
         sq, n = self.runs[2 * self.turn], self.runs[2 * self.turn + 1]
-        if n >= limit and self.own & ~self.kings:
-            return sq
-        return 0
+        return sq if n >= limit and self.own & ~self.kings else 0
 
     # --- moves -----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
@@ -669,24 +752,51 @@ class DraughtsState(State):
         return self.game.legal(self.own, self.opp, self.kings, self.turn, self._frozen())
 
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move without listing the steps, or None."""
+        """A uniformly random legal move without listing the steps, or None when the game is over."""
         if self.drawn:
             return None
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
-        if g.capture_exists(own, opp, kings, turn):
-            moves = g.choose(g.sequences(own, opp, kings, turn), kings)
+        starters = g.jumpers(own, opp, kings, turn)
+        if starters:
+            moves = g.choose(g.sequences(own, opp, kings, turn, starters), kings)
             return moves[int(rng.random() * len(moves))]
-        return g.random_step(own, opp, kings, turn, rng.random, self._frozen())
+        return g.random_step(own, opp, kings, turn, rng.random,
+                             self._frozen() if g.king_move_limit else 0)
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Play uniformly random moves in place to the end; return ``outcome()``.
+
+        The fast path behind random playouts: the same rules as ``random_move`` and
+        ``play``, without a method call per step.  Stops early (returning None) after
+        ``max_plies`` plies.
+        """
+        g = self.game
+        jumpers, sequences, choose, random_step = g.jumpers, g.sequences, g.choose, g.random_step
+        play, rnd, limit = self.play, rng.random, g.king_move_limit
+        while max_plies > 0:
+            if self.drawn:
+                return 0.5
+            own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
+            starters = jumpers(own, opp, kings, turn)
+            if starters:
+                moves = choose(sequences(own, opp, kings, turn, starters), kings)
+                play(moves[int(rnd() * len(moves))])
+            else:
+                move = random_step(own, opp, kings, turn, rnd, self._frozen() if limit else 0)
+                if move is None:
+                    return 0.0 if turn == 0 else 1.0
+                play(move)
+            max_plies -= 1
+        return self.outcome()
 
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""
         frm, to, cap, crown = move
         g = self.game
-        v = g.variant
-        own, opp, kings = self.own ^ frm ^ to, self.opp, self.kings
+        turn, own0, opp0, kings0 = self.turn, self.own, self.opp, self.kings
+        own, opp, kings = own0 ^ frm ^ to, opp0, kings0
         by_king = kings & frm
-        old_key = (self.turn, self.own, self.opp, kings)
         if by_king:
             kings ^= frm ^ to
         elif crown:
@@ -694,36 +804,34 @@ class DraughtsState(State):
         if cap:
             opp &= ~cap
             kings &= ~cap
-        turn = self.turn
         self.own, self.opp, self.kings, self.turn = opp, own, kings, turn ^ 1
-        # draw counters
+        # draw counters (draughts.md §2.4)
         if cap:
-            self.quiet = 0
-            self.since_capture = 0
+            self.quiet = self.since_capture = 0
             self.history = ()
         else:
             self.since_capture += 1
-            sideways = g.men_sideways and not by_king and (to == frm << 1 or frm == to << 1)
-            if by_king or sideways:
-                self.quiet = self.quiet + 1 if by_king or v.progress == "capture" else 0
-                if v.repetition:
+            if by_king or (g.men_sideways and (to == frm << 1 or frm == to << 1)):
+                # a reversible move: count it and look for repetitions
+                self.quiet = self.quiet + 1 if by_king or g.quiet_on_man_move else 0
+                if g.repetition:
                     new_key = (turn ^ 1, opp, own, kings)
-                    history = self.history or (old_key,)
+                    history = self.history or ((turn, own0, opp0, kings0),)
                     self.history = history + (new_key,)
-                    if history.count(new_key) + 1 >= v.repetition:
+                    if history.count(new_key) + 1 >= g.repetition:
                         self.drawn = True
             else:
-                self.quiet = self.quiet + 1 if v.progress == "capture" else 0
+                self.quiet = self.quiet + 1 if g.quiet_on_man_move else 0
                 self.history = ()
-        if v.no_progress and self.quiet >= v.no_progress:
-            self.drawn = True
-        if v.king_move_limit:
+            if self.quiet >= g.no_progress:
+                self.drawn = True
+        if g.king_move_limit:
             runs = list(self.runs)
             if by_king and not cap:
                 runs[2 * turn + 1] = runs[2 * turn + 1] + 1 if runs[2 * turn] == frm else 1
                 runs[2 * turn] = to
             else:
-                runs[2 * turn], runs[2 * turn + 1] = 0, 0
+                runs[2 * turn] = runs[2 * turn + 1] = 0
             self.runs = tuple(runs)
         if g.endgame_counts is not None and not self.drawn:
             self.drawn = self._endgame_drawn()
@@ -745,7 +853,7 @@ class DraughtsState(State):
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
-        if g.capture_exists(own, opp, kings, turn) or g.step_buckets(own, opp, kings, turn, self._frozen()):
+        if g.jumpers(own, opp, kings, turn) or g.step_buckets(own, opp, kings, turn, self._frozen())[0]:
             return 0.5 if self.drawn else None
         return 0.0 if turn == 0 else 1.0  # the side to move cannot move: it loses
 
