@@ -705,12 +705,13 @@ def _masks(x: int) -> list[int]:
 class DraughtsState(State):
     """A draughts position with the counters its variant's draw rules need."""
 
-    __slots__ = ("game", "own", "opp", "kings", "turn", "quiet", "since_capture", "history",
+    __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "quiet", "since_capture", "history",
                  "drawn", "runs")
 
     def __init__(self, game: DraughtsGame, own: int, opp: int, kings: int, turn: int):
         self.game = game
         self.own, self.opp, self.kings, self.turn = own, opp, kings, turn
+        self.ply = 0              # plies played since this state was set up
         self.quiet = 0            # plies without progress (draughts.md §2.4 "no progress")
         self.since_capture = 0    # plies since the last capture (endgame counts)
         self.history = ()         # keys of the positions since the last irreversible move
@@ -728,7 +729,7 @@ class DraughtsState(State):
         """A copy sharing the immutable history tuple."""
         s = object.__new__(DraughtsState)
         s.game, s.own, s.opp, s.kings, s.turn = self.game, self.own, self.opp, self.kings, self.turn
-        s.quiet, s.since_capture, s.history = self.quiet, self.since_capture, self.history
+        s.ply, s.quiet, s.since_capture, s.history = self.ply, self.quiet, self.since_capture, self.history
         s.drawn, s.runs = self.drawn, self.runs
         return s
 
@@ -805,6 +806,7 @@ class DraughtsState(State):
             opp &= ~cap
             kings &= ~cap
         self.own, self.opp, self.kings, self.turn = opp, own, kings, turn ^ 1
+        self.ply += 1
         # draw counters (draughts.md §2.4)
         if cap:
             self.quiet = self.since_capture = 0

@@ -10,7 +10,7 @@ All timings use process CPU time (``time.process_time()``).  Neither
 function imports its dependency lazily and returns ``None`` when it is
 missing.
 
-Run ``python -m benchmarks.reference --seconds 10`` (add ``--json`` for
+Run ``python -m mcts_engine.reference --seconds 10`` (add ``--json`` for
 machine-readable output).
 
 Notes on what is counted:
@@ -305,7 +305,7 @@ def _fmt(x: Any, spec: str = ",.1f") -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run all reference benchmarks and print a table (or JSON with ``--json``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.reference",
+        prog="python -m mcts_engine.reference",
         description="Reference speed of OpenSpiel checkers and pydraughts (CPU time).",
     )
     parser.add_argument("--seconds", type=float, default=10.0,

@@ -1,0 +1,4 @@
+"""``python -m mcts_engine``: the same as the ``mcts-engine`` command."""
+from .cli import main
+
+main()

@@ -1,0 +1,101 @@
+"""The ``mcts-engine`` command: perft, bench and the list of games.
+
+Every subcommand reports bad input (unknown game, bad FEN, bad rule option) as
+one clear error line and exit status 2, never as a traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from . import bench as bench_mod
+from .rules import get_game, list_games, parse_rule_options
+from .rules.base import RulesError, divide
+
+
+def _game(name: str, rules: str | None):
+    """The game with the ``--rules key=value,...`` options, or a click error naming the problem."""
+    try:
+        return get_game(name, **(parse_rule_options(rules) if rules else {}))
+    except RulesError as err:
+        raise click.UsageError(str(err)) from None
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Monte Carlo tree search engine for draughts and other old board games."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@main.command()
+def games() -> None:
+    """List the registered games and variants."""
+    for name in list_games():
+        click.echo(name)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("depth", type=click.IntRange(0, 64))
+@click.option("--fen", help="start from this position instead of the start position")
+@click.option("--divide", is_flag=True, help="one line per root move with its leaf count")
+@click.option("--rules", help="rule options as key=value,key=value (e.g. promotion=pass)")
+def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | None) -> None:
+    """Count the leaves of the legal-move tree DEPTH plies deep (draw rules ignored).
+
+    The last line is always ``nodes N``; the line before gives the time and leaves per second.
+    """
+    g = _game(game, rules)
+    try:
+        state = g.parse_fen(fen) if fen else g.new_state()
+    except RulesError as err:
+        raise click.UsageError(str(err)) from None
+    start = time.process_time()
+    if divide and depth > 0:
+        total = 0
+        for move, count in _divide(g, state, depth):
+            click.echo(f"{move} {count}")
+            total += count
+    else:
+        total = g.perft(state, depth)
+    elapsed = time.process_time() - start
+    rate = total / elapsed if elapsed > 0 else 0.0
+    click.echo(f"time {elapsed:.3f} s, {rate:,.0f} leaves/s")
+    click.echo(f"nodes {total}")
+
+
+def _divide(game, state, depth):
+    return divide(game, state, depth)
+
+
+@main.command()
+@click.option("--game", "games_", multiple=True, help="game to bench (repeatable; default: all)")
+@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=1.0, show_default=True,
+              help="CPU seconds per measurement")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--reference", is_flag=True,
+              help="also measure OpenSpiel's C++ checkers (and pydraughts) in the same run, if installed")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, as_json: bool) -> None:
+    """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time."""
+    names = list(games_) or list_games()
+    for name in names:
+        _game(name, None)  # fail early on an unknown name
+    rows = bench_mod.run(names, seconds, seed)
+    refs = None
+    if reference:
+        from . import reference as ref
+        refs = {"openspiel checkers (C++)": ref.openspiel_checkers_playouts(seconds, seed)}
+    if as_json:
+        click.echo(json.dumps({"seconds": seconds, "seed": seed, "games": rows, "reference": refs}, indent=2))
+    else:
+        click.echo(bench_mod.table(rows, refs))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
