@@ -261,6 +261,7 @@ class DraughtsGame(Game):
         self.no_progress = v.no_progress or 1 << 62
         self.quiet_on_man_move = v.progress == "capture"   # does a man move leave the counter running?
         self.king_move_limit = v.king_move_limit
+        self.extra_rules = bool(v.king_move_limit) or v.endgame != "none"
         self.endgame_counts = ENDGAME_COUNTS[v.endgame]
         self.endgame_max = _ENDGAME_MAX_PIECES.get(v.endgame, 0)
         self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
@@ -815,7 +816,7 @@ class DraughtsState(State):
             self.since_capture += 1
             if by_king or (g.men_sideways and (to == frm << 1 or frm == to << 1)):
                 # a reversible move: count it and look for repetitions
-                self.quiet = self.quiet + 1 if by_king or g.quiet_on_man_move else 0
+                quiet = self.quiet = self.quiet + 1 if by_king or g.quiet_on_man_move else 0
                 if g.repetition:
                     new_key = (turn ^ 1, opp, own, kings)
                     history = self.history or ((turn, own0, opp0, kings0),)
@@ -823,10 +824,16 @@ class DraughtsState(State):
                     if history.count(new_key) + 1 >= g.repetition:
                         self.drawn = True
             else:
-                self.quiet = self.quiet + 1 if g.quiet_on_man_move else 0
+                quiet = self.quiet = self.quiet + 1 if g.quiet_on_man_move else 0
                 self.history = ()
-            if self.quiet >= g.no_progress:
+            if quiet >= g.no_progress:
                 self.drawn = True
+        if g.extra_rules:
+            self._extra_rules(frm, to, cap, by_king, turn)
+
+    def _extra_rules(self, frm: int, to: int, cap: int, by_king: int, turn: int) -> None:
+        """The rarer draw and move rules: the Frisian king-move limit and endgame counts."""
+        g = self.game
         if g.king_move_limit:
             runs = list(self.runs)
             if by_king and not cap:
