@@ -439,13 +439,15 @@ class DraughtsGame(Game):
             for d in self.man_step_up[turn]:
                 t = (men << d) & empty
                 if t:
-                    out.append((t, d, True))
-                    count += t.bit_count()
+                    n = t.bit_count()
+                    out.append((t, d, True, n))
+                    count += n
             for d in self.man_step_down[turn]:
                 t = (men >> d) & empty
                 if t:
-                    out.append((t, -d, True))
-                    count += t.bit_count()
+                    n = t.bit_count()
+                    out.append((t, -d, True, n))
+                    count += n
         mine = own & kings & ~frozen
         if mine:
             flying = self.flying
@@ -455,8 +457,9 @@ class DraughtsGame(Game):
                     r = (r << d) & empty
                     if not r:
                         break
-                    out.append((r, k, False))
-                    count += r.bit_count()
+                    n = r.bit_count()
+                    out.append((r, k, False, n))
+                    count += n
                     if not flying:
                         break
                     k += d
@@ -466,8 +469,9 @@ class DraughtsGame(Game):
                     r = (r >> d) & empty
                     if not r:
                         break
-                    out.append((r, -k, False))
-                    count += r.bit_count()
+                    n = r.bit_count()
+                    out.append((r, -k, False, n))
+                    count += n
                     if not flying:
                         break
                     k += d
@@ -477,7 +481,7 @@ class DraughtsGame(Game):
         """All non-capturing moves."""
         promo = self.promo[turn]
         out = []
-        for targets, d, by_man in self.step_buckets(own, opp, kings, turn, frozen)[1]:
+        for targets, d, by_man, _ in self.step_buckets(own, opp, kings, turn, frozen)[1]:
             while targets:
                 to = targets & -targets
                 targets ^= to
@@ -489,8 +493,7 @@ class DraughtsGame(Game):
         """A uniformly random non-capturing move, or None; ``rng_random`` is ``rng.random``."""
         total, buckets = self.step_buckets(own, opp, kings, turn, frozen)
         r = int(rng_random() * total)
-        for targets, d, by_man in buckets:
-            n = targets.bit_count()
+        for targets, d, by_man, n in buckets:
             if r < n:
                 while r:
                     targets &= targets - 1
