@@ -431,7 +431,7 @@ class DraughtsGame(Game):
         ``delta`` to ``t``; ``count`` is the number of moves.  Flying kings give one
         bucket per direction and distance.  ``frozen`` kings may not step (Frisian).
         """
-        empty = self.points & ~(own | opp)
+        empty = self.points ^ (own | opp)
         men = own & ~kings
         out = []
         count = 0
@@ -528,7 +528,7 @@ class DraughtsGame(Game):
         the short kings that share a direction together; flying kings are all
         returned when any of them has a jump (the search sorts them out).
         """
-        empty = self.points & ~(own | opp)
+        empty = self.points ^ (own | opp)
         mine = own & kings
         men = own ^ mine
         out = 0
@@ -709,15 +709,15 @@ def _masks(x: int) -> list[int]:
 class DraughtsState(State):
     """A draughts position with the counters its variant's draw rules need."""
 
-    __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "quiet", "since_capture", "history",
+    __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "progress_ply", "capture_ply", "history",
                  "drawn", "runs")
 
     def __init__(self, game: DraughtsGame, own: int, opp: int, kings: int, turn: int):
         self.game = game
         self.own, self.opp, self.kings, self.turn = own, opp, kings, turn
         self.ply = 0              # plies played since this state was set up
-        self.quiet = 0            # plies without progress (draughts.md §2.4 "no progress")
-        self.since_capture = 0    # plies since the last capture (endgame counts)
+        self.progress_ply = 0     # ply of the last capture or man move (draughts.md §2.4 "no progress")
+        self.capture_ply = 0      # ply of the last capture (endgame counts)
         self.history = ()         # keys of the positions since the last irreversible move
         self.runs = (0, 0, 0, 0)  # Frisian: (king square, moves in a row) for player 0, then player 1
         self.drawn = False
@@ -733,7 +733,8 @@ class DraughtsState(State):
         """A copy sharing the immutable history tuple."""
         s = object.__new__(DraughtsState)
         s.game, s.own, s.opp, s.kings, s.turn = self.game, self.own, self.opp, self.kings, self.turn
-        s.ply, s.quiet, s.since_capture, s.history = self.ply, self.quiet, self.since_capture, self.history
+        s.ply, s.progress_ply, s.capture_ply = self.ply, self.progress_ply, self.capture_ply
+        s.history = self.history
         s.drawn, s.runs = self.drawn, self.runs
         return s
 
@@ -810,16 +811,16 @@ class DraughtsState(State):
             opp &= ~cap
             kings &= ~cap
         self.own, self.opp, self.kings, self.turn = opp, own, kings, turn ^ 1
-        self.ply += 1
+        ply = self.ply = self.ply + 1
         # draw counters (draughts.md §2.4)
         if cap:
-            self.quiet = self.since_capture = 0
+            self.progress_ply = self.capture_ply = ply
             self.history = ()
         else:
-            self.since_capture += 1
+            if not by_king and not g.quiet_on_man_move:
+                self.progress_ply = ply
             if by_king or (g.men_sideways and (to == frm << 1 or frm == to << 1)):
-                # a reversible move: count it and look for repetitions
-                quiet = self.quiet = self.quiet + 1 if by_king or g.quiet_on_man_move else 0
+                # a reversible move: look for repetitions since the last irreversible one
                 if g.repetition:
                     new_key = (turn ^ 1, opp, own, kings)
                     history = self.history or ((turn, own0, opp0, kings0),)
@@ -827,9 +828,8 @@ class DraughtsState(State):
                     if history.count(new_key) + 1 >= g.repetition:
                         self.drawn = True
             else:
-                quiet = self.quiet = self.quiet + 1 if g.quiet_on_man_move else 0
                 self.history = ()
-            if quiet >= g.no_progress:
+            if ply - self.progress_ply >= g.no_progress:
                 self.drawn = True
         if g.extra_rules:
             self._extra_rules(frm, to, cap, by_king, turn)
@@ -859,7 +859,7 @@ class DraughtsState(State):
                                  (opp & ~kings).bit_count(), (opp & kings).bit_count(),
                                  (own & kings & longd != 0, opp & kings & longd != 0),
                                  (own & longd != 0, opp & longd != 0))
-        return limit is not None and self.since_capture >= limit
+        return limit is not None and self.ply - self.capture_ply >= limit
 
     def outcome(self) -> float | None:
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
