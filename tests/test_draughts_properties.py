@@ -1,0 +1,222 @@
+"""Property tests over random games of every registered draughts variant.
+
+Hypothesis draws the seeds (``derandomize=True``, so every run is the same);
+the games themselves are played with ``random.Random(seed)`` through
+``State.random_move``.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcts_engine.rules import get_game, list_games
+
+GAMES = list_games()
+MAX_PLIES = 400  # every variant's no-progress counter ends a random game well before this
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def random_game(game, seed: int, start=None):
+    """Yield the states of a random game (each one is a fresh copy), the final one included."""
+    rng = random.Random(seed)
+    state = game.new_state() if start is None else start.copy()
+    for _ in range(MAX_PLIES):
+        yield state.copy()
+        move = state.random_move(rng)
+        if move is None:
+            return
+        state.play(move)
+    raise AssertionError(f"{game.name}: random game {seed} did not end in {MAX_PLIES} plies")
+
+
+def _frozen(state) -> int:
+    """The Frisian king that may not make another plain move (history the FEN cannot carry)."""
+    return state._frozen()
+
+
+def check_state(game, state, rng):
+    legal = state.legal_moves()
+    legal_set = set(legal)
+    assert len(legal_set) == len(legal), "duplicate moves"
+    fen = state.fen()
+
+    # FEN round trip: same position, same moves (the FEN carries no history, so a drawn
+    # position or a Frisian king run may only gain moves), and fen() is a fixpoint
+    again = game.parse_fen(fen)
+    assert again.key() == state.key(), fen
+    assert again.fen() == fen
+    assert game.parse_fen(again.fen()).key() == state.key()
+    again_set = set(again.legal_moves())
+    outcome = state.outcome()
+    if outcome is None and not _frozen(state):
+        assert again_set == legal_set, fen
+    else:
+        assert legal_set <= again_set, fen
+
+    # notation: every move prints to a text that reads back as the same move
+    texts = set()
+    for move in legal:
+        text = state.move_str(move)
+        assert state.parse_move(text) == move, (fen, text)
+        texts.add(text)
+    assert len(texts) == len(legal)
+
+    # outcome is None exactly while there is a legal move
+    if legal:
+        assert outcome is None, fen
+    else:
+        assert outcome in (0.0, 0.5, 1.0), fen
+        if outcome != 0.5:
+            assert outcome == (0.0 if state.to_move == 0 else 1.0), fen  # the side to move lost
+            assert not again_set or _frozen(state), fen
+
+    # random_move returns a legal move (None when there is none)
+    pick = state.random_move(rng)
+    if legal:
+        assert pick in legal_set, fen
+    else:
+        assert pick is None, fen
+
+    # copy() is independent
+    if legal:
+        before = (state.key(), fen, outcome, legal)
+        twin = state.copy()
+        twin.play(legal[-1])
+        assert twin.key() != state.key()
+        assert (state.key(), state.fen(), state.outcome(), state.legal_moves()) == before
+        twin2 = state.copy()
+        twin2.play(legal[-1])
+        assert twin2.key() == twin.key() and twin2.fen() == twin.fen()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(derandomize=True, max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_random_game_invariants(name, seed):
+    game = get_game(name)
+    rng = random.Random(seed ^ 0x5EED)
+    for state in random_game(game, seed):
+        check_state(game, state, rng)
+
+
+# ----------------------------------------------------------------------------
+# jumpers() agrees with the full capture search
+# ----------------------------------------------------------------------------
+
+def check_jumpers(game, own, opp, kings, turn):
+    starters = game.jumpers(own, opp, kings, turn)
+    found = 0
+    for seq in game.sequences(own, opp, kings, turn, own):
+        found |= seq[0]
+    assert (starters != 0) == (found != 0)
+    assert found & ~starters == 0  # every piece that can capture is among the starters
+    assert starters & ~own == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(derandomize=True, max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_jumpers_matches_capture_search(name, seed):
+    game = get_game(name)
+    for state in random_game(game, seed):
+        own, opp, kings, turn = state.own, state.opp, state.kings, state.turn
+        check_jumpers(game, own, opp, kings, turn)
+        check_jumpers(game, opp, own, kings, turn ^ 1)  # the other side, same board
+
+
+# ----------------------------------------------------------------------------
+# random_move is uniform over the legal moves
+# ----------------------------------------------------------------------------
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
+    s, z = dof / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    # regularised lower incomplete gamma by its series, then the complement
+    term = total = 1.0 / s
+    n = 1
+    while term > total * 1e-15:
+        term *= z / (s + n)
+        total += term
+        n += 1
+    lower = total * math.exp(-z + s * math.log(z) - math.lgamma(s))
+    return max(0.0, 1.0 - lower)
+
+
+UNIFORM = [
+    ("english", None, 7),
+    ("international", None, 9),
+    ("turkish", None, 8),
+    ("russian", "W:WKc3,d4:Ba7", 8),                       # king steps spread over many buckets
+    ("frisian", "W:W32,38,K46:B1,K5", None),
+    ("russian", "W:Wh2:Ba7,b4,e5,e7,g3,g5,g7", 3),          # §6: one move has two routes
+    ("russian", "W:WKa1:Bc3,f6", 2),                       # four routes, two moves
+    ("russian", "W:WKd2:Bc3,c5,e3,e5", 3),                 # two routes end on d2
+    ("english", "W:W22:B9,10,17,18", 2),
+]
+
+
+@pytest.mark.parametrize("name,fen,count", UNIFORM, ids=[f"{u[0]}-{i}" for i, u in enumerate(UNIFORM)])
+def test_random_move_is_uniform(name, fen, count):
+    game = get_game(name)
+    state = game.new_state() if fen is None else game.parse_fen(fen)
+    legal = state.legal_moves()
+    if count is not None:
+        assert len(legal) == count
+    rng = random.Random(20240611)
+    draws = 20_000
+    freq = dict.fromkeys(legal, 0)
+    for _ in range(draws):
+        move = state.random_move(rng)
+        assert move in freq
+        freq[move] += 1
+    expected = draws / len(legal)
+    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
+    p = chi2_sf(chi2, len(legal) - 1)
+    assert p > 1e-4, (freq, chi2, p)
+
+
+def test_chi2_sf_sanity():
+    assert chi2_sf(0.0, 3) == 1.0
+    assert abs(chi2_sf(3.841458820694124, 1) - 0.05) < 1e-6
+    assert abs(chi2_sf(18.307038053275146, 10) - 0.05) < 1e-6
+
+
+# ----------------------------------------------------------------------------
+# playout() is the random_move / play loop
+# ----------------------------------------------------------------------------
+
+PLAYOUT_STARTS = {
+    "russian": "W:WKa1,c3,e3:Bb6,d6,Kh8",
+    "frisian": "W:W32,38,K46:B1,7,K5",
+    "international": "W:WK46,K47,K48:BK4",
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(derandomize=True, max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_playout_equals_random_move_loop(name, seed):
+    game = get_game(name)
+    starts = [game.new_state()]
+    if name in PLAYOUT_STARTS:
+        starts.append(game.parse_fen(PLAYOUT_STARTS[name]))
+    for start in starts:
+        fast = start.copy()
+        result = fast.playout(random.Random(seed))
+        slow = start.copy()
+        rng = random.Random(seed)
+        plies = 0
+        while (move := slow.random_move(rng)) is not None:
+            slow.play(move)
+            plies += 1
+            assert plies < 10_000
+        assert fast.key() == slow.key()
+        assert fast.fen() == slow.fen()
+        assert result == slow.outcome() == fast.outcome()
+        assert result in (0.0, 0.5, 1.0)
