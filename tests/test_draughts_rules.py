@@ -2,10 +2,13 @@
 
 Every expected answer below was worked out by hand from
 ``shared/rules/draughts.md`` (the source of truth), not by running the engine.
-Squares in comments are algebraic as seen from White's side; numeric variants
-give the PDN number first (e.g. ``22 = c3``).
+Squares in comments are algebraic as seen from White's side (Thai: from Black's
+side, like its §4.3 diagram); numeric variants give the PDN number first
+(e.g. ``22 = c3``).
 """
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -22,7 +25,7 @@ def legal_strs(state) -> set[str]:
 
 
 def details(game, state) -> dict[str, tuple[frozenset, bool]]:
-    """move text -> (names of the captured squares, crowned)."""
+    """move text -> (names of the captured squares, whether a man is crowned by the move)."""
     out = {}
     for frm, to, cap, crowned in state.legal_moves():
         names = frozenset(game.square_name(1 << i) for i in range(cap.bit_length()) if cap >> i & 1)
@@ -100,7 +103,7 @@ def assert_draw_after(name: str, fen: str, plies: int, allow=None, **options):
         else:
             assert state.outcome() == 0.5, f"not drawn after {i} plies ({path})"
             assert state.legal_moves() == []
-            assert state.random_move(__import__("random").Random(1)) is None
+            assert state.random_move(random.Random(1)) is None
 
 
 def on_long_diagonal(game, mask) -> bool:
@@ -514,6 +517,40 @@ def test_fmjd_different_captured_sets_are_two_moves_with_full_routes():
     assert state.move_str(state.parse_move("22x15x6")) == "22x15x6"
 
 
+def test_full_route_is_read_exactly_not_as_a_subsequence():
+    # Pool, Black man 10 = d6 against White 14 = c5, 15 = e5, 22 = c3, 23 = e3, 24 = g3.
+    #   10x19x28:        over e5 to f4, over g3 to h2                 (15, 24)
+    #   10x17x26x19x28:  over c5 to b4, c3 to d2, e3 to f4, g3 to h2  (14, 22, 23, 24)
+    #   10x10:           round the square back to d6, two routes      (14, 15, 22, 23)
+    # The first two share start and end, so both are written in full (§4.4); the full
+    # route 10x19x28 names the two-piece move only: 19 is its first landing square.
+    game, state = check("pool", "B:W14,15,22,23,24:B10", {
+        "10x19x28": ({"15", "24"}, False),
+        "10x17x26x19x28": ({"14", "22", "23", "24"}, False),
+        "10x10": ({"14", "15", "22", "23"}, False),
+    })
+    for text in ("10x19x28", "10x17x26x19x28", "10x10"):
+        assert state.move_str(state.parse_move(text)) == text
+    with pytest.raises(AmbiguousMove) as info:
+        state.parse_move("10x28")
+    assert sorted(info.value.candidates) == ["10x17x26x19x28", "10x19x28"]
+
+
+def test_full_route_of_a_flying_king_is_read_exactly():
+    # Thai (Black's view, English-shaped numbering): White king 11 = f6; Black men
+    # 7 = e7, 16 = g5, 24 = g3.  Jumped men vanish at once and the king stops right behind.
+    #   11-2-20-27: over e7 to d8, back across f6 over g5 to h4, over g3 to f2  (7, 16, 24)
+    #   11-20-27:   over g5 to h4, over g3 to f2                               (16, 24)
+    #   11-2:       over g5 to h4, back across f6 over e7 to d8                (16, 7)
+    game, state = check("thai", "W:WK11:B7,16,24", {
+        "11-2-20-27": ({"7", "16", "24"}, False),
+        "11-20-27": ({"16", "24"}, False),
+        "11-2": ({"16", "7"}, False),
+    })
+    for text in ("11-2-20-27", "11-20-27", "11-2"):
+        assert state.move_str(state.parse_move(text)) == text
+
+
 # ----------------------------------------------------------------------------
 # draw rules and the end of the game, through outcome()
 # ----------------------------------------------------------------------------
@@ -618,6 +655,15 @@ def test_turkish_one_piece_each_is_a_draw():
     assert state.outcome() is None
     state.play(state.parse_move("d4xd6"))
     assert state.outcome() == 0.5
+
+
+def test_turkish_one_piece_each_waits_for_a_winning_capture():
+    # the draw by one piece each applies only when the side to move has no capture
+    state = get_game("turkish").parse_fen("W:Wd4:Bd5")
+    assert state.outcome() is None
+    assert [state.move_str(m) for m in state.legal_moves()] == ["d4xd6"]
+    state.play(state.legal_moves()[0])
+    assert state.outcome() == 1.0  # Black has no piece left
 
 
 def test_frisian_king_vs_king_4_plies():

@@ -158,35 +158,42 @@ def variant_with_options(name: str, **options) -> Variant:
 # is drawn in this material balance, or None.
 # ----------------------------------------------------------------------------
 
+def _smallest(limits) -> int | None:
+    limits = [x for x in limits if x is not None]
+    return min(limits) if limits else None
+
+
 def _fmjd_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    limits = []
     for a_men, a_kings, b_men, b_kings in ((own_men, own_kings, opp_men, opp_kings),
                                            (opp_men, opp_kings, own_men, own_kings)):
         if b_men == 0 and b_kings == 1 and a_kings >= 1:
             if a_men + a_kings == 3:
-                return 32
+                limits.append(32)
             if a_men + a_kings <= 2:
-                return 10
-    return None
+                limits.append(10)
+    return _smallest(limits)
 
 
 def _russian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
     own_n, opp_n = own_men + own_kings, opp_men + opp_kings
+    limits = []
     for a_men, a_kings, b_men, b_kings, long_a, long_b in (
             (own_men, own_kings, opp_men, opp_kings, other_on_long[0], lone_on_long[1]),
             (opp_men, opp_kings, own_men, own_kings, other_on_long[1], lone_on_long[0])):
         if b_men == 0 and b_kings == 1:
             if a_men == 0 and a_kings >= 3:
-                return 30
+                limits.append(30)
             if a_men + a_kings == 2 and a_kings >= 1:
-                return 10
+                limits.append(10)
             if a_men + a_kings == 3 and a_kings >= 1 and long_b and not long_a:
-                return 10
+                limits.append(10)
     if own_kings == opp_kings >= 1 and own_n == opp_n:
         if own_n in (4, 5):
-            return 60
+            limits.append(60)
         if own_n in (6, 7):
-            return 120
-    return None
+            limits.append(120)
+    return _smallest(limits)
 
 
 def _frisian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
@@ -200,6 +207,7 @@ def _frisian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_
 
 
 def _turkish_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
+    """One piece each: drawn at once (unless the side to move can capture: see ``_endgame_drawn``)."""
     return 0 if own_men + own_kings == 1 and opp_men + opp_kings == 1 else None
 
 
@@ -859,7 +867,10 @@ class DraughtsState(State):
                                  (opp & ~kings).bit_count(), (opp & kings).bit_count(),
                                  (own & kings & longd != 0, opp & kings & longd != 0),
                                  (own & longd != 0, opp & longd != 0))
-        return limit is not None and self.ply - self.capture_ply >= limit
+        if limit is None or self.ply - self.capture_ply < limit:
+            return False
+        # a draw by material waits while the side to move has a capture that may win outright
+        return limit > 0 or not g.jumpers(own, opp, kings, self.turn)
 
     def outcome(self) -> float | None:
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
@@ -920,10 +931,14 @@ class DraughtsState(State):
         if not legal:
             raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
         matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1]]
-        if len(masks) > 2 and matches:
-            inner = masks[1:-1]
-            routes = [s for s in self._sequences() if s[:4] in matches and _subsequence(inner, s[5])]
-            matches = list(dict.fromkeys(s[:4] for s in routes))
+        if len(matches) > 1 or (len(masks) > 2 and matches):
+            # a full route names exactly one move; a partial one must fit in order
+            routes = [q for q in self._sequences() if q[:4] in matches]
+            exact = [q[:4] for q in routes if q[5] == tuple(masks[1:])]
+            if exact:
+                matches = list(dict.fromkeys(exact))
+            elif len(masks) > 2:
+                matches = list(dict.fromkeys(q[:4] for q in routes if _subsequence(masks[1:-1], q[5])))
         if not matches:
             why = " (a capture is compulsory)" if legal[0][2] else ""
             raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
