@@ -260,7 +260,7 @@ class DraughtsGame(Game):
         self.immediate = v.removal == "immediate"
         self.promotion = v.promotion
         self.king_landing = v.king_landing
-        self._setup_jump_pairs()
+        self._setup_scan_plan()
         self.man_jump_table = [self._jump_table(ds) for ds in self.man_jump]
         self.king_jump_table = self._jump_table(self.king_jump)
         self.promo = (grid.row_mask(n - 1), grid.row_mask(0))
@@ -276,24 +276,46 @@ class DraughtsGame(Game):
         self._setup_names()
         self._setup_start()
 
-    def _setup_jump_pairs(self) -> None:
-        """Direction tables for ``jumpers``: ``(shift, 2 * shift)`` pairs by piece kind and sign."""
-        def pairs(ds, sign):
-            return tuple((abs(d), 2 * abs(d)) for d in ds if (d > 0) == (sign > 0))
-        self.man_jump_pairs_up = [pairs(ds, 1) for ds in self.man_jump]
-        self.man_jump_pairs_down = [pairs(ds, -1) for ds in self.man_jump]
-        self.king_jump_pairs_up = pairs(self.king_jump, 1)
-        self.king_jump_pairs_down = pairs(self.king_jump, -1)
-        # short kings: directions shared with the men test own pieces at once, the rest kings only
-        self.shared_jump_up, self.shared_jump_down = [], []
-        self.man_only_jump_up, self.man_only_jump_down = [], []
-        for ds in self.man_jump:
-            shared = [(abs(d), 2 * abs(d), d in ds) for d in self.king_jump]
-            man_only = [d for d in ds if d not in self.king_jump]
-            self.shared_jump_up.append(tuple(x for x, d in zip(shared, self.king_jump) if d > 0))
-            self.shared_jump_down.append(tuple(x for x, d in zip(shared, self.king_jump) if d < 0))
-            self.man_only_jump_up.append(pairs(man_only, 1))
-            self.man_only_jump_down.append(pairs(man_only, -1))
+    def _setup_scan_plan(self) -> None:
+        """Direction plans for ``scan``, per player and per "kings on the board / frozen king" case.
+
+        Along each short direction, ``who`` says which pieces step and which jump
+        (1 = men, 2 = short kings, 3 = both).  Where the same pieces do both, one
+        shift serves the step targets and the jump test ("shared" entries).
+        """
+        MEN, KINGS = 1, 2
+        short_kings = not self.flying
+        kings_jump_men_prey = short_kings and self.man_takes_king
+        self.plans = []
+        for p in (0, 1):
+            cases = []
+            for case in ("men only", "kings", "frozen king"):
+                step_who: dict[int, int] = {}
+                jump_who: dict[int, int] = {}
+                for d in self.man_step[p]:
+                    step_who[d] = step_who.get(d, 0) | MEN
+                for d in self.man_jump[p]:
+                    jump_who[d] = jump_who.get(d, 0) | MEN
+                if case != "men only":
+                    if short_kings:
+                        for d in self.king_step:
+                            step_who[d] = step_who.get(d, 0) | KINGS
+                    if kings_jump_men_prey:
+                        for d in self.king_jump:
+                            jump_who[d] = jump_who.get(d, 0) | KINGS
+                shared_up, shared_down, split_up, split_down = [], [], [], []
+                for d in sorted(set(step_who) | set(jump_who), reverse=True):
+                    st, ju = step_who.get(d, 0), jump_who.get(d, 0)
+                    if st == ju and case != "frozen king":
+                        (shared_up if d > 0 else shared_down).append((abs(d), 2 * abs(d), st))
+                    else:
+                        (split_up if d > 0 else split_down).append((abs(d), 2 * abs(d), st, ju))
+                cases.append((tuple(shared_up), tuple(shared_down), tuple(split_up), tuple(split_down)))
+            self.plans.append(cases)
+        # short kings that may take kings where men may not (Italian): their own jump test
+        self.king_only_jumps = (tuple((d, 2 * d) for d in self.king_jump if d > 0),
+                                tuple((-d, -2 * d) for d in self.king_jump if d < 0)) \
+            if short_kings and not self.man_takes_king else None
 
     def _jump_table(self, dirs: tuple[int, ...]) -> dict[int, tuple]:
         """For each square mask, the short jumps from it: ``(delta, jumped square, landing square)``."""
@@ -414,7 +436,7 @@ class DraughtsGame(Game):
         return self._perft(state.own, state.opp, state.kings, state.turn, depth)
 
     def _perft(self, own: int, opp: int, kings: int, turn: int, depth: int) -> int:
-        moves = self.captures(own, opp, kings, turn) or self.steps(own, opp, kings, turn)
+        moves = self.legal(own, opp, kings, turn)
         if depth <= 1:
             return len(moves) if depth == 1 else 1
         total = 0
@@ -432,84 +454,171 @@ class DraughtsGame(Game):
         return total
 
     # --- move generation -----------------------------------------------------------
-    def step_buckets(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> tuple[int, list]:
-        """Non-capturing moves as ``(count, buckets)``, each bucket ``(targets, delta, by_man)``.
+    def scan(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> tuple[int, int, list]:
+        """One whole-board pass over the side to move: ``(jumpers, step_count, step_buckets)``.
 
-        Every set bit ``t`` of ``targets`` is one move, from ``t`` shifted back by
-        ``delta`` to ``t``; ``count`` is the number of moves.  Flying kings give one
-        bucket per direction and distance.  ``frozen`` kings may not step (Frisian).
+        ``jumpers`` are the pieces that may start a capture (0 = no capture; then
+        the steps are the legal moves).  Short jumpers are exact; flying kings are
+        all included when any piece has a capture (the search sorts them out).
+        ``step_buckets`` hold ``(targets, delta, n)``: each of the ``n`` set bits
+        ``t`` of ``targets`` is the step from ``t`` shifted back by ``delta`` to ``t``.
+        ``frozen`` kings may not step (the Frisian king-move limit).
         """
         empty = self.points ^ (own | opp)
-        men = own & ~kings
+        mine = own & kings
+        men = own ^ mine
+        prey = opp if self.man_takes_king else opp ^ (opp & kings)
+        movers = (0, men, mine, own)
+        steppers = movers
+        if not mine:
+            plan = self.plans[turn][0]
+        elif frozen and not self.flying:
+            plan = self.plans[turn][2]
+            steppers = (0, men, mine ^ frozen, own ^ frozen)
+        else:
+            plan = self.plans[turn][1]
+        shared_up, shared_down, split_up, split_down = plan
+        jumpers = count = 0
         out = []
-        count = 0
-        if men:
-            for d in self.man_step_up[turn]:
-                t = (men << d) & empty
+        for d, dd, who in shared_up:
+            a = movers[who] << d
+            t = a & empty
+            if t:
+                n = t.bit_count()
+                out.append((t, d, n))
+                count += n
+            t = ((a & prey) << d) & empty
+            if t:
+                jumpers |= t >> dd
+        for d, dd, who in shared_down:
+            a = movers[who] >> d
+            t = a & empty
+            if t:
+                n = t.bit_count()
+                out.append((t, -d, n))
+                count += n
+            t = ((a & prey) >> d) & empty
+            if t:
+                jumpers |= t << dd
+        for d, dd, st, ju in split_up:
+            if st:
+                t = (steppers[st] << d) & empty
                 if t:
                     n = t.bit_count()
-                    out.append((t, d, True, n))
+                    out.append((t, d, n))
                     count += n
-            for d in self.man_step_down[turn]:
-                t = (men >> d) & empty
+            if ju:
+                t = ((((movers[ju] << d) & prey) << d) & empty)
+                if t:
+                    jumpers |= t >> dd
+        for d, dd, st, ju in split_down:
+            if st:
+                t = (steppers[st] >> d) & empty
                 if t:
                     n = t.bit_count()
-                    out.append((t, -d, True, n))
+                    out.append((t, -d, n))
                     count += n
-        mine = own & kings & ~frozen
+            if ju:
+                t = ((((movers[ju] >> d) & prey) >> d) & empty)
+                if t:
+                    jumpers |= t << dd
         if mine:
-            flying = self.flying
-            for d in self.king_step_up:
-                r, k = mine, d
-                while True:
-                    r = (r << d) & empty
-                    if not r:
-                        break
-                    n = r.bit_count()
-                    out.append((r, k, False, n))
+            if self.flying:
+                if jumpers:
+                    jumpers |= mine
+                else:
+                    found, n = self._king_rays(mine ^ frozen, mine if frozen else 0, opp, empty, out)
+                    if found:
+                        jumpers = mine
                     count += n
-                    if not flying:
-                        break
-                    k += d
-            for d in self.king_step_down:
-                r, k = mine, d
-                while True:
-                    r = (r >> d) & empty
-                    if not r:
-                        break
+            elif self.king_only_jumps:
+                up, down = self.king_only_jumps
+                for d, dd in up:
+                    jumpers |= mine & (opp >> d) & (empty >> dd)
+                for d, dd in down:
+                    jumpers |= mine & (opp << d) & (empty << dd)
+        return jumpers, count, out
+
+    def _king_rays(self, steppers: int, frozen: int, opp: int, empty: int, out: list) -> tuple[bool, int]:
+        """Flying kings: step buckets per direction and distance, walking all rays at once.
+
+        Returns ``(capture found, number of steps added)``; stops at the first
+        capture found (steps no longer matter then).  ``frozen`` kings are only
+        tested for captures.
+        """
+        count = 0
+        for d in self.king_step_up:
+            r, k = steppers, d
+            while r:
+                r <<= d
+                if ((r & opp) << d) & empty:
+                    return True, count
+                r &= empty
+                if r:
                     n = r.bit_count()
-                    out.append((r, -k, False, n))
+                    out.append((r, k, n))
                     count += n
-                    if not flying:
-                        break
-                    k += d
-        return count, out
+                k += d
+        for d in self.king_step_down:
+            r, k = steppers, d
+            while r:
+                r >>= d
+                if ((r & opp) >> d) & empty:
+                    return True, count
+                r &= empty
+                if r:
+                    n = r.bit_count()
+                    out.append((r, -k, n))
+                    count += n
+                k += d
+        if self.king_jump != self.king_step or frozen:
+            if self._flying_capture(frozen | steppers, opp, empty):
+                return True, count
+        return False, count
+
+    def _flying_capture(self, mine: int, opp: int, empty: int) -> bool:
+        """Whether any of the flying kings ``mine`` has a jump along the king jump lines."""
+        for d in self.king_jump:
+            r = mine
+            while r:
+                r = r << d if d > 0 else r >> -d
+                if (r & opp) and ((r & opp) << d if d > 0 else (r & opp) >> -d) & empty:
+                    return True
+                r &= empty
+        return False
+
+    def jumpers(self, own: int, opp: int, kings: int, turn: int) -> int:
+        """The pieces that may start a capture (0 = no capture): see ``scan``."""
+        return self.scan(own, opp, kings, turn)[0]
 
     def steps(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
-        """All non-capturing moves."""
+        """All non-capturing moves (whether or not a capture is compulsory)."""
+        return self._steps_from(self.scan(own, opp, kings, turn, frozen)[2], kings, turn)
+
+    def _steps_from(self, buckets: list, kings: int, turn: int) -> list[Move]:
         promo = self.promo[turn]
         out = []
-        for targets, d, by_man, _ in self.step_buckets(own, opp, kings, turn, frozen)[1]:
+        for targets, d, _ in buckets:
             while targets:
                 to = targets & -targets
                 targets ^= to
                 frm = to >> d if d > 0 else to << -d
-                out.append((frm, to, 0, by_man and to & promo != 0))
+                out.append((frm, to, 0, to & promo != 0 and not frm & kings))
         return out
 
-    def random_step(self, own: int, opp: int, kings: int, turn: int, rng_random, frozen: int = 0):
-        """A uniformly random non-capturing move, or None; ``rng_random`` is ``rng.random``."""
-        total, buckets = self.step_buckets(own, opp, kings, turn, frozen)
-        r = int(rng_random() * total)
-        for targets, d, by_man, n in buckets:
+    def pick_step(self, count: int, buckets: list, kings: int, turn: int, rng_random) -> Move:
+        """A uniformly random step among ``count`` in ``buckets`` (from ``scan``)."""
+        r = int(rng_random() * count)
+        for targets, d, n in buckets:
             if r < n:
                 while r:
                     targets &= targets - 1
                     r -= 1
                 to = targets & -targets
-                return (to >> d if d > 0 else to << -d, to, 0, by_man and to & self.promo[turn] != 0)
+                frm = to >> d if d > 0 else to << -d
+                return (frm, to, 0, to & self.promo[turn] != 0 and not frm & kings)
             r -= n
-        return None
+        raise ValueError("pick_step: count does not match the buckets")
 
     def sequences(self, own: int, opp: int, kings: int, turn: int, starters: int | None = None) -> list[tuple]:
         """Every complete capture sequence, before the choice rule and deduplication.
@@ -528,63 +637,6 @@ class DraughtsGame(Game):
             self._extend(frm, frm, frm & kings != 0, False, 0, (), (), 0,
                          occupied ^ frm, opp, kings, turn, out)
         return out
-
-    def jumpers(self, own: int, opp: int, kings: int, turn: int) -> int:
-        """The pieces that may start a capture (whole-board test; 0 = no capture).
-
-        Short jumps are tested per direction for all pieces at once, the men and
-        the short kings that share a direction together; flying kings are all
-        returned when any of them has a jump (the search sorts them out).
-        """
-        empty = self.points ^ (own | opp)
-        mine = own & kings
-        men = own ^ mine
-        out = 0
-        if self.man_takes_king:
-            prey = opp
-        else:
-            prey = opp & ~kings
-            if mine and not self.flying:  # short kings take kings too: test them apart
-                for d, dd in self.king_jump_pairs_up:
-                    out |= mine & (opp >> d) & (empty >> dd)
-                for d, dd in self.king_jump_pairs_down:
-                    out |= mine & (opp << d) & (empty << dd)
-                mine = 0
-        if mine and not self.flying:
-            for d, dd, both in self.shared_jump_up[turn]:
-                out |= (own if both else mine) & (prey >> d) & (empty >> dd)
-            for d, dd, both in self.shared_jump_down[turn]:
-                out |= (own if both else mine) & (prey << d) & (empty << dd)
-            for d, dd in self.man_only_jump_up[turn]:
-                out |= men & (prey >> d) & (empty >> dd)
-            for d, dd in self.man_only_jump_down[turn]:
-                out |= men & (prey << d) & (empty << dd)
-            return out
-        for d, dd in self.man_jump_pairs_up[turn]:
-            out |= men & (prey >> d) & (empty >> dd)
-        for d, dd in self.man_jump_pairs_down[turn]:
-            out |= men & (prey << d) & (empty << dd)
-        if mine and self._flying_capture(mine, opp, empty):
-            out |= mine  # the search finds which of them really capture
-        return out
-
-    def _flying_capture(self, mine: int, opp: int, empty: int) -> bool:
-        """Whether any of the flying kings ``mine`` has a jump: rays walked for all kings at once."""
-        for d in self.king_jump_up:
-            r = mine
-            while r:
-                r <<= d
-                if ((r & opp) << d) & empty:
-                    return True
-                r &= empty
-        for d in self.king_jump_down:
-            r = mine
-            while r:
-                r >>= d
-                if ((r & opp) >> d) & empty:
-                    return True
-                r &= empty
-        return False
 
     def _extend(self, frm, sq, king, crowned, captured, order, route, last, occupied, opp, kings, turn, out):
         """Depth-first search of the jumps from ``sq``; append finished sequences to ``out``.
@@ -660,9 +712,8 @@ class DraughtsGame(Game):
 
     def captures(self, own: int, opp: int, kings: int, turn: int) -> list[Move]:
         """The legal captures: sequences filtered by the choice rule (C3), deduplicated."""
-        if not self.jumpers(own, opp, kings, turn):
-            return []
-        return self.choose(self.sequences(own, opp, kings, turn), kings)
+        starters = self.jumpers(own, opp, kings, turn)
+        return self.choose(self.sequences(own, opp, kings, turn, starters), kings) if starters else []
 
     def choose(self, seqs: list[tuple], kings: int) -> list[Move]:
         """Apply the choice rule (C3) to raw sequences, then merge FMJD-equal ones."""
@@ -702,16 +753,10 @@ class DraughtsGame(Game):
 
     def legal(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
         """All legal moves of a raw position: captures if any, else steps."""
-        return self.captures(own, opp, kings, turn) or self.steps(own, opp, kings, turn, frozen)
-
-
-def _masks(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low)
-        x ^= low
-    return out
+        starters, _, buckets = self.scan(own, opp, kings, turn, frozen)
+        if starters:
+            return self.choose(self.sequences(own, opp, kings, turn, starters), kings)
+        return self._steps_from(buckets, kings, turn)
 
 
 class DraughtsState(State):
@@ -771,37 +816,34 @@ class DraughtsState(State):
             return None
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
-        starters = g.jumpers(own, opp, kings, turn)
+        starters, count, buckets = g.scan(own, opp, kings, turn, self._frozen() if g.king_move_limit else 0)
         if starters:
             moves = g.choose(g.sequences(own, opp, kings, turn, starters), kings)
             return moves[int(rng.random() * len(moves))]
-        return g.random_step(own, opp, kings, turn, rng.random,
-                             self._frozen() if g.king_move_limit else 0)
+        return g.pick_step(count, buckets, kings, turn, rng.random) if count else None
 
     def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
         """Play uniformly random moves in place to the end; return ``outcome()``.
 
-        The fast path behind random playouts: the same rules as ``random_move`` and
-        ``play``, without a method call per step.  Stops early (returning None) after
-        ``max_plies`` plies.
+        The fast path behind random playouts: the same rules and the same random
+        draws as ``random_move`` then ``play``, without a method call per step.
+        Returns None if the game is still running after ``max_plies`` plies.
         """
         g = self.game
-        jumpers, sequences, choose, random_step = g.jumpers, g.sequences, g.choose, g.random_step
+        scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
-        while max_plies > 0:
+        for _ in range(max_plies):
             if self.drawn:
                 return 0.5
             own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
-            starters = jumpers(own, opp, kings, turn)
+            starters, count, buckets = scan(own, opp, kings, turn, self._frozen() if limit else 0)
             if starters:
                 moves = choose(sequences(own, opp, kings, turn, starters), kings)
                 play(moves[int(rnd() * len(moves))])
+            elif count:
+                play(pick_step(count, buckets, kings, turn, rnd))
             else:
-                move = random_step(own, opp, kings, turn, rnd, self._frozen() if limit else 0)
-                if move is None:
-                    return 0.0 if turn == 0 else 1.0
-                play(move)
-            max_plies -= 1
+                return 0.0 if turn == 0 else 1.0
         return self.outcome()
 
     def play(self, move: Move) -> None:
@@ -876,7 +918,8 @@ class DraughtsState(State):
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
-        if g.jumpers(own, opp, kings, turn) or g.step_buckets(own, opp, kings, turn, self._frozen())[0]:
+        starters, count, _ = g.scan(own, opp, kings, turn, self._frozen())
+        if starters or count:
             return 0.5 if self.drawn else None
         return 0.0 if turn == 0 else 1.0  # the side to move cannot move: it loses
 
