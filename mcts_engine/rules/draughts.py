@@ -246,14 +246,8 @@ class DraughtsGame(Game):
         self.man_jump = [man_dirs(v.man_jumps, p) for p in (0, 1)]
         self.king_step = orth if v.lines == "orthogonal" else diag
         self.king_jump = {"diagonal": diag, "orthogonal": orth, "both": diag + orth}[v.lines]
-        self.man_step_up = [tuple(d for d in ds if d > 0) for ds in self.man_step]
-        self.man_step_down = [tuple(-d for d in ds if d < 0) for ds in self.man_step]
-        self.king_step_up = tuple(d for d in self.king_step if d > 0)
+        self.king_step_up = tuple(d for d in self.king_step if d > 0)     # as shift amounts
         self.king_step_down = tuple(-d for d in self.king_step if d < 0)
-        self.man_jump_up = [tuple(d for d in ds if d > 0) for ds in self.man_jump]
-        self.man_jump_down = [tuple(-d for d in ds if d < 0) for ds in self.man_jump]
-        self.king_jump_up = tuple(d for d in self.king_jump if d > 0)
-        self.king_jump_down = tuple(-d for d in self.king_jump if d < 0)
         self.flying = v.king_range == "flying"
         self.man_takes_king = v.man_takes_king
         self.king_reverse = v.king_reverse
