@@ -521,7 +521,7 @@ class DraughtsGame(Game):
                 if jumpers:
                     jumpers |= mine
                 else:
-                    found, n = self._king_rays(mine ^ frozen, mine if frozen else 0, opp, empty, out)
+                    found, n = self._king_rays(mine ^ frozen, frozen, opp, empty, out)
                     if found:
                         jumpers = mine
                     count += n
