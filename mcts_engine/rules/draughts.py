@@ -249,6 +249,7 @@ class DraughtsGame(Game):
         self.king_step_up = tuple(d for d in self.king_step if d > 0)     # as shift amounts
         self.king_step_down = tuple(-d for d in self.king_step if d < 0)
         self.flying = v.king_range == "flying"
+        self.king_value = 3.0 if self.flying else 1.5   # material weight of a king (evaluate)
         self.man_takes_king = v.man_takes_king
         self.king_reverse = v.king_reverse
         self.immediate = v.removal == "immediate"
@@ -983,6 +984,62 @@ class DraughtsState(State):
             names = [self.move_str(m) for m in matches]
             raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
         return matches[0]
+
+    # --- evaluation and display -------------------------------------------------
+    def evaluate(self) -> float:
+        """Material balance mapped to [0, 1] for the first player: its share of the material.
+
+        Men count 1, kings ``game.king_value``; a bare board scores 0.5.
+        """
+        g = self.game
+        kv, kings = g.king_value, self.kings
+        own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
+        opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
+        if own + opp == 0:
+            return 0.5
+        share = own / (own + opp)
+        return share if self.turn == 0 else 1.0 - share
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal move captures."""
+        return move[2] != 0
+
+    def heuristic(self, move: Move) -> float:
+        """One-ply material gain of a legal move for its mover: pieces taken, plus crowning."""
+        kv = self.game.king_value
+        cap = move[2]
+        gain = (cap & ~self.kings).bit_count() + kv * (cap & self.kings).bit_count()
+        return gain + (kv - 1 if move[3] else 0)
+
+    def board_text(self) -> str:
+        """The board as text, seen from the first player's side, with the square names per row.
+
+        ``w``/``b`` are men and ``W``/``B`` kings of White and Black; ``.`` an empty
+        playing square; blank a square that is not played on.
+        """
+        g = self.game
+        grid = g.grid
+        p0 = self.own if self.turn == 0 else self.opp
+        letters = [g.colours[0].lower(), g.colours[1].lower()]
+        lines = []
+        for r in range(grid.rows - 1, -1, -1):
+            cells, names = [], []
+            for c in range(grid.cols):
+                i = grid.index(r, c)
+                bit = 1 << i
+                if not g.points & bit:
+                    cells.append(" ")
+                    continue
+                names.append(g.name_of[i])
+                if not (self.own | self.opp) & bit:
+                    cells.append(".")
+                else:
+                    ch = letters[0 if p0 & bit else 1]
+                    cells.append(ch.upper() if self.kings & bit else ch)
+            lines.append(f"{' '.join(cells)}    {' '.join(f'{n:>3}' for n in names)}")
+        side = {"W": "White", "B": "Black"}[g.colours[self.turn]]
+        lines.append(f"{side} ({'first' if self.turn == 0 else 'second'} player) to move")
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.fen()}>"

@@ -1,0 +1,166 @@
+"""Playout policies: how a UCT iteration finishes a game from a tree leaf.
+
+A policy is an object with ``run(state, rng) -> float``: it plays moves on
+``state`` in place and returns the result for the first player in [0, 1] (a
+finished game's outcome, or the game's ``evaluate()`` when the playout is cut
+off after ``depth`` plies).  Policies are chosen and parameterised by engine
+options (``Playout``, ``PlayoutDepth``, ``Epsilon``), so they can be tuned from
+the command line.
+
+* ``random``: uniformly random moves (the game's ``playout``/``random_move`` fast path);
+* ``capture``: a random capture when there is one, else a random move (the
+  seed articles' "aggressive" player);
+* ``greedy-eps``: with probability epsilon a random move, else the best move by
+  the game's one-ply ``heuristic(move)``, ties at random;
+* ``mast``: Move-Average Sampling Technique: with probability epsilon a random
+  move, else the move with the best average result over earlier playouts
+  (per player; unseen moves count as wins, so each is tried).
+"""
+from __future__ import annotations
+
+import random
+
+from .rules.base import State
+
+
+class Playout:
+    """Base policy: uniformly random moves, optionally cut off after ``depth`` plies."""
+
+    name = "random"
+
+    def __init__(self, depth: int = 0, epsilon: float = 0.1):
+        self.depth = depth
+        self.epsilon = epsilon
+
+    def run(self, state: State, rng: random.Random) -> float:
+        """Play to the end (or the cut-off) in place; the first player's result in [0, 1]."""
+        limit = self.depth or 1 << 62
+        if hasattr(state, "playout"):
+            outcome = state.playout(rng, limit)
+            return outcome if outcome is not None else self._cut_off(state, rng)
+        for _ in range(limit):
+            move = state.random_move(rng)
+            if move is None:
+                return state.outcome()
+            state.play(move)
+        return self._cut_off(state, rng)
+
+    def _cut_off(self, state: State, rng: random.Random) -> float:
+        """The result of a playout stopped at the depth limit: evaluate, or play on if no evaluation."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return outcome
+        if hasattr(state, "evaluate"):
+            return state.evaluate()
+        while (move := state.random_move(rng)) is not None:
+            state.play(move)
+        return state.outcome()
+
+    def new_game(self) -> None:
+        """Forget statistics learned in the previous game (MAST)."""
+
+
+class ChoicePlayout(Playout):
+    """A policy that picks each move from the list of legal moves with ``choose``."""
+
+    def run(self, state: State, rng: random.Random) -> float:
+        limit = self.depth or 1 << 62
+        played = []
+        for _ in range(limit):
+            moves = state.legal_moves()
+            if not moves:
+                outcome = state.outcome()
+                self.learn(played, outcome)
+                return outcome
+            move = self.choose(state, moves, rng)
+            played.append((state.to_move, move))
+            state.play(move)
+        outcome = self._cut_off(state, rng)
+        self.learn(played, outcome)
+        return outcome
+
+    def choose(self, state: State, moves: list, rng: random.Random):
+        raise NotImplementedError
+
+    def learn(self, played: list, outcome: float) -> None:
+        """Hook for policies that learn from finished playouts."""
+
+
+class CapturePlayout(ChoicePlayout):
+    """Prefer captures: a random capture if any, else a random move."""
+
+    name = "capture"
+
+    def choose(self, state, moves, rng):
+        is_capture = getattr(state, "is_capture", None)
+        if is_capture is not None:
+            captures = [m for m in moves if is_capture(m)]
+            if captures:
+                moves = captures
+        return moves[int(rng.random() * len(moves))]
+
+
+class GreedyEpsilonPlayout(ChoicePlayout):
+    """Epsilon-greedy on the game's one-ply ``heuristic(move)``."""
+
+    name = "greedy-eps"
+
+    def choose(self, state, moves, rng):
+        heuristic = getattr(state, "heuristic", None)
+        if heuristic is None or rng.random() < self.epsilon:
+            return moves[int(rng.random() * len(moves))]
+        best, best_moves = None, []
+        for m in moves:
+            h = heuristic(m)
+            if best is None or h > best:
+                best, best_moves = h, [m]
+            elif h == best:
+                best_moves.append(m)
+        return best_moves[int(rng.random() * len(best_moves))]
+
+
+class MastPlayout(ChoicePlayout):
+    """Move-Average Sampling: epsilon-greedy on each move's average playout result."""
+
+    name = "mast"
+
+    def __init__(self, depth: int = 0, epsilon: float = 0.1):
+        super().__init__(depth, epsilon)
+        self.table: dict = {}   # (player, move) -> [sum of results for player, count]
+
+    def new_game(self) -> None:
+        self.table.clear()
+
+    def choose(self, state, moves, rng):
+        if rng.random() < self.epsilon:
+            return moves[int(rng.random() * len(moves))]
+        player, table = state.to_move, self.table
+        best, best_moves = -1.0, []
+        for m in moves:
+            stats = table.get((player, m))
+            value = stats[0] / stats[1] if stats else 1.0
+            if value > best:
+                best, best_moves = value, [m]
+            elif value == best:
+                best_moves.append(m)
+        return best_moves[int(rng.random() * len(best_moves))]
+
+    def learn(self, played, outcome):
+        table = self.table
+        for player, move in played:
+            stats = table.get((player, move))
+            if stats is None:
+                stats = table[(player, move)] = [0.0, 0]
+            stats[0] += outcome if player == 0 else 1.0 - outcome
+            stats[1] += 1
+
+
+POLICIES = {p.name: p for p in (Playout, CapturePlayout, GreedyEpsilonPlayout, MastPlayout)}
+
+
+def make_playout(name: str, depth: int = 0, epsilon: float = 0.1) -> Playout:
+    """The policy called ``name`` (see ``POLICIES``)."""
+    try:
+        return POLICIES[name](depth, epsilon)
+    except KeyError:
+        raise ValueError(f"unknown playout {name!r}; playouts: {', '.join(POLICIES)}") from None

@@ -1,0 +1,228 @@
+"""UCT search, the solver, tree reuse, limits, agents and playout policies."""
+import random
+import threading
+import time
+
+import pytest
+
+from mcts_engine.playouts import POLICIES, make_playout
+from mcts_engine.rules import get_game
+from mcts_engine.search import Limits, Settings, budget, make_agent
+from mcts_engine.uct import UctAgent
+from toy_games import TakeAway, wins_for_mover, winning_moves
+
+# Positions with exactly one move that forces a win within 5 plies (found by
+# exhaustive search; see the README's testing notes).  (game, FEN, the move)
+FORCED_WINS = [
+    ("english", "B:WK19:B25,K27,K30", "27-23"),
+    ("english", "W:WK3,5,K6,27,29:BK14", "6-10"),
+    ("english", "W:W8,K13,19,20:BK25", "13-17"),
+    ("english", "B:WK7:BK19,K25", "19-15"),
+    ("english", "W:W13,17,K28:B6,20", "17-14"),
+    ("english", "W:WK1,K2,19,K26,27:BK30", "26-22"),
+    ("russian", "W:Wc1,b2,h2,c3,e5:Ba5,h6", "e5-f6"),
+    ("russian", "W:Wc1,b2,Ka7:BKh6", "a7-e3"),
+    ("russian", "W:We1,g1,f2,h2,e3,d4,Kg7:Ba3", "d4-c5"),
+    ("russian", "B:Wh6:Ba3,a5,a7,e7,g7,d8", "g7-f6"),
+]
+
+
+def search(game, state, seed=1, **limits):
+    agent = make_agent(game, Settings(seed=seed))
+    return agent, agent.search(state, Limits(**limits), threading.Event())
+
+
+@pytest.mark.parametrize("name,fen,best", FORCED_WINS)
+def test_uct_finds_the_only_forced_win_and_reports_mate(name, fen, best):
+    game = get_game(name)
+    for seed in (1, 2):
+        state = game.parse_fen(fen)
+        _, result = search(game, state, seed=seed, nodes=3000)
+        assert state.move_str(result.move) == best
+        assert result.info.mate is not None and 0 < result.info.mate <= 3
+
+
+def test_solver_reports_a_lost_position_as_negative_mate():
+    game = get_game("english")
+    # Black's last man has two moves, and White wins within 4 plies after either
+    state = game.parse_fen("B:WK7,17,23,24,29:B10")
+    _, result = search(game, state, nodes=5000)
+    assert result.info.mate is not None and result.info.mate < 0
+    assert result.info.wdl == (0, 0, 1000)
+
+
+@pytest.mark.parametrize("stones", range(1, 19))
+def test_solver_proofs_match_exact_minimax_with_extra_turns(stones):
+    # the toy game lets a player move twice in a row: backup must follow to_move
+    game = TakeAway(stones)
+    state = game.new_state()
+    agent = UctAgent(game, Settings(seed=3))
+    result = agent.search(state, Limits(nodes=20000), threading.Event())
+    assert agent.root.proven is not None
+    root_wins = agent.root.proven == (1.0 if agent.root.mover == state.to_move else 0.0)
+    assert root_wins == wins_for_mover(stones)
+    if wins_for_mover(stones):
+        assert result.move in winning_moves(stones)
+        assert result.info.mate > 0
+    else:
+        assert result.info.mate < 0
+
+
+def test_backup_is_from_each_movers_point_of_view():
+    game = TakeAway(9)
+    agent = UctAgent(game, Settings(seed=5, solver=False))
+    agent.search(game.new_state(), Limits(nodes=3000), threading.Event())
+    root = agent.root
+    assert sum(ch.n for ch in root.children) == root.n - 0 or root.n == 3000
+    for child in root.children:
+        assert child.mover == 0
+        for grandchild in child.children:
+            # taking 1 from 9 gives player 0 another turn
+            assert grandchild.mover == (0 if child.move == 1 else 1)
+
+
+def test_same_seed_and_nodes_give_the_same_search():
+    game = get_game("international")
+    runs = []
+    for _ in range(2):
+        lines = []
+        agent = make_agent(game, Settings(seed=11))
+        result = agent.search(game.new_state(), Limits(nodes=2500), threading.Event(),
+                              lambda info: lines.append((info.nodes, info.seldepth, round(info.depth, 6),
+                                                         info.score, info.wdl, tuple(info.pv))))
+        runs.append((result.move, result.ponder, lines))
+    assert runs[0] == runs[1] and len(runs[0][2]) >= 2
+
+
+def test_tree_reuse_keeps_the_subtree_of_the_moves_played():
+    game = get_game("english")
+    agent = make_agent(game, Settings(seed=2))
+    state = game.new_state()
+    start = state.fen()
+    first = agent.search(state, Limits(nodes=3000), threading.Event(), None, (start,))
+    reply = first.ponder
+    kept = next(ch for ch in agent.root.children if ch.move == first.move)
+    kept = next(ch for ch in kept.children if ch.move == reply)
+    visits_before = kept.n
+    assert visits_before > 0
+    history = (start, state.move_str(first.move))
+    state.play(first.move)
+    history += (state.move_str(reply),)
+    state.play(reply)
+    agent.search(state, Limits(nodes=500), threading.Event(), None, history)
+    assert agent.root is kept and agent.root.parent is None
+    assert agent.root.n == visits_before + 500
+
+
+def test_tree_reuse_off_or_unrelated_position_starts_afresh():
+    game = get_game("english")
+    agent = make_agent(game, Settings(seed=2, tree_reuse=False))
+    state = game.new_state()
+    agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    assert agent.root.n == 300
+    agent = make_agent(game, Settings(seed=2))
+    agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    other = game.parse_fen("W:W21,22:B1,2")
+    agent.search(other, Limits(nodes=100), threading.Event(), None, (other.fen(),))
+    assert agent.root.n == 100
+
+
+def test_movetime_and_stop_are_honoured():
+    game = get_game("english")
+    agent = make_agent(game, Settings(seed=1))
+    t = time.perf_counter()
+    agent.search(game.new_state(), Limits(movetime=0.3), threading.Event())
+    assert 0.2 <= time.perf_counter() - t < 0.6
+    stop = threading.Event()
+    done = []
+    thread = threading.Thread(target=lambda: done.append(
+        agent.search(game.new_state(), Limits(infinite=True), stop)))
+    thread.start()
+    time.sleep(0.2)
+    t = time.perf_counter()
+    stop.set()
+    thread.join(1.0)
+    assert done and time.perf_counter() - t < 0.1
+
+
+def test_time_manager_budgets():
+    assert budget(Limits(movetime=1.0), 0.03) == pytest.approx(0.97)
+    assert budget(Limits(time_left=60.0, increment=1.0), 0.03) == pytest.approx(60 / 30 + 0.8 - 0.03)
+    assert budget(Limits(time_left=10.0, movestogo=1), 0.03) == pytest.approx(5.0 - 0.03)
+    assert budget(Limits(nodes=100), 0.03) is None
+    assert budget(Limits(infinite=True, movetime=1.0), 0.03) is None
+    assert budget(Limits(), 0.03) == 1.0
+
+
+def test_greedy_takes_the_most_material_and_random_is_legal():
+    game = get_game("russian")
+    state = game.parse_fen("W:Wh2:Ba7,b4,e5,e7,g3,g5,g7")  # free choice: 5 or 6 pieces
+    greedy = make_agent(game, Settings(agent="greedy", seed=1))
+    result = greedy.search(state, Limits(), threading.Event())
+    assert state.move_str(result.move) == "h2:a5"
+    rnd = make_agent(game, Settings(agent="random", seed=1))
+    seen = {rnd.search(state, Limits(), threading.Event()).move for _ in range(60)}
+    assert seen == set(state.legal_moves())
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+@pytest.mark.parametrize("depth", [0, 4])
+def test_playout_policies_play_legal_games(name, depth):
+    game = get_game("english")
+    policy = make_playout(name, depth, 0.2)
+    rng = random.Random(4)
+    for _ in range(20):
+        state = game.new_state()
+        result = policy.run(state, rng)
+        assert 0.0 <= result <= 1.0
+        if depth == 0:
+            assert state.outcome() == result
+        else:
+            assert state.ply <= depth or state.outcome() is not None
+    if name == "mast":
+        assert policy.table
+        policy.new_game()
+        assert not policy.table
+
+
+def test_capture_playout_prefers_captures():
+    # in draughts captures are compulsory, so use the toy game with "take 3" as the capture
+    class Greedy(TakeAway(10).new_state().__class__):
+        def is_capture(self, move):
+            return move == 3
+
+        def evaluate(self):  # lets the cut-off stop after one ply
+            return 0.5
+    policy = make_playout("capture", 1)
+    for seed in range(20):
+        state = Greedy(10)
+        policy.run(state, random.Random(seed))
+        assert state.stones == 7
+
+
+def test_cut_off_playouts_use_the_evaluation():
+    game = get_game("english")
+    policy = make_playout("random", 2)
+    results = {policy.run(game.new_state(), random.Random(s)) for s in range(30)}
+    assert results == {0.5}  # no capture is possible in two plies from the start
+
+
+@pytest.mark.slow
+def test_uct_2000_iterations_beats_random_in_19_of_20_english_games():
+    game = get_game("english")
+    score = 0.0
+    for i in range(20):
+        uct = make_agent(game, Settings(seed=100 + i))
+        rnd = make_agent(game, Settings(agent="random", seed=200 + i))
+        uct_player = i % 2
+        state = game.new_state()
+        history = (state.fen(),)
+        while state.outcome() is None:
+            agent = uct if state.to_move == uct_player else rnd
+            move = agent.search(state, Limits(nodes=2000), threading.Event(), None, history).move
+            history += (state.move_str(move),)
+            state.play(move)
+        outcome = state.outcome()
+        score += outcome if uct_player == 0 else 1.0 - outcome
+    assert score >= 19
