@@ -44,6 +44,21 @@ def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
             "results": {"p1_wins": results[1.0], "p2_wins": results[0.0], "draws": results[0.5]}}
 
 
+def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
+    """UCT iterations per CPU-second from the start position (one process, random playouts)."""
+    import threading
+
+    from .search import Limits, Settings
+    from .uct import UctAgent
+
+    agent = UctAgent(game, Settings(seed=seed))
+    start = time.process_time()
+    result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
+    elapsed = time.process_time() - start
+    return {"iterations": result.info.nodes, "cpu_seconds": elapsed,
+            "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
+
+
 def perft_rate(game: Game, seconds: float) -> dict:
     """Perft from the start at increasing depth until one depth takes ``seconds / 4`` of CPU time."""
     state = game.new_state()
@@ -58,23 +73,25 @@ def perft_rate(game: Game, seconds: float) -> dict:
 
 
 def run(games: list[str], seconds: float, seed: int = 1) -> list[dict]:
-    """Bench every game: playouts and perft, ``seconds`` of CPU time for each."""
+    """Bench every game: playouts, UCT and perft, about ``seconds`` of CPU time for each."""
     rows = []
     for name in games:
         game = get_game(name)
         rows.append({"game": name, "playouts": playout_rate(game, seconds, seed),
-                     "perft": perft_rate(game, seconds)})
+                     "uct": uct_rate(game, seconds, seed), "perft": perft_rate(game, seconds)})
     return rows
 
 
 def table(rows: list[dict], reference: dict | None = None) -> str:
     """The bench rows as an aligned text table for people."""
-    head = f"{'game':<14} {'playouts/s':>11} {'plies/s':>10} {'plies/game':>10} {'perft leaves/s':>15} {'depth':>5}"
+    head = (f"{'game':<14} {'playouts/s':>11} {'plies/s':>10} {'plies/game':>10} {'uct it/s':>9} "
+            f"{'perft leaves/s':>15} {'depth':>5}")
     lines = [head, "-" * len(head)]
     for r in rows:
         p, f = r["playouts"], r["perft"]
         lines.append(f"{r['game']:<14} {p['playouts_per_sec']:>11,.0f} {p['plies_per_sec']:>10,.0f} "
-                     f"{p['mean_plies']:>10.1f} {f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
+                     f"{p['mean_plies']:>10.1f} {r['uct']['iterations_per_sec']:>9,.0f} "
+                     f"{f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
     if reference:
         lines.append("")
         lines.append("reference (same run, CPU time):")

@@ -49,6 +49,7 @@ def test_bench_json_has_every_measure():
     assert row["game"] == "english"
     assert row["playouts"]["playouts"] >= 1 and row["playouts"]["plies_per_sec"] > 0
     assert row["perft"]["leaves"] > 0
+    assert row["uct"]["iterations"] >= 1 and row["uct"]["iterations_per_sec"] > 0
 
 
 def test_games_lists_every_variant():
