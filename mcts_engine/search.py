@@ -29,6 +29,7 @@ class Limits:
     movestogo: int | None = None      # moves to the next time control
     depth: int | None = None          # stop once the tree reaches this depth
     infinite: bool = False            # until stop (also while pondering)
+    searchmoves: list | None = None   # consider only these root moves (legal moves of the state)
 
 
 @dataclass
@@ -110,7 +111,10 @@ class RandomAgent(Agent):
     """The seed articles' "Random" player: a uniformly random legal move."""
 
     def search(self, state, limits, stop, on_info=None, history=()):
-        move = state.random_move(self.rng)
+        if limits.searchmoves:
+            move = limits.searchmoves[int(self.rng.random() * len(limits.searchmoves))]
+        else:
+            move = state.random_move(self.rng)
         return SearchResult(move, None, SearchInfo(nodes=1, pv=[move]))
 
 
@@ -125,7 +129,7 @@ class GreedyAgent(Agent):
     def search(self, state, limits, stop, on_info=None, history=()):
         mover = state.to_move
         best, best_moves = -1.0, []
-        for move in state.legal_moves():
+        for move in limits.searchmoves or state.legal_moves():
             child = state.copy()
             child.play(move)
             value = child.outcome()

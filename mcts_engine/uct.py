@@ -68,6 +68,10 @@ class UctAgent(Agent):
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
         start = now()
         root = self._root_for(state, history)
+        if limits.searchmoves:  # a root restricted to these moves (not kept for reuse)
+            root = self.root = Node(None, None, 1 - state.to_move, state.to_move)
+            root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
+            self.rng.shuffle(root.untried)
         seconds = budget(limits, self.settings.move_overhead)
         deadline = None if seconds is None else start + seconds
         c = self.settings.uct_c

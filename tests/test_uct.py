@@ -226,3 +226,14 @@ def test_uct_2000_iterations_beats_random_in_19_of_20_english_games():
         outcome = state.outcome()
         score += outcome if uct_player == 0 else 1.0 - outcome
     assert score >= 19
+
+
+def test_searchmoves_restrict_the_root():
+    game = get_game("english")
+    state = game.new_state()
+    allowed = [m for m in state.legal_moves() if state.move_str(m) in ("9-13", "12-16")]
+    for agent_name in ("uct", "random", "greedy"):
+        agent = make_agent(game, Settings(agent=agent_name, seed=3))
+        for _ in range(5):
+            result = agent.search(state, Limits(nodes=200, searchmoves=allowed), threading.Event())
+            assert result.move in allowed
