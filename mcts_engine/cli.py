@@ -1,4 +1,6 @@
-"""The ``mcts-engine`` command: perft, bench and the list of games.
+"""The ``mcts-engine`` command: the protocol loop, perft, bench, play and the list of games.
+
+With no subcommand it speaks the engine protocol on stdin/stdout (``protocol.py``).
 
 Every subcommand reports bad input (unknown game, bad FEN, bad rule option) as
 one clear error line and exit status 2, never as a traceback.
@@ -14,6 +16,7 @@ import click
 from . import bench as bench_mod
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError, divide
+from .search import AGENTS
 
 
 def _game(name: str, rules: str | None):
@@ -29,7 +32,8 @@ def _game(name: str, rules: str | None):
 def main(ctx: click.Context) -> None:
     """Monte Carlo tree search engine for draughts and other old board games."""
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        from . import protocol
+        ctx.exit(protocol.run())
 
 
 @main.command()
@@ -95,6 +99,22 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, a
         click.echo(json.dumps({"seconds": seconds, "seed": seed, "games": rows, "reference": refs}, indent=2))
     else:
         click.echo(bench_mod.table(rows, refs))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--human-first/--engine-first", default=True, show_default=True,
+              help="who makes the first move of the game")
+@click.option("--movetime", type=click.IntRange(1, 3_600_000), default=1000, show_default=True,
+              help="the engine's thinking time per move, in milliseconds")
+@click.option("--agent", type=click.Choice(AGENTS), default="uct", show_default=True)
+@click.option("--rules", help="rule options as key=value,key=value")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, help="random seed (0 = fresh)")
+def play(game: str, human_first: bool, movetime: int, agent: str, rules: str | None, seed: int) -> None:
+    """Play GAME against the engine in the terminal (type a move, 'moves', 'help' or 'quit')."""
+    from . import play as play_mod
+    g = _game(game, rules)
+    sys.exit(play_mod.play(g, human_first=human_first, movetime=movetime / 1000.0, agent=agent, seed=seed))
 
 
 if __name__ == "__main__":  # pragma: no cover
