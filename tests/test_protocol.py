@@ -435,6 +435,16 @@ def test_full_game_default_agent(engine):
 
 
 @pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
+def test_won_endgame_is_reported_as_mate_and_lost_one_as_negative_mate(engine):
+    engine.ask("position fen W:W8,K13,19,20:BK25")      # 13-17 forces a win within 5 plies
+    infos, best = engine.go("nodes 3000")
+    assert best == "13-17"
+    assert re.search(r"score mate [1-3] wdl 1000 0 0", infos[-1]), infos[-1]
+    engine.ask("position fen B:WK7,17,23,24,29:B10")     # every Black move loses
+    infos, best = engine.go("nodes 3000")
+    assert re.search(r"score mate -[1-3] wdl 0 0 1000", infos[-1]), infos[-1]
+
+
 def test_go_infinite_then_stop_answers_within_100_ms(engine):
     engine.ask("position startpos moves 9-14 22-17")
     engine.send("go infinite")
