@@ -1,0 +1,211 @@
+"""The tournament manager end to end: real engine processes, broken fakes, kill and resume."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournaments.records import Journal, parse_records, replay
+from tournaments.runner import Settings, TimeControl, schedule, read_openings
+from tournaments.engine import EngineSpec
+
+FAKES = Path(__file__).parent / "fake_engines"
+PY = sys.executable
+
+
+def tournament_command() -> list[str]:
+    script = Path(sys.executable).parent / "mcts-tournament"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "tournaments"]
+
+
+def run(*args, timeout=120, check=True):
+    proc = subprocess.run(tournament_command() + list(args), capture_output=True, text=True, timeout=timeout)
+    if check:
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def ours(name, *options):
+    return " ".join([f"name={name}", "cmd=mcts-engine"] + [f"option.{o}" for o in options])
+
+
+def fake(name, script, *options):
+    return " ".join([f"name={name}", f'cmd="{PY} {FAKES / script}"'] + [f"option.{o}" for o in options])
+
+
+def games_of(journal):
+    return Journal(str(journal)).load()[1]
+
+
+def test_a_match_journals_every_game_in_colour_swapped_pairs(tmp_path):
+    journal, pdn = tmp_path / "j.jsonl", tmp_path / "g.pdn"
+    out = run("match", "--game", "english", "--engine", ours("A", "Agent=random", "Seed=1"),
+              "--engine", ours("B", "Agent=random", "Seed=2"), "--games", "10", "--concurrency", "2",
+              "--movetime", "20", "--opening-plies", "4", "--journal", str(journal), "--pdn", str(pdn),
+              "--quiet").stdout
+    line = out.strip().splitlines()[-1]
+    match = re.fullmatch(r'Final results: Player 1 "A", wins = (\d+)\. Player 2 "B", wins = (\d+)\. '
+                         r'Draws = (\d+)\. 10 game\(s\) played', line)
+    assert match, line
+    games = sorted(games_of(journal), key=lambda g: g["id"])
+    assert [g["id"] for g in games] == list(range(10))
+    assert sum(map(int, match.groups())) == 10
+    for first, second in zip(games[::2], games[1::2]):
+        assert first["players"] == second["players"][::-1]            # colours swapped
+        assert first["opening"] == second["opening"] and first["pair"] == second["pair"]
+        assert len(first["opening"]["moves"]) == 4
+    assert len({tuple(g["opening"]["moves"]) for g in games}) == 5   # five distinct openings
+    for g in games:
+        assert g["reason"] and len(g["times_ms"]) == len(g["moves"]) == g["plies"]
+    parsed = parse_records(pdn.read_text())
+    assert len(parsed) == 10
+    for p, g in zip(parsed, games):
+        state = replay(p)
+        assert state.outcome() == g["score_first"] or g["reason"].startswith("adjudicated")
+
+
+def test_report_recomputes_from_the_journal(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    live = run("match", "--game", "russian", "--engine", ours("A", "Agent=random"), "--engine",
+               ours("B", "Agent=greedy"), "--games", "6", "--movetime", "20", "--journal", str(journal),
+               "--json").stdout
+    again = run("report", str(journal), "--json").stdout
+    assert json.loads(live) == json.loads(again)
+    report = json.loads(again)
+    assert report["games"] == 6 and report["pairs"][0]["wins"] + report["pairs"][0]["draws"] \
+        + report["pairs"][0]["losses"] == 6
+    assert sum(report["pairs"][0]["pentanomial"]) == 3
+
+
+def test_broken_engines_lose_with_the_right_reason_and_the_tournament_completes(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    proc = run("gauntlet", "--game", "english", "--engine", ours("good", "Agent=random"),
+               "--engine", fake("crasher", "crash.py", "CrashAfter=2"),
+               "--engine", fake("hanger", "hang.py", "HangAfter=1"),
+               "--engine", fake("cheater", "illegal.py", "LegalMoves=1"),
+               "--engine", fake("mute", "no_handshake.py"),
+               "--games", "2", "--concurrency", "2", "--movetime", "50", "--margin", "500",
+               "--journal", str(journal), "--quiet", timeout=180)
+    games = games_of(journal)
+    assert len(games) == 8
+    expected = {"crasher": "crash", "hanger": "timeout", "cheater": "illegal move", "mute": "failed to start"}
+    for g in games:
+        bad = next(n for n in g["players"] if n != "good")
+        assert expected[bad] in g["reason"], g["reason"]
+        good_first = g["players"][0] == "good"
+        assert g["score_first"] == (1.0 if good_first else 0.0), g
+    table = proc.stdout[proc.stdout.index("Rank"):].splitlines()
+    assert table[1].split()[:4] == ["1", "good", "8", "8"]   # first, 8 points from 8 games
+
+
+def test_killing_the_manager_and_resuming_loses_and_repeats_no_game(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    args = ["match", "--game", "english", "--engine", ours("A", "Seed=1"), "--engine", ours("B", "Seed=2"),
+            "--games", "10", "--concurrency", "1", "--nodes", "40", "--journal", str(journal), "--quiet"]
+    manager = subprocess.Popen(tournament_command() + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(games_of(journal)) < 3:
+        time.sleep(0.05)
+    os.kill(manager.pid, signal.SIGKILL)
+    manager.wait()
+    before = games_of(journal)
+    assert 3 <= len(before) < 10
+    run(*args, timeout=180)
+    after = games_of(journal)
+    ids = [g["id"] for g in after]
+    assert sorted(ids) == list(range(10))            # the full schedule, each game once
+    assert [g for g in after if g["id"] in {b["id"] for b in before}] == before   # kept as they were
+
+
+def test_sprt_stops_early_when_decided(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    out = run("match", "--game", "english", "--engine", ours("UCT", "Seed=3"), "--engine",
+              ours("Random", "Agent=random"), "--games", "200", "--nodes", "60", "--concurrency", "2",
+              "--sprt", "0", "50", "0.05", "0.05", "--journal", str(journal), "--quiet", timeout=300).stdout
+    assert "H1 accepted" in out
+    assert len(games_of(journal)) < 60
+
+
+def test_a_journal_of_another_tournament_is_refused(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    run("match", "--game", "english", "--engine", ours("A", "Agent=random"), "--engine",
+        ours("B", "Agent=random"), "--games", "2", "--movetime", "10", "--journal", str(journal), "--quiet")
+    proc = run("match", "--game", "russian", "--engine", ours("A", "Agent=random"), "--engine",
+               ours("B", "Agent=random"), "--games", "2", "--movetime", "10", "--journal", str(journal),
+               "--quiet", check=False)
+    assert proc.returncode == 2 and "different tournament" in proc.stderr
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--game", "nosuch"], "nosuch"),
+    (["--engine", "cmd=mcts-engine"], "name"),
+    (["--tc", "fast"], "fast"),
+    (["--resume"], "does not exist"),
+])
+def test_bad_input_is_one_clear_error(tmp_path, args, words):
+    argv = ["match"]
+    if "--game" not in args:
+        argv += ["--game", "english"]
+    if "--engine" not in args:
+        argv += ["--engine", ours("A", "Agent=random"), "--engine", ours("B", "Agent=random")]
+    argv += args + ["--journal", str(tmp_path / "j.jsonl")]
+    proc = run(*argv, check=False)
+    assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_replay_flags_an_invalid_record(tmp_path):
+    bad = tmp_path / "bad.pdn"
+    bad.write_text('[Game "english"]\n[FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]\n\n'
+                   '1. 11-15 24-20 2. 15-16 *\n')
+    proc = run("replay", str(bad), check=False)
+    assert proc.returncode == 1 and "INVALID" in proc.stdout and "15-16" in proc.stdout
+
+
+def test_schedule_swaps_colours_in_pairs_over_one_opening():
+    engines = [EngineSpec(n, ["x"], {}) for n in "abc"]
+    settings = Settings(game="english", engines=engines, kind="round-robin", games=4,
+                        openings=[(None, ["9-13"]), (None, ["10-14"])])
+    games = schedule(settings)
+    assert len(games) == 3 * 4
+    for g1, g2 in zip(games[::2], games[1::2]):
+        assert (g1.first, g1.second) == (g2.second, g2.first)
+        assert g1.opening == g2.opening and g1.pair == g2.pair
+    assert len({g.pair for g in games}) == 6
+    gauntlet = schedule(Settings(game="english", engines=engines, kind="gauntlet", games=2))
+    assert {(g.first, g.second) for g in gauntlet} == {("a", "b"), ("b", "a"), ("a", "c"), ("c", "a")}
+
+
+def test_time_controls_and_openings_files(tmp_path):
+    assert TimeControl.parse(None, None, "40/60+0.5").moves == 40
+    tc = TimeControl.parse(None, None, "60+0.6")
+    assert (tc.base, tc.increment) == (60.0, 0.6)
+    assert TimeControl.parse(250, None, None).movetime == 250
+    assert TimeControl.parse(None, 100, None).nodes == 100
+    with pytest.raises(ValueError):
+        TimeControl.parse(100, 100, None)
+    good = tmp_path / "openings.txt"
+    good.write_text("# comment\n11-15 23-19\nB:W21,22,23:B1,2,3\nB:W21,22,23:B1,2,3 | 1-5\n")
+    openings = read_openings(str(good), "english", {})
+    assert openings == [(None, ["11-15", "23-19"]), ("B:W21,22,23:B1,2,3", []), ("B:W21,22,23:B1,2,3", ["1-5"])]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("11-15 11-15\n")
+    with pytest.raises(ValueError, match="bad.txt:1"):
+        read_openings(str(bad), "english", {})
+
+
+def test_journal_survives_a_cut_last_line(tmp_path):
+    path = tmp_path / "j.jsonl"
+    journal = Journal(str(path))
+    journal.append({"type": "tournament", "settings": {}})
+    journal.append({"type": "game", "id": 0})
+    with open(path, "a") as f:
+        f.write('{"type": "game", "id": 1, "mov')       # killed mid-write
+    header, games = journal.load()
+    assert header is not None and [g["id"] for g in games] == [0]
+    journal.append({"type": "game", "id": 1})
+    assert [g["id"] for g in journal.load()[1]] == [0, 1]
