@@ -215,15 +215,18 @@ class Engine:
 
     # --- output --------------------------------------------------------------------------
     def out(self, line: str) -> None:
+        """Write one output line (flushed, under the output lock)."""
         self._write(line)
 
     def error(self, what: str) -> None:
+        """Report a bad input as one error line; state unchanged."""
         if self.dialect is not None:
             self.dialect.error(what)
         else:
             self.out("info string error: " + _one_line(what))
 
     def note(self, what: str) -> None:
+        """Report something as an info string."""
         if self.dialect is not None:
             self.dialect.note(what)
         else:
@@ -260,6 +263,7 @@ class Engine:
         self.state, self.start_fen, self.moves = position
 
     def history(self) -> tuple:
+        """The current position as (start FEN, move, move, ...), for tree reuse."""
         return (self.start_fen, *self.moves)
 
     # --- options -----------------------------------------------------------------------
@@ -303,6 +307,7 @@ class Engine:
         self.apply_option(self.check_option(name, value))
 
     def settings(self) -> Settings:
+        """The agent settings the current option values give."""
         v = self.values
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
@@ -323,12 +328,14 @@ class Engine:
         return self.agent
 
     def new_game(self) -> None:
+        """Forget the search tree and history; back to the start position."""
         agent = self.get_agent()
         agent.new_game()
         self._set_start()
 
     # --- the search --------------------------------------------------------------------
     def searching(self) -> bool:
+        """Whether a search is running (its bestmove not yet sent)."""
         return self.job is not None and not self.job.done
 
     def stop_search(self) -> None:
@@ -344,6 +351,7 @@ class Engine:
         self.job = None
 
     def ponderhit(self) -> None:
+        """Turn the running ponder search into a normal search with its clock limits."""
         job = self.job
         if job is None:
             return
@@ -430,6 +438,7 @@ class Engine:
         return out
 
     def format_info(self, state, info: SearchInfo) -> str:
+        """A SearchInfo as an info line (or the Hub dialect's)."""
         if self.dialect is not None:
             return self.dialect.format_info(state, info)
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.cp}"
@@ -442,6 +451,7 @@ class Engine:
         return line
 
     def format_bestmove(self, state, move, text: str, ponder: str | None) -> str:
+        """The bestmove line (or the Hub dialect's done line)."""
         if self.dialect is not None:
             return self.dialect.format_done(state, move, ponder)
         return f"bestmove {text}" + (f" ponder {ponder}" if ponder else "")
@@ -470,11 +480,13 @@ class Engine:
             self.error(str(err))
 
     def shutdown(self) -> None:
+        """Stop any search and end the loop."""
         self.quit = True
         self.stop_search()
 
     # --- commands ---------------------------------------------------------------------
     def cmd_uci(self, args, line, ugi: bool = False) -> None:
+        """uci / ugi: identify, list every option, then uciok / ugiok."""
         self.out(f"id name {ENGINE_NAME} {__version__}")
         self.out(f"id author {ENGINE_AUTHOR}")
         for opt in self.options.values():
@@ -482,16 +494,20 @@ class Engine:
         self.out("ugiok" if ugi else "uciok")
 
     def cmd_ugi(self, args, line) -> None:
+        """ugi: as uci, ending with ugiok."""
         self.cmd_uci(args, line, ugi=True)
 
     def cmd_isready(self, args, line) -> None:
+        """isready: readyok, also during a search."""
         self.out("readyok")
 
     def cmd_debug(self, args, line) -> None:
+        """debug on|off: accepted and ignored (UCI)."""
         if len(args) != 1 or args[0].lower() not in ("on", "off"):
             self.error("debug takes on or off")
 
     def cmd_setoption(self, args, line) -> None:
+        """setoption name <name> [value <value>]: check, then apply (stopping a search first)."""
         if not args or args[0].lower() != "name" or len(args) < 2:
             raise OptionError("setoption needs: setoption name <name> [value <value>]")
         lowered = [a.lower() for a in args]
@@ -507,10 +523,12 @@ class Engine:
         self.apply_option(change)
 
     def cmd_ucinewgame(self, args, line) -> None:
+        """ucinewgame / uginewgame: forget the tree and the game."""
         self.stop_search()
         self.new_game()
 
     def cmd_position(self, args, line) -> None:
+        """position startpos|fen <fen> [moves ...]: set the position, or an error naming the bad part."""
         if not args:
             raise RulesError("position needs startpos or fen <fen>, then optionally moves <m1> <m2> ...")
         lowered = [a.lower() for a in args]
@@ -586,6 +604,7 @@ class Engine:
         return limits, "ponder" in flags, searchmoves
 
     def cmd_go(self, args, line) -> None:
+        """go [limits]: search in the background; exactly one bestmove follows."""
         if self.searching():
             self.error("already searching; send stop first (go ignored)")
             return
@@ -612,15 +631,19 @@ class Engine:
         self.start_search(limits, ponder, forced)
 
     def cmd_stop(self, args, line) -> None:
+        """stop: end the search now (its bestmove follows); ignored with no search."""
         self.stop_search()
 
     def cmd_ponderhit(self, args, line) -> None:
+        """ponderhit: the pondered move was played."""
         self.ponderhit()
 
     def cmd_quit(self, args, line) -> None:
+        """quit: stop searching and end the loop."""
         self.shutdown()
 
     def cmd_query(self, args, line) -> None:
+        """query gameover|p1turn|result|fen|moves|rules: one response line."""
         if len(args) != 1:
             raise RulesError("query takes one of: " + ", ".join(QUERIES))
         what = args[0].lower()
@@ -642,6 +665,7 @@ class Engine:
         self.out(f"response {answer}".rstrip())
 
     def side_name(self, state) -> str:
+        """The side to move as a name (colour and player)."""
         player = "p1 (first player)" if state.to_move == 0 else "p2 (second player)"
         colours = getattr(self.game, "colours", None)
         if colours:
@@ -650,6 +674,7 @@ class Engine:
         return player
 
     def cmd_d(self, args, line) -> None:
+        """d: the board, the FEN and the side to move."""
         state = self.state
         if hasattr(state, "board_text"):
             for row in state.board_text().splitlines():
@@ -658,6 +683,7 @@ class Engine:
         self.out(f"side to move: {self.side_name(state)}")
 
     def cmd_perft(self, args, line) -> None:
+        """perft <depth>: one line per root move with its count, then nodes N."""
         if len(args) != 1:
             raise RulesError(f"perft takes one depth (0..{MAX_PERFT})")
         try:
@@ -738,13 +764,16 @@ class HubDialect:
 
     # output
     def error(self, what: str) -> None:
+        """Report a bad input as one error line; state unchanged."""
         self.engine.out(f"error message={_hub_quote(_one_line(what))}")
 
     def note(self, what: str) -> None:
+        """Report something as an info string."""
         self.engine.out(f"info message={_hub_quote(_one_line(what))}")
 
     # notation
     def move_text(self, state, move) -> str:
+        """A move in Hub notation (captures: from x to x captured ...)."""
         game = self.engine.game
         frm, to, cap = move[0], move[1], move[2] if len(move) > 2 else 0
         if not cap or not hasattr(game, "square_name"):
@@ -758,6 +787,7 @@ class HubDialect:
         return "x".join([game.square_name(frm), game.square_name(to)] + caps)
 
     def parse_move(self, state, text: str):
+        """A move from Hub notation (or ours)."""
         game = self.engine.game
         parts = [p for p in text.lower().split("x")]
         if len(parts) > 2 and hasattr(game, "parse_square") and all(parts):
@@ -772,6 +802,7 @@ class HubDialect:
         return state.parse_move(text)
 
     def parse_position(self, text: str):
+        """A position from Hub's one-letter-per-square text (or our FEN)."""
         game = self.engine.game
         if ":" in text or not hasattr(game, "name_of"):
             return game.parse_fen(text)
@@ -788,6 +819,7 @@ class HubDialect:
         return game.parse_fen(f"{text[0]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}")
 
     def format_info(self, state, info: SearchInfo) -> str:
+        """A SearchInfo as an info line (or the Hub dialect's)."""
         if info.mate is not None:
             plies = max(1, 2 * abs(info.mate) - (1 if info.mate > 0 else 0))
             score = (10000 - plies) / 100 * (1 if info.mate > 0 else -1)
@@ -804,6 +836,7 @@ class HubDialect:
                 f"nodes={info.nodes} time={info.time:.3f} nps={nps:.3f} pv={_hub_quote(' '.join(pv))}")
 
     def format_done(self, state, move, ponder: str | None) -> str:
+        """The Hub done line: done move=... [ponder=...]."""
         if move is None:
             return "done move=0000"
         line = f"done move={self.move_text(state, move)}"
@@ -818,6 +851,7 @@ class HubDialect:
 
     # commands
     def handle(self, line: str, tokens: list[str]) -> None:
+        """Process one Hub input line."""
         e = self.engine
         command = tokens[0].lower()
         args = hub_args(line.strip()[len(tokens[0]):])
@@ -858,6 +892,7 @@ class HubDialect:
             self.error(str(err))
 
     def param_line(self, opt: Option) -> str:
+        """An option as a Hub param line."""
         name = "variant" if opt.name == "UCI_Variant" else opt.name
         kind = {"check": "bool", "spin": "int", "combo": "enum"}.get(opt.type, "string")
         if opt.name in ("UCT_C", "Epsilon"):
@@ -873,6 +908,7 @@ class HubDialect:
         return line
 
     def level(self, args: dict[str, str]) -> None:
+        """level ...: the Hub time/depth limits for the next go."""
         def number(key, kind=float):
             try:
                 value = kind(args[key])
@@ -896,6 +932,7 @@ class HubDialect:
         self.limits = limits
 
     def go(self, args: dict[str, str]) -> None:
+        """go think|ponder|analyze: start a Hub search."""
         e = self.engine
         if e.searching():
             raise RulesError("already searching (go ignored)")
