@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from .base import (AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, RulesError, State,
                    UnknownGame, parse_rule_options)
-from . import draughts
+from . import draughts, life
 
 __all__ = ["get_game", "list_games", "Game", "State", "RulesError", "UnknownGame", "BadOption",
            "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
 
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
+_FACTORIES["life"] = lambda **o: life.make_game(**o)
 _ALIASES = dict(draughts.ALIASES)
 _CACHE: dict = {}
 

@@ -1,0 +1,439 @@
+"""Life: the two-colour drop game on Conway's Game of Life (GlukKazan 2014).
+
+Rules: ``../shared/rules/life.md`` (rebuilt from the author's Axiom code), with the
+defaults of its Ambiguities section.  In short: a 19x19 board without wrap-around,
+B (Black, the first player) and W (White) stones, a 22-stone opening; a move drops
+one stone of the mover's colour on an empty cell touching at least one stone (8
+neighbours, board as it stands before the move); then one synchronous Life tick of
+the whole board (births on exactly 3 neighbours in their majority colour; stones
+with 2-3 neighbours survive and take the strict majority colour of their
+neighbours, keeping their own on a 1-1 tie; the others die).  Before every turn the
+player to move, P: has stones -> the game goes on; else the opponent has stones ->
+P loses; else (empty board) P wins.  No pass, no draw, no move cap; a player with
+stones but no legal drop (full board, A1) is a draw.
+
+Board: ``Grid(size, size)`` with one ghost column, bit ``row * (size + 1) + col``,
+row 0 = rank 1, col 0 = file a.  Files run ``a``... with ``i`` included (A7).
+The tick is bit-parallel: a bit-sliced count of all neighbours and of the black
+neighbours (a few dozen big-int operations per generation), shifted with the
+ghost column so nothing wraps (see ``LifeGame.tick``).
+
+Notation.  A move is ``@`` + cell, e.g. ``@k10`` (``k10`` alone is read too).
+Internally a move is the int bit index of the drop cell.
+
+FEN grammar (side to move first, then up to one list per colour, in any order)::
+
+    fen    := side ( ":" colour cells )*
+    side   := "B" | "W"                 the player to move (B moves first)
+    colour := "B" | "W"
+    cells  := [ cell ( "," cell )* ]    algebraic names, e.g. d3,c5 (may be empty)
+
+e.g. the opening: ``B:Bd3,o4,p4,q4,c5,e5,i10,k10,o15,q15,p17:Wc4,e4,d6,j9,j11,p14,d15,d16,o16,q16,d17``.
+A cell may appear once; an omitted colour has no stones.
+
+Rule options: ``size`` (7..26, default 19) and ``opening``: ``standard`` (the
+author's 22 stones; on other sizes than 19 each group keeps its distance to its
+own corner, the centre cluster stays central; needs size >= 15), ``empty``, or a
+custom position ``B<cells>:W<cells>`` (the FEN without the side field; cells may
+be separated by ``,`` ``;`` ``+`` or spaces, so it fits in the protocol's
+comma-separated ``Rules`` string).  B always moves first.
+"""
+from __future__ import annotations
+
+import re
+
+from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import Grid, indices
+
+Move = int  # bit index of the drop cell
+
+STANDARD_B = "d3 c5 e5 i10 k10 o4 p4 q4 o15 p17 q15".split()
+STANDARD_W = "c4 e4 d6 d15 d16 d17 j9 j11 p14 o16 q16".split()
+SIZES = (7, 26)
+OPENINGS = ("standard", "empty", "B<cells>:W<cells>")
+
+
+def _maj(a: int, b: int, c: int) -> int:
+    return (a & b) | (c & (a ^ b))
+
+
+class LifeGame(Game):
+    """Life on a ``size`` x ``size`` board from an opening position."""
+
+    name = "life"
+    colours = ("B", "W")
+
+    def __init__(self, size: int = 19, opening: str = "standard"):
+        self.size = size
+        self.grid = g = Grid(size, size)
+        self.cells = g.cells
+        self.stride = g.stride
+        self.options = {"size": size, "opening": opening}
+        self.name_of = {i: g.algebraic(i) for i in indices(g.cells)}
+        # halving masks for the k-th set bit search
+        self._low = [(1 << k) - 1 for k in range(g.stride * size + 2)]
+        self.start = self._opening(opening)
+
+    # --- set-up ------------------------------------------------------------------
+    def _opening(self, opening: str) -> tuple[int, int]:
+        text = opening.strip()
+        if text.lower() == "empty":
+            return 0, 0
+        if text.lower() == "standard":
+            if self.size < 15:
+                raise BadOption(f"life rule option opening=standard needs size >= 15 (size is {self.size}); "
+                                f"allowed values are {', '.join(OPENINGS)}")
+            n = self.size
+
+            def place(name: str) -> int:
+                col, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
+                if abs(col - 9) <= 1 and abs(row - 9) <= 1:   # the centre cluster
+                    col, row = col - 9 + n // 2, row - 9 + n // 2
+                else:                                         # anchored to the nearer corner
+                    col, row = (col if col < 9 else col + n - 19), (row if row < 9 else row + n - 19)
+                return self.grid.mask(row, col)
+
+            return sum(place(c) for c in STANDARD_B), sum(place(c) for c in STANDARD_W)
+        body = re.sub(r"[;+\s]+", ",", text)
+        try:
+            black, white = self._board_fields(body.split(":") if body else [], text)
+        except BadPosition as err:
+            raise BadOption(f"life rule option opening={opening!r}: {err}; allowed values are "
+                            f"{', '.join(OPENINGS)}") from None
+        return black, white
+
+    def _board_fields(self, fields: list[str], original: str) -> tuple[int, int]:
+        lists: dict[str, int] = {}
+        occupied = 0
+        for part in fields:
+            part = part.strip()
+            if not part:
+                continue
+            colour = part[0].upper()
+            if colour not in ("B", "W"):
+                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with B or W")
+            if colour in lists:
+                raise BadPosition(f"bad FEN {original!r}: colour {colour} given twice")
+            mask = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                index = self.grid.parse_algebraic(item)
+                if index is None:
+                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a cell of the "
+                                      f"{self.size}x{self.size} board")
+                bit = 1 << index
+                if bit & occupied:
+                    raise BadPosition(f"bad FEN {original!r}: cell {item} given twice")
+                occupied |= bit
+                mask |= bit
+            lists[colour] = mask
+        return lists.get("B", 0), lists.get("W", 0)
+
+    # --- contract ------------------------------------------------------------------
+    def new_state(self) -> "LifeState":
+        """The opening position, B to move."""
+        return LifeState(self, self.start[0], self.start[1], 0)
+
+    def parse_fen(self, text: str) -> "LifeState":
+        """A position from ``side:B<cells>:W<cells>`` (see the module docstring)."""
+        original = text
+        text = str(text).strip().strip('"').strip()
+        parts = text.split(":")
+        side = parts[0].strip().upper()
+        if side not in ("B", "W"):
+            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, B or W")
+        black, white = self._board_fields(parts[1:], original)
+        return LifeState(self, black, white, 0 if side == "B" else 1)
+
+    def square_name(self, mask: int) -> str:
+        """Algebraic name of a single-bit mask."""
+        return self.name_of[mask.bit_length() - 1]
+
+    def parse_square(self, text: str) -> int | None:
+        """Single-bit mask of an algebraic cell name, or None."""
+        index = self.grid.parse_algebraic(text)
+        return None if index is None else 1 << index
+
+    # --- the bit-parallel core ---------------------------------------------------------
+    def neighbourhood(self, occ: int) -> int:
+        """Cells of the board touching ``occ`` or in it (8-neighbour dilation)."""
+        s = self.stride
+        h = occ | occ << 1 | occ >> 1
+        return (h | h << s | h >> s) & self.cells
+
+    def drops(self, black: int, white: int) -> int:
+        """The mask of legal drop cells: empty and touching a stone."""
+        occ = black | white
+        s = self.stride
+        h = occ | occ << 1 | occ >> 1
+        return (h | h << s | h >> s) & self.cells & ~occ
+
+    def tick(self, black: int, white: int) -> tuple[int, int]:
+        """One synchronous Life generation of the whole board: the new (black, white).
+
+        Bit-sliced counts: per row triple ``H = x<<1 + x + x>>1`` (2 bits), the 8
+        neighbours are ``H`` of the row below + ``H`` of the row above + the two
+        horizontal neighbours (2 bits).  Ghost bits that east/west steps create stay
+        in the ghost column under the vertical shifts and are dropped by ``cells``.
+        For all stones we need n in {2, 3} and n's low bit; for black stones the
+        count mod 4 (exact wherever n <= 3).
+        """
+        s = self.stride
+        occ = black | white
+        # all stones
+        l, r = occ << 1, occ >> 1
+        m0, m1 = l ^ r, l & r
+        h0, h1 = m0 ^ occ, m1 | (m0 & occ)
+        u0, u1, d0, d1 = h0 << s, h1 << s, h0 >> s, h1 >> s
+        s0 = u0 ^ d0 ^ m0
+        c0 = (u0 & d0) | (m0 & (u0 ^ d0))
+        x, y = u1 ^ d1, u1 & d1
+        z, w = m1 ^ c0, m1 & c0
+        n23 = (x ^ z) & ~(y | w) & self.cells     # n == 2 or 3
+        n3 = n23 & s0
+        n2 = n23 ^ n3
+        # black stones: count mod 4
+        l, r = black << 1, black >> 1
+        m0, m1 = l ^ r, l & r
+        h0, h1 = m0 ^ black, m1 | (m0 & black)
+        u0, u1, d0, d1 = h0 << s, h1 << s, h0 >> s, h1 >> s
+        b0 = u0 ^ d0 ^ m0
+        c0 = (u0 & d0) | (m0 & (u0 ^ d0))
+        b1 = u1 ^ d1 ^ m1 ^ c0
+        survive2 = n2 & occ
+        new_occ = n3 | survive2
+        new_black = (n3 & b1) | (survive2 & ((b1 & ~b0) | (b0 & ~b1 & black)))
+        return new_black, new_occ ^ new_black
+
+    def kth_bit(self, x: int, k: int) -> int:
+        """Bit index of the ``k``-th (from 0, lowest first) set bit of ``x``."""
+        if k < 6:
+            for _ in range(k):
+                x &= x - 1
+            return (x & -x).bit_length() - 1
+        low = self._low
+        base, size = 0, x.bit_length()
+        while size > 1:
+            half = size >> 1
+            part = x & low[half]
+            c = part.bit_count()
+            if k < c:
+                x, size = part, half
+            else:
+                k -= c
+                x >>= half
+                base += half
+                size -= half
+        return base
+
+    def perft(self, state: "LifeState", depth: int) -> int:
+        """Leaf count of the legal-move tree, on raw masks."""
+        return self._perft(state.black, state.white, state.turn, depth)
+
+    def _perft(self, black: int, white: int, turn: int, depth: int) -> int:
+        if depth <= 0:
+            return 1
+        if not (black if turn == 0 else white):
+            return 0
+        legal = self.drops(black, white)
+        if depth == 1:
+            return legal.bit_count()
+        total = 0
+        tick = self.tick
+        while legal:
+            bit = legal & -legal
+            legal ^= bit
+            b, w = (black | bit, white) if turn == 0 else (black, white | bit)
+            b, w = tick(b, w)
+            total += self._perft(b, w, turn ^ 1, depth - 1)
+        return total
+
+
+class LifeState(State):
+    """A Life position: black and white stone masks and the side to move."""
+
+    __slots__ = ("game", "black", "white", "turn", "ply")
+
+    def __init__(self, game: LifeGame, black: int, white: int, turn: int):
+        self.game = game
+        self.black, self.white, self.turn = black, white, turn
+        self.ply = 0  # plies played since this state was set up
+
+    @property
+    def to_move(self) -> int:
+        """0 when B (the first player) is to move, else 1."""
+        return self.turn
+
+    def copy(self) -> "LifeState":
+        s = object.__new__(LifeState)
+        s.game, s.black, s.white, s.turn, s.ply = self.game, self.black, self.white, self.turn, self.ply
+        return s
+
+    def key(self) -> tuple:
+        """(side to move, black stones, white stones)."""
+        return (self.turn, self.black, self.white)
+
+    # --- moves ------------------------------------------------------------------
+    def _drops(self) -> int:
+        """Legal drop cells, 0 when the game is over."""
+        if not (self.black if self.turn == 0 else self.white):
+            return 0
+        return self.game.drops(self.black, self.white)
+
+    def legal_moves(self) -> list[Move]:
+        """Drop cells (bit indices, lowest first); empty when the game is over."""
+        return indices(self._drops())
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal drop by bit counting, or None when the game is over."""
+        legal = self._drops()
+        if not legal:
+            return None
+        return self.game.kth_bit(legal, int(rng.random() * legal.bit_count()))
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Uniformly random drops in place to the end; the outcome, or None if cut off.
+
+        The same rules and random draws as ``random_move`` then ``play``.
+        """
+        g = self.game
+        tick, kth, rnd = g.tick, g.kth_bit, rng.random
+        cells, s = g.cells, g.stride
+        black, white, turn, ply = self.black, self.white, self.turn, self.ply
+        result = None
+        for _ in range(max_plies):
+            own = black if turn == 0 else white
+            if not own:
+                other = white if turn == 0 else black
+                result = float(turn) if other else float(turn ^ 1)
+                break
+            occ = black | white
+            h = occ | occ << 1 | occ >> 1
+            legal = (h | h << s | h >> s) & cells & ~occ
+            if not legal:
+                result = 0.5
+                break
+            bit = 1 << kth(legal, int(rnd() * legal.bit_count()))
+            if turn == 0:
+                black, white = tick(black | bit, white)
+            else:
+                black, white = tick(black, white | bit)
+            turn ^= 1
+            ply += 1
+        self.black, self.white, self.turn, self.ply = black, white, turn, ply
+        return result if result is not None else self.outcome()
+
+    def play(self, move: Move) -> None:
+        """Drop a stone of the mover's colour on cell ``move``, then tick the whole board."""
+        bit = 1 << move
+        if self.turn == 0:
+            self.black, self.white = self.game.tick(self.black | bit, self.white)
+        else:
+            self.black, self.white = self.game.tick(self.black, self.white | bit)
+        self.turn ^= 1
+        self.ply += 1
+
+    def outcome(self) -> float | None:
+        """None while the game runs; else 1.0 / 0.5 / 0.0 for B (life.md §4, A1, A3, A4)."""
+        own, other = (self.black, self.white) if self.turn == 0 else (self.white, self.black)
+        if not own:
+            # the player to move has no stones: loses, or wins on an empty board
+            return float(self.turn) if other else float(self.turn ^ 1)
+        if not self.game.drops(self.black, self.white):
+            return 0.5  # A1: stones but no legal drop (a full board)
+        return None
+
+    # --- notation -------------------------------------------------------------------
+    def fen(self) -> str:
+        """``side:B<cells>:W<cells>``, cells in board order (a1, b1, ..., a2, ...)."""
+        names = self.game.name_of
+        b = ",".join(names[i] for i in indices(self.black))
+        w = ",".join(names[i] for i in indices(self.white))
+        return f"{'BW'[self.turn]}:B{b}:W{w}"
+
+    def move_str(self, move: Move) -> str:
+        """``@`` + the drop cell, e.g. ``@k10``."""
+        return "@" + self.game.name_of[move]
+
+    def parse_move(self, text: str) -> Move:
+        """The legal drop named by ``@k10`` (or ``k10``)."""
+        body = str(text).strip().lower()
+        if body.startswith("@"):
+            body = body[1:]
+        index = self.game.grid.parse_algebraic(body) if body else None
+        if index is None:
+            raise IllegalMove(f"move {text!r} is not a drop on the board (e.g. @k10)")
+        if self.outcome() is not None:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        if not self._drops() >> index & 1:
+            why = "occupied" if (self.black | self.white) >> index & 1 else "not next to a stone"
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()} (the cell is {why})")
+        return index
+
+    # --- evaluation and display ----------------------------------------------------------
+    def evaluate(self) -> float:
+        """Stone balance (B - W) mapped linearly to [0, 1] for B: 0.5 + (B - W) / (2 * cells).
+
+        Monotone in the balance, so one-ply greedy play maximises the author's "Eval"
+        (own stones minus the opponent's, life.md §7).
+        """
+        return 0.5 + (self.black.bit_count() - self.white.bit_count()) / (2 * self.game.size ** 2)
+
+    def _after(self, move: Move) -> tuple[int, int]:
+        bit = 1 << move
+        if self.turn == 0:
+            return self.game.tick(self.black | bit, self.white)
+        return self.game.tick(self.black, self.white | bit)
+
+    def heuristic(self, move: Move) -> float:
+        """One-ply gain in stone balance (own minus opponent's) of a legal drop for its mover."""
+        b, w = self._after(move)
+        gain = (b.bit_count() - w.bit_count()) - (self.black.bit_count() - self.white.bit_count())
+        return float(gain if self.turn == 0 else -gain)
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal drop leaves the opponent fewer stones."""
+        b, w = self._after(move)
+        if self.turn == 0:
+            return w.bit_count() < self.white.bit_count()
+        return b.bit_count() < self.black.bit_count()
+
+    def board_text(self) -> str:
+        """The board as text, rank 1 at the bottom: ``B``/``W`` stones, ``.`` empty."""
+        grid = self.game.grid
+        lines = []
+        for r in range(grid.rows - 1, -1, -1):
+            cells = []
+            for c in range(grid.cols):
+                i = grid.index(r, c)
+                cells.append("B" if self.black >> i & 1 else "W" if self.white >> i & 1 else ".")
+            lines.append(f"{r + 1:>2} " + " ".join(cells))
+        lines.append("   " + " ".join("abcdefghijklmnopqrstuvwxyz"[: grid.cols]))
+        side = "Black (first player)" if self.turn == 0 else "White (second player)"
+        lines.append(f"{side} to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<life {self.fen()}>"
+
+
+def make_game(**options) -> LifeGame:
+    """The Life game with rule options ``size`` and ``opening`` (strings accepted)."""
+    size, opening = 19, "standard"
+    for key, value in options.items():
+        k = str(key).lower().replace("-", "_")
+        if k == "size":
+            try:
+                size = int(str(value).strip())
+            except ValueError:
+                size = None
+            if size is None or not SIZES[0] <= size <= SIZES[1]:
+                raise BadOption(f"life rule option size={value!r}: allowed values are "
+                                f"integers {SIZES[0]}..{SIZES[1]}")
+        elif k == "opening":
+            opening = str(value)
+        else:
+            raise BadOption(f"life has no rule option {key!r}; options: size, opening")
+    return LifeGame(size, opening)
