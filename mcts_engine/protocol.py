@@ -747,6 +747,9 @@ def _hub_quote(value: str) -> str:
     return f'"{value}"' if (not value or any(c in value for c in ' ="')) else value
 
 
+HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual numbered game
+
+
 class HubDialect:
     """Hub protocol v2 (Scan 3.0, Hub 2.0, pydraughts' ``HubEngine``) on the same engine.
 
@@ -761,6 +764,8 @@ class HubDialect:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.limits = Limits()
+        # Hub is the 10x10 GUIs' protocol ("normal" = international): start there
+        engine.set_option("UCI_Variant", "international")
 
     # output
     def error(self, what: str) -> None:
@@ -807,6 +812,12 @@ class HubDialect:
         if ":" in text or not hasattr(game, "name_of"):
             return game.parse_fen(text)
         names = sorted(game.name_of.values(), key=lambda s: (int(s) if s.isdigit() else 0, s))
+        squares = len(text) - 1
+        if squares != len(names) and squares in HUB_BOARDS and text[:1] in ("W", "B"):
+            # a client that never set the variant: take the usual game of that board size
+            self.engine.set_option("UCI_Variant", HUB_BOARDS[squares])
+            game = self.engine.game
+            names = sorted(game.name_of.values(), key=lambda s: (int(s) if s.isdigit() else 0, s))
         if not all(n.isdigit() for n in names):
             raise RulesError(f"Hub position strings need numbered squares; {game.name} uses names: "
                              "send our FEN (e.g. W:Wa1,c1:Bh8) instead")

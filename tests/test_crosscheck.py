@@ -458,3 +458,39 @@ def test_openspiel_checkers_replay():
 def test_openspiel_checkers_replay_many():
     """The same replay over 1000 games."""
     _replay_openspiel(range(1000, 2000))
+
+
+# --------------------------------------------------------------------------- Hub protocol
+def test_pydraughts_hub_client_plays_a_game_against_our_engine():
+    """pydraughts' HubEngine (a real Hub client) drives our engine through the Hub protocol:
+    every engine move is legal for pydraughts and for our rules, captures included."""
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("draughts", reason="pydraughts is not installed (pip install pydraughts)")
+    from draughts import Board
+    from draughts.engine import HubEngine, Limit
+
+    script = Path(sys.executable).parent / "mcts-engine"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "mcts_engine"]
+    engine = HubEngine(command)
+    try:
+        engine.init()
+        board = Board("standard")
+        ours = get_game("international").new_state()
+        rng = random.Random(5)
+        captures = 0
+        for ply in range(40):
+            if board.is_over():
+                break
+            if ply % 2 == 0:
+                move = engine.play(board, Limit(time=0.05), ponder=False).move
+            else:
+                move = rng.choice(board.legal_moves())
+            played = ours.parse_move(move.pdn_move)
+            captures += bool(played[2])
+            ours.play(played)
+            board.push(move)
+        assert ply >= 20 and captures > 0
+    finally:
+        engine.quit()
