@@ -209,3 +209,15 @@ def test_journal_survives_a_cut_last_line(tmp_path):
     assert header is not None and [g["id"] for g in games] == [0]
     journal.append({"type": "game", "id": 1})
     assert [g["id"] for g in journal.load()[1]] == [0, 1]
+
+
+def test_engines_file_names(tmp_path):
+    spec = tmp_path / "engines.toml"
+    spec.write_text('[[engines]]\nname = "rand"\ncmd = "mcts-engine"\noptions = { Agent = "random" }\n\n'
+                    '[[engines]]\nname = "eval"\ncmd = "mcts-engine"\noptions = { Agent = "greedy" }\n')
+    out = run("match", "--game", "english", "--engines-file", str(spec), "--engine", "rand", "--engine", "eval",
+              "--games", "2", "--movetime", "10", "--journal", str(tmp_path / "j.jsonl"), "--quiet").stdout
+    assert 'Player 1 "rand"' in out and 'Player 2 "eval"' in out
+    proc = run("match", "--game", "english", "--engines-file", str(spec), "--engine", "rand", "--engine", "nosuch",
+               "--journal", str(tmp_path / "k.jsonl"), check=False)
+    assert proc.returncode == 2 and "nosuch" in proc.stderr and "rand, eval" in proc.stderr

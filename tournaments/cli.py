@@ -78,6 +78,8 @@ def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec
         name = bare[5:] if bare.startswith("name=") and " " not in bare else bare
         if name in known and "cmd=" not in text:
             out.append(known[name])
+        elif known and "=" not in bare:
+            raise ValueError(f"engine {bare!r} is not in {engines_file} ({', '.join(known)})")
         else:
             out.append(parse_engine_arg(text))
     return out
