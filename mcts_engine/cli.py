@@ -15,7 +15,8 @@ import click
 
 from . import bench as bench_mod
 from .rules import get_game, list_games, parse_rule_options
-from .rules.base import RulesError, divide
+from .rules.base import RulesError
+from .rules.base import divide as divide_moves
 from .search import AGENTS
 
 
@@ -62,7 +63,7 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
     start = time.process_time()
     if divide and depth > 0:
         total = 0
-        for move, count in _divide(g, state, depth):
+        for move, count in divide_moves(g, state, depth):
             click.echo(f"{move} {count}")
             total += count
     else:
@@ -71,10 +72,6 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
     rate = total / elapsed if elapsed > 0 else 0.0
     click.echo(f"time {elapsed:.3f} s, {rate:,.0f} leaves/s")
     click.echo(f"nodes {total}")
-
-
-def _divide(game, state, depth):
-    return divide(game, state, depth)
 
 
 @main.command()

@@ -56,11 +56,12 @@ class UctAgent(Agent):
         self.policy = make_playout(settings.playout, settings.playout_depth, settings.epsilon)
         self.root: Node | None = None
         self.root_history: tuple = ()
+        self._root_state: State | None = None   # the position of ``root``, to walk played moves
 
     def new_game(self) -> None:
         super().new_game()
         self.policy.new_game()
-        self.root, self.root_history = None, ()
+        self.root, self.root_history, self._root_state = None, (), None
 
     # --- the search ----------------------------------------------------------------------
     def search(self, state: State, limits: Limits, stop: threading.Event,
@@ -249,8 +250,7 @@ class UctAgent(Agent):
         if self.settings.tree_reuse and old is not None and history and old_history \
                 and tuple(history[:len(old_history)]) == old_history and old_history[0] == history[0]:
             node = old
-            walker = getattr(self, "_root_state", None)
-            walker = walker.copy() if walker is not None else None
+            walker = self._root_state.copy() if self._root_state is not None else None
             try:
                 for text in history[len(old_history):]:
                     if walker is None:

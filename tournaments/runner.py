@@ -168,8 +168,7 @@ def read_openings(path: str, game_name: str, rules: dict) -> list[tuple[str | No
             fen, moves = None, line
             if "|" in line:
                 fen, moves = (part.strip() for part in line.split("|", 1))
-            elif ":" in line.split()[0] and "/" not in line.split()[0] and len(line.split()) == 1 \
-                    and line[:1].upper() in "WB" and line[1:2] == ":":
+            elif len(line.split()) == 1 and line[:2].upper() in ("W:", "B:"):
                 fen, moves = line, ""
             try:
                 state = game.parse_fen(fen) if fen else game.new_state()

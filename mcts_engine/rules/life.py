@@ -180,13 +180,9 @@ class LifeGame(Game):
         For all stones we need n in {2, 3} and n's low bit; for black stones the
         count mod 4 (exact wherever n <= 3).
         """
-        s = self.stride
         occ = black | white
         # all stones
-        l, r = occ << 1, occ >> 1
-        m0, m1 = l ^ r, l & r
-        h0, h1 = m0 ^ occ, m1 | (m0 & occ)
-        u0, u1, d0, d1 = h0 << s, h1 << s, h0 >> s, h1 >> s
+        m0, m1, u0, u1, d0, d1 = self._planes(occ)
         s0 = u0 ^ d0 ^ m0
         c0 = (u0 & d0) | (m0 & (u0 ^ d0))
         x, y = u1 ^ d1, u1 & d1
@@ -195,10 +191,7 @@ class LifeGame(Game):
         n3 = n23 & s0
         n2 = n23 ^ n3
         # black stones: count mod 4
-        l, r = black << 1, black >> 1
-        m0, m1 = l ^ r, l & r
-        h0, h1 = m0 ^ black, m1 | (m0 & black)
-        u0, u1, d0, d1 = h0 << s, h1 << s, h0 >> s, h1 >> s
+        m0, m1, u0, u1, d0, d1 = self._planes(black)
         b0 = u0 ^ d0 ^ m0
         c0 = (u0 & d0) | (m0 & (u0 ^ d0))
         b1 = u1 ^ d1 ^ m1 ^ c0
@@ -206,6 +199,15 @@ class LifeGame(Game):
         new_occ = n3 | survive2
         new_black = (n3 & b1) | (survive2 & ((b1 & ~b0) | (b0 & ~b1 & black)))
         return new_black, new_occ ^ new_black
+
+    def _planes(self, x: int) -> tuple[int, int, int, int, int, int]:
+        """The 2-bit planes of a cell's horizontal pair (``m``) and of the row triples
+        above (``u``) and below (``d``): the three summands of the 8-neighbour count of ``x``."""
+        s = self.stride
+        l, r = x << 1, x >> 1
+        m0, m1 = l ^ r, l & r
+        h0, h1 = m0 ^ x, m1 | (m0 & x)
+        return m0, m1, h0 << s, h1 << s, h0 >> s, h1 >> s
 
     def kth_bit(self, x: int, k: int) -> int:
         """Bit index of the ``k``-th (from 0, lowest first) set bit of ``x``."""
