@@ -1,0 +1,616 @@
+"""Dablot Prejjesne: the Sámi capture game with ranked pieces (King > Prince > Man).
+
+Rules: ``../shared/rules/dablot.md`` with the defaults of its Ambiguities section
+(§9, the Dagaz rules).  In short: 72 points (a 6x7 lattice of grid points plus the
+30 cell centres), 30 pieces a side (28 men, a Prince, a King); Black moves first.
+Every piece steps one point along any line, or jumps an adjacent enemy piece
+along a line to the empty point beyond, the captured piece leaving at once; the
+same piece must go on jumping while a legal capture exists.  Rank restriction: a
+man takes only men, a Prince men and the Prince, the King anything.  Capture
+obligation: when some man can capture the player must capture (with any piece);
+when only the King and/or the Prince can, capturing is optional.  After every
+move the mover wins if the opponent has no King or only one piece left; a player
+without a legal move loses.  Draws (§7, engine default): 50 plies in a row
+without a capture, or 400 plies in all.
+
+What is genuinely Dablot here: the rank-dependent prey masks, the capture
+obligation that only men's captures trigger, and the King / one-piece win.
+
+The lattice (``DablotLattice``) is a ``Grid`` of 13 rows x 11 columns at double
+resolution: grid point (file f, odd rank r) is cell (r - 1, 2f), the centre (file
+f, even rank r) is cell (r - 1, 2f + 1), so the points are the cells with
+``row + col`` even (like the dark squares of draughts).  Diagonal lines are then
+the single diagonal steps (every one of them is a line: corner - centre - corner
+runs straight on), orthogonal lines are steps of two cells and exist only
+between grid points.  Two ghost columns keep every step and jump one shift.
+
+Rule options (strings accepted, as from the protocol's ``Rules`` option):
+
+* ``compulsory``: ``dagaz`` (default: compulsory when a man can capture) or
+  ``never`` (Ludii: capturing is always optional).
+* ``chain``: ``compulsory`` (default: jump on while a legal capture exists) or
+  ``optional`` (Ludii: the player may stop after any jump).
+* ``win``: ``dagaz`` (default: the opponent has no King, or one piece left, or no
+  move) or ``ludii`` (capture every piece or leave the opponent without a move;
+  only the two Kings left is a draw).
+* ``first``: ``B`` (default) or ``W``: the colour that moves first (player 0).
+* ``no_capture_plies`` (default 50, 0 = off) and ``max_plies`` (default 400,
+  0 = off): the draw counters.
+
+Notation (dablot.md §8): points ``a1``..``f13`` (grid, odd ranks) and
+``a2``..``e12`` (centres, even ranks); a step ``e6-e7``; a capture the whole path
+``b3xb7``, ``a1xa5xc5`` (a short ``fromxto`` is read when only one capture fits).
+Internally a move is ``(from_mask, to_mask, captured_mask, route)`` with
+``route`` the tuple of landing point indices (empty for a step).
+
+FEN: the side to move, one list per colour (``K``/``P`` before the King's and the
+Prince's point), then the draw counters when they are not zero::
+
+    B:BKf7,Pe6,a1,b1,...:WKa7,Pa8,a9,...[:H<plies without capture>][:N<plies played>]
+"""
+from __future__ import annotations
+
+import re
+
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import FILES, Grid, indices
+
+Move = tuple  # (from_mask, to_mask, captured_mask, route)
+
+MAN, PRINCE, KING = 0, 1, 2
+VALUES = {MAN: 1.0, PRINCE: 3.0, KING: 6.0}   # material weights for evaluate / heuristic
+OPTIONS = {"compulsory": ("dagaz", "never"), "chain": ("compulsory", "optional"),
+           "win": ("dagaz", "ludii"), "first": ("B", "W")}
+DEFAULTS = {"compulsory": "dagaz", "chain": "compulsory", "win": "dagaz", "first": "B",
+            "no_capture_plies": 50, "max_plies": 400}
+
+
+class DablotLattice:
+    """The 72 points of the Dablot board and their lines, as bits of a 13x11 ``Grid``.
+
+    ``dirs`` lists ``(delta, source)`` per direction: a step from the points of
+    ``source`` along ``delta`` stays on a line (orthogonal lines start only at grid
+    points).  ``jumps[i]`` lists ``(mid_mask, land_mask, land_index)`` for every
+    straight jump from point ``i``.
+    """
+
+    ROWS, COLS = 13, 11
+
+    def __init__(self):
+        probe = Grid(self.ROWS, self.COLS, ghost=2)
+        self.grid = g = Grid(self.ROWS, self.COLS, 2, probe.where(lambda r, c: (r + c) % 2 == 0))
+        self.points = g.points
+        self.corners = g.where(lambda r, c: r % 2 == 0)      # grid points (odd ranks)
+        self.centres = self.points ^ self.corners
+        orth = [(0, 2), (0, -2), (2, 0), (-2, 0)]
+        diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        self.dirs = tuple((g.delta(dr, dc), g.line_from(dr, dc, self.corners)) for dr, dc in orth) + \
+            tuple((g.delta(dr, dc), g.line_from(dr, dc)) for dr, dc in diag)
+        self.jumps: dict[int, tuple] = {}
+        for i in indices(self.points):
+            out = []
+            for d, source in self.dirs:
+                mid, land = i + d, i + 2 * d
+                if source >> i & 1 and 0 <= land and self.points >> land & 1 and source >> mid & 1:
+                    out.append((1 << mid, 1 << land, land))
+            self.jumps[i] = tuple(out)
+        self.name_of = {i: self.point_name(i) for i in indices(self.points)}
+        self.index_of = {name: i for i, name in self.name_of.items()}
+
+    def point_name(self, index: int) -> str:
+        """``a1`` for grid points (odd ranks), ``a2`` for centres (even ranks)."""
+        r, c = self.grid.coords(index)
+        return f"{FILES[c // 2]}{r + 1}"
+
+    def parse_point(self, text: str) -> int | None:
+        """Bit index of a point name, or None."""
+        return self.index_of.get(text.strip().lower())
+
+
+class DablotGame(Game):
+    """Dablot Prejjesne with its rule options; move generation on raw masks.
+
+    A raw position is ``(own, opp, kings, princes)``: the pieces of the side to
+    move, the opponent's, and the King and Prince squares of both sides.
+    """
+
+    name = "dablot"
+
+    def __init__(self, compulsory: str = "dagaz", chain: str = "compulsory", win: str = "dagaz",
+                 first: str = "B", no_capture_plies: int = 50, max_plies: int = 400):
+        self.options = {"compulsory": compulsory, "chain": chain, "win": win, "first": first,
+                        "no_capture_plies": no_capture_plies, "max_plies": max_plies}
+        self.lattice = lat = DablotLattice()
+        self.points = lat.points
+        self.up = tuple((d, src) for d, src in lat.dirs if d > 0)
+        self.down = tuple((-d, src) for d, src in lat.dirs if d < 0)
+        self.jumps = lat.jumps
+        self.name_of, self.index_of = lat.name_of, lat.index_of
+        self.man_forced = compulsory == "dagaz"
+        self.chain_optional = chain == "optional"
+        self.ludii_win = win == "ludii"
+        self.no_capture = no_capture_plies or 1 << 62
+        self.max_plies = max_plies or 1 << 62
+        self.colours = (first, "W" if first == "B" else "B")
+        self.start = self._start()
+
+    def _start(self) -> tuple[int, int, int, int]:
+        """(black, white, kings, princes) of dablot.md §2."""
+        p = self.lattice.parse_point
+        bit = lambda name: 1 << p(name)  # noqa: E731
+        black = sum(bit(f"{f}{r}") for f in "abcdef" for r in (1, 3, 5)) + \
+            sum(bit(f"{f}{r}") for f in "abcde" for r in (2, 4))
+        white = sum(bit(f"{f}{r}") for f in "abcdef" for r in (9, 11, 13)) + \
+            sum(bit(f"{f}{r}") for f in "abcde" for r in (10, 12))
+        kings, princes = bit("f7") | bit("a7"), bit("e6") | bit("a8")
+        return black | bit("f7") | bit("e6"), white | bit("a7") | bit("a8"), kings, princes
+
+    # --- the end of the game ----------------------------------------------------------------
+    def terminal(self, own: int, opp: int, kings: int) -> float | None:
+        """The result for the side to move decided by material alone, else None.
+
+        Dagaz: a side without its King or down to one piece has lost (the side to
+        move is checked first: the last mover made that happen).  Ludii: a side
+        without pieces has lost; the two Kings alone are a draw.
+        """
+        if self.ludii_win:
+            if not own:
+                return 0.0
+            if not opp:
+                return 1.0
+            if own | opp == kings and own.bit_count() == opp.bit_count() == 1:
+                return 0.5
+            return None
+        if not own & kings or own.bit_count() <= 1:
+            return 0.0
+        if not opp & kings or opp.bit_count() <= 1:
+            return 1.0
+        return None
+
+    # --- move generation ------------------------------------------------------------------
+    def scan(self, own: int, opp: int, kings: int, princes: int) -> tuple[int, int, list]:
+        """One whole-board pass: ``(man_jumpers, step_count, step_buckets)``.
+
+        ``man_jumpers`` are the men that can make a first jump (over an enemy man);
+        ``step_buckets`` hold ``(targets, delta, n)``: each of the ``n`` bits ``t``
+        of ``targets`` is the step from ``t`` shifted back by ``delta``.
+        """
+        empty = self.points ^ (own | opp)
+        ranked = kings | princes
+        men = own & ~ranked
+        prey = opp & ~ranked
+        jumpers = count = 0
+        out = []
+        for d, src in self.up:
+            a = own & src
+            t = (a << d) & empty
+            if t:
+                n = t.bit_count()
+                out.append((t, d, n))
+                count += n
+            t = ((((a & men) << d) & prey) << d) & empty
+            if t:
+                jumpers |= t >> (d + d)
+        for d, src in self.down:
+            a = own & src
+            t = (a >> d) & empty
+            if t:
+                n = t.bit_count()
+                out.append((t, -d, n))
+                count += n
+            t = ((((a & men) >> d) & prey) >> d) & empty
+            if t:
+                jumpers |= t << (d + d)
+        return jumpers, count, out
+
+    def chains(self, frm_index: int, prey: int, empty: int, out: list) -> None:
+        """Append every capture of the piece on ``frm_index`` that takes from ``prey``.
+
+        ``empty`` must count the mover's own square as empty (it has left it).
+        Captured pieces leave at once, so their squares become empty.
+        """
+        frm = 1 << frm_index
+        jumps, optional = self.jumps, self.chain_optional
+
+        def walk(i: int, prey: int, empty: int, cap: int, route: tuple) -> None:
+            more = False
+            for mid, land, li in jumps[i]:
+                if mid & prey and land & empty:
+                    more = True
+                    r = route + (li,)
+                    walk(li, prey ^ mid, empty | mid, cap | mid, r)
+            if route and (optional or not more):
+                out.append((frm, 1 << i, cap, route))
+
+        walk(frm_index, prey, empty | frm, 0, ())
+
+    def ranked_captures(self, own: int, opp: int, kings: int, princes: int, out: list) -> None:
+        """Append the captures of the side to move's King and Prince."""
+        empty = self.points ^ (own | opp)
+        jumps = self.jumps
+        king, prince = own & kings, own & princes
+        if king:
+            i = king.bit_length() - 1
+            if any(mid & opp and land & empty for mid, land, _ in jumps[i]):
+                self.chains(i, opp, empty, out)
+        if prince:
+            prey = opp & ~kings
+            i = prince.bit_length() - 1
+            if any(mid & prey and land & empty for mid, land, _ in jumps[i]):
+                self.chains(i, prey, empty, out)
+
+    def captures(self, own: int, opp: int, kings: int, princes: int, men_jumpers: int) -> tuple[list, int]:
+        """All captures: ``(moves, n_by_men)``, the men's captures first."""
+        out: list = []
+        if men_jumpers:
+            empty = self.points ^ (own | opp)
+            prey = opp & ~(kings | princes)
+            for i in indices(men_jumpers):
+                self.chains(i, prey, empty, out)
+        n_men = len(out)
+        self.ranked_captures(own, opp, kings, princes, out)
+        return out, n_men
+
+    def legal(self, own: int, opp: int, kings: int, princes: int) -> list[Move]:
+        """All legal moves of a raw position (draw counters ignored)."""
+        if self.terminal(own, opp, kings) is not None:
+            return []
+        jumpers, count, buckets = self.scan(own, opp, kings, princes)
+        caps, n_men = self.captures(own, opp, kings, princes, jumpers)
+        if n_men and self.man_forced:
+            return caps
+        for t, d, _ in buckets:
+            while t:
+                to = t & -t
+                t ^= to
+                caps.append((to >> d if d > 0 else to << -d, to, 0, ()))
+        return caps
+
+    def perft(self, state: "DablotState", depth: int) -> int:
+        """Leaf count of the legal-move tree (draw counters ignored), on raw masks."""
+        return self._perft(state.own, state.opp, state.kings, state.princes, depth)
+
+    def _perft(self, own: int, opp: int, kings: int, princes: int, depth: int) -> int:
+        if depth <= 0:
+            return 1
+        moves = self.legal(own, opp, kings, princes)
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for frm, to, cap, _ in moves:
+            moved = frm | to
+            k = kings ^ moved if kings & frm else kings
+            p = princes ^ moved if princes & frm else princes
+            if cap:
+                k &= ~cap
+                p &= ~cap
+            total += self._perft(opp & ~cap, own ^ moved, k, p, depth - 1)
+        return total
+
+    # --- contract ---------------------------------------------------------------------------
+    def new_state(self) -> "DablotState":
+        """The start position, the first colour (Black by default) to move."""
+        black, white, kings, princes = self.start
+        own, opp = (black, white) if self.colours[0] == "B" else (white, black)
+        return DablotState(self, own, opp, kings, princes, 0)
+
+    def parse_fen(self, text: str) -> "DablotState":
+        """A position from ``side:B<points>:W<points>[:H<n>][:N<n>]`` (see the module docstring)."""
+        original = text
+        parts = [p.strip() for p in str(text).strip().strip('"').strip().split(":")]
+        side = parts[0].upper()
+        if side not in ("B", "W"):
+            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, B or W")
+        lists: dict[str, tuple[int, int, int]] = {}
+        counters: dict[str, int] = {}
+        occupied = 0
+        for part in parts[1:]:
+            if not part:
+                continue
+            tag = part[0].upper()
+            if tag in ("H", "N"):
+                if tag in counters or not part[1:].isdigit():
+                    raise BadPosition(f"bad FEN {original!r}: bad counter field {part!r}")
+                counters[tag] = int(part[1:])
+                continue
+            if tag not in ("B", "W"):
+                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with B, W, H or N")
+            if tag in lists:
+                raise BadPosition(f"bad FEN {original!r}: colour {tag} given twice")
+            pieces = king = prince = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                rank = {"K": KING, "P": PRINCE}.get(item[0].upper(), MAN)
+                index = self.lattice.parse_point(item[1:] if rank != MAN else item)
+                if index is None:
+                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a point of the Dablot board")
+                bit = 1 << index
+                if bit & occupied:
+                    raise BadPosition(f"bad FEN {original!r}: point {self.name_of[index]} given twice")
+                if (rank == KING and king) or (rank == PRINCE and prince):
+                    raise BadPosition(f"bad FEN {original!r}: colour {tag} has two "
+                                      f"{'Kings' if rank == KING else 'Princes'}")
+                occupied |= bit
+                pieces |= bit
+                king |= bit if rank == KING else 0
+                prince |= bit if rank == PRINCE else 0
+            if (pieces & ~(king | prince)).bit_count() > 28:
+                raise BadPosition(f"bad FEN {original!r}: colour {tag} has more than 28 men")
+            lists[tag] = (pieces, king, prince)
+        black, bk, bp = lists.get("B", (0, 0, 0))
+        white, wk, wp = lists.get("W", (0, 0, 0))
+        own, opp = (black, white) if side == "B" else (white, black)
+        state = DablotState(self, own, opp, bk | wk, bp | wp, self.colours.index(side))
+        state.quiet = counters.get("H", 0)
+        state.ply = counters.get("N", 0)
+        return state
+
+
+class DablotState(State):
+    """A Dablot position relative to the side to move, with the draw counters."""
+
+    __slots__ = ("game", "own", "opp", "kings", "princes", "turn", "ply", "quiet")
+
+    def __init__(self, game: DablotGame, own: int, opp: int, kings: int, princes: int, turn: int):
+        self.game = game
+        self.own, self.opp, self.kings, self.princes, self.turn = own, opp, kings, princes, turn
+        self.ply = 0     # plies played (the 400-ply cap)
+        self.quiet = 0   # plies since the last capture (the 50-ply rule)
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first colour (Black by default) is to move, else 1."""
+        return self.turn
+
+    def copy(self) -> "DablotState":
+        """An independent copy."""
+        s = object.__new__(DablotState)
+        s.game, s.own, s.opp, s.kings, s.princes = self.game, self.own, self.opp, self.kings, self.princes
+        s.turn, s.ply, s.quiet = self.turn, self.ply, self.quiet
+        return s
+
+    def key(self) -> tuple:
+        """(side to move, its pieces, the opponent's, Kings, Princes)."""
+        return (self.turn, self.own, self.opp, self.kings, self.princes)
+
+    def _drawn(self) -> bool:
+        g = self.game
+        return self.quiet >= g.no_capture or self.ply >= g.max_plies
+
+    # --- moves -----------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move; empty when the game is over (won, lost or drawn)."""
+        if self._drawn():
+            return []
+        return self.game.legal(self.own, self.opp, self.kings, self.princes)
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move, counting the steps instead of listing them."""
+        return self._pick(rng.random)
+
+    def _pick(self, rnd) -> Move | None:
+        g = self.game
+        own, opp, kings, princes = self.own, self.opp, self.kings, self.princes
+        if self._drawn() or g.terminal(own, opp, kings) is not None:
+            return None
+        jumpers, count, buckets = g.scan(own, opp, kings, princes)
+        caps, n_men = g.captures(own, opp, kings, princes, jumpers)
+        if n_men and g.man_forced:
+            return caps[int(rnd() * len(caps))]
+        k = int(rnd() * (len(caps) + count))
+        if k < len(caps):
+            return caps[k]
+        k -= len(caps)
+        for t, d, n in buckets:
+            if k < n:
+                for _ in range(k):
+                    t &= t - 1
+                to = t & -t
+                return (to >> d if d > 0 else to << -d, to, 0, ())
+            k -= n
+        return None   # no move at all
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Uniformly random moves in place to the end (same draws as ``random_move``/``play``).
+
+        Returns the outcome, or None if the game still runs after ``max_plies``.
+        """
+        rnd, pick, play = rng.random, self._pick, self.play
+        for _ in range(max_plies):
+            move = pick(rnd)
+            if move is None:
+                return self.outcome()
+            play(move)
+        return self.outcome()
+
+    def play(self, move: Move) -> None:
+        """Apply a legal move in place and update the draw counters."""
+        frm, to, cap, _ = move
+        moved = frm | to
+        if self.kings & frm:
+            self.kings ^= moved
+        elif self.princes & frm:
+            self.princes ^= moved
+        if cap:
+            self.opp, self.kings, self.princes = self.opp & ~cap, self.kings & ~cap, self.princes & ~cap
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        self.own, self.opp = self.opp, self.own ^ moved
+        self.turn ^= 1
+        self.ply += 1
+
+    def outcome(self) -> float | None:
+        """None while the game runs, else the first player's score (dablot.md §6-7)."""
+        g = self.game
+        own, opp, kings, princes = self.own, self.opp, self.kings, self.princes
+        result = g.terminal(own, opp, kings)
+        if result is None:
+            jumpers, count, _ = g.scan(own, opp, kings, princes)
+            if not (jumpers or count):
+                caps: list = []
+                g.ranked_captures(own, opp, kings, princes, caps)
+                if not caps:
+                    result = 0.0      # no legal move: the side to move loses
+            if result is None:
+                return 0.5 if self._drawn() else None
+        return result if self.turn == 0 or result == 0.5 else 1.0 - result
+
+    # --- notation ---------------------------------------------------------------------------
+    def _colour_lists(self) -> dict[str, str]:
+        names = self.game.name_of
+        p = (self.own, self.opp) if self.turn == 0 else (self.opp, self.own)
+        out = {}
+        for player in (0, 1):
+            items = []
+            for i in indices(p[player]):
+                prefix = "K" if self.kings >> i & 1 else "P" if self.princes >> i & 1 else ""
+                items.append((prefix, names[i]))
+            items.sort(key=lambda it: ({"K": 0, "P": 1, "": 2}[it[0]], int(it[1][1:]), it[1][0]))
+            out[self.game.colours[player]] = ",".join(a + b for a, b in items)
+        return out
+
+    def fen(self) -> str:
+        """``side:B<points>:W<points>`` (King, Prince, then men by rank and file), counters if set."""
+        lists = self._colour_lists()
+        text = f"{self.game.colours[self.turn]}:B{lists['B']}:W{lists['W']}"
+        if self.quiet:
+            text += f":H{self.quiet}"
+        if self.ply:
+            text += f":N{self.ply}"
+        return text
+
+    def move_str(self, move: Move) -> str:
+        """``e6-e7`` for a step, the whole path ``a1xa5xc5`` for a capture."""
+        frm, to, cap, route = move
+        names = self.game.name_of
+        if not cap:
+            return f"{names[frm.bit_length() - 1]}-{names[to.bit_length() - 1]}"
+        return "x".join([names[frm.bit_length() - 1]] + [names[i] for i in route])
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by a step ``e6-e7`` or a capture path ``b3xb7x...``.
+
+        A capture may be shortened to ``fromxto`` when only one legal capture
+        joins those points (else AmbiguousMove lists the full paths).
+        """
+        g = self.game
+        body = str(text).strip().lower()
+        capture = "x" in body
+        parts = re.split(r"[-x:]", body)
+        if len(parts) < 2 or any(not p for p in parts) or (not capture and len(parts) != 2):
+            raise IllegalMove(f"move {text!r} is not in Dablot notation (e.g. e6-e7, b3xb7)")
+        idx = []
+        for p in parts:
+            i = g.lattice.parse_point(p)
+            if i is None:
+                raise IllegalMove(f"move {text!r}: {p!r} is not a point of the Dablot board")
+            idx.append(i)
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        frm, to = 1 << idx[0], 1 << idx[-1]
+        if not capture:
+            for m in legal:
+                if not m[2] and m[0] == frm and m[1] == to:
+                    return m
+            why = " (a capture is compulsory)" if all(m[2] for m in legal) else ""
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
+        route = tuple(idx[1:])
+        matches = [m for m in legal if m[2] and m[0] == frm and m[3] == route]
+        if not matches and len(idx) == 2:
+            matches = [m for m in legal if m[2] and m[0] == frm and m[1] == to]
+        if not matches:
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}")
+        if len(matches) > 1:
+            names = [self.move_str(m) for m in matches]
+            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
+        return matches[0]
+
+    # --- evaluation and display -------------------------------------------------------------
+    def _material(self, mask: int) -> float:
+        kings, princes = self.kings & mask, self.princes & mask
+        return ((mask & ~(kings | princes)).bit_count() * VALUES[MAN] + princes.bit_count() * VALUES[PRINCE]
+                + kings.bit_count() * VALUES[KING])
+
+    def evaluate(self) -> float:
+        """Material by rank (man 1, Prince 3, King 6) as the first player's share, in [0, 1]."""
+        own, opp = self._material(self.own), self._material(self.opp)
+        if own + opp == 0:
+            return 0.5
+        share = own / (own + opp)
+        return share if self.turn == 0 else 1.0 - share
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal move captures."""
+        return move[2] != 0
+
+    def heuristic(self, move: Move) -> float:
+        """The material a legal move takes by rank; 100 when it wins on the spot."""
+        cap = move[2]
+        if not cap:
+            return 0.0
+        moved = move[0] | move[1]
+        kings = (self.kings ^ moved if self.kings & move[0] else self.kings) & ~cap
+        if self.game.terminal(self.opp & ~cap, self.own ^ moved, kings) == 0.0:
+            return 100.0
+        return self._material(cap)
+
+    def board_text(self) -> str:
+        """The board as in dablot.md §1: grid rows and centre rows, rank 13 at the top.
+
+        ``B``/``W`` men, ``K``/``P`` and ``k``/``p`` the Kings and Princes of the
+        player whose colour is White / Black, ``.`` an empty point.
+        """
+        g = self.game
+        grid = g.lattice.grid
+        p = (self.own, self.opp) if self.turn == 0 else (self.opp, self.own)
+        white = p[g.colours.index("W")]
+        lines = []
+        for r in range(grid.rows - 1, -1, -1):
+            cells = []
+            for c in range(grid.cols):
+                i = grid.index(r, c)
+                if not g.points >> i & 1:
+                    cells.append(" ")
+                    continue
+                if not (self.own | self.opp) >> i & 1:
+                    cells.append(".")
+                    continue
+                is_white = white >> i & 1
+                ch = "K" if self.kings >> i & 1 else "P" if self.princes >> i & 1 else "W" if is_white else "B"
+                cells.append(ch.lower() if not is_white and ch in "KP" else ch)
+            lines.append(f"{r + 1:>2} " + "   ".join(cells).rstrip())
+        lines.append("   " + "       ".join("abcdef"))
+        side = "Black" if g.colours[self.turn] == "B" else "White"
+        lines.append(f"{side} ({'first' if self.turn == 0 else 'second'} player) to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<dablot {self.fen()}>"
+
+
+def make_game(**options) -> DablotGame:
+    """Dablot with rule options ``compulsory``, ``chain``, ``win``, ``first``, ``no_capture_plies``,
+    ``max_plies`` (strings accepted); raises BadOption naming a bad one."""
+    values = dict(DEFAULTS)
+    for key, value in options.items():
+        k = str(key).lower().replace("-", "_")
+        if k not in DEFAULTS:
+            raise BadOption(f"dablot has no rule option {key!r}; options: {', '.join(DEFAULTS)}")
+        if k in OPTIONS:
+            v = str(value).strip()
+            v = v.upper() if k == "first" else v.lower()
+            if v not in OPTIONS[k]:
+                raise BadOption(f"dablot rule option {k}={value!r}: allowed values are {', '.join(OPTIONS[k])}")
+        else:
+            try:
+                v = int(str(value).strip())
+            except ValueError:
+                v = -1
+            if v < 0 or isinstance(value, bool):
+                raise BadOption(f"dablot rule option {k}={value!r}: allowed values are integers >= 0")
+        values[k] = v
+    return DablotGame(**values)

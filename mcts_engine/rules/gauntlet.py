@@ -1,0 +1,429 @@
+"""Gauntlet (Phillip L. Leduc): six runners try to break through twelve blockers.
+
+Rules: ``../shared/rules/gauntlet.md`` with the defaults of its Ambiguities section
+(§9).  In short: an 8x8 board; White (player 0, moves first) has six runners on
+b1-g1 that move only north; Black has six left blockers on a2-a7 that move only
+east and six right blockers on h2-h7 that move only west.  A piece steps one
+square in its own direction to an empty square, or jumps an adjacent enemy piece
+in its own direction to the empty square beyond, and may go on jumping straight
+on.  Capturing is compulsory; by default (Dagaz) every length >= 1 of a straight
+multiple jump is a separate move, ``max_capture=1`` keeps only the captures that
+take the most pieces over all pieces (designer / Ludii).  White wins as soon as
+a runner stands on the last rank; a player with no legal move loses.  There is
+no draw: every move advances a piece for good, so every game ends.
+
+What is genuinely Gauntlet here: the asymmetric goal (only runners reach a rank)
+and the three fixed directions.  The board is a plain ``Grid`` with one ghost
+column, so north is ``+stride``, east ``+1``, west ``-1``: one shift each.
+
+Rule options (strings accepted, as from the protocol's ``Rules`` option):
+
+* ``max_capture`` (bool, default off): only the longest captures are legal.
+* ``compulsory`` (bool, default on): off = captures are optional (the designer's
+  10x10 tournament game); steps are then legal beside the captures.
+* ``size`` (``FILESxRANKS``, default ``8x8``): the Dagaz sizes 5x4 5x5 6x5 6x6
+  7x6 7x7 8x7 8x8 and Ludii's 9x9 and 10x10.  Every size is set up the same
+  way: runners on rank 1 except the corner files, left blockers on file a and
+  right blockers on the last file, ranks 2 to the last but one.
+
+Notation (gauntlet.md §8): squares ``a1``..``h8``; a step ``d1-d2``; a capture
+the whole path ``d3xd5xd7`` (``d3xd7`` is read too: a jump path is straight, so
+its ends name it).  Internally a move is ``(from_mask, to_mask, captured_mask)``.
+
+FEN: the side to move (``W`` runners or ``B`` blockers), then one list per kind::
+
+    W:Wb1,c1,d1,e1,f1,g1:La2,a3,a4,a5,a6,a7:Rh2,h3,h4,h5,h6,h7
+
+``W`` lists runners, ``L`` left blockers, ``R`` right blockers (any order; an
+omitted list is empty).  Runners stand on files b..(last but one), blockers on
+ranks 2..(last but one): no piece can ever stand elsewhere.
+"""
+from __future__ import annotations
+
+import re
+
+from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import Grid, indices
+
+Move = tuple  # (from_mask, to_mask, captured_mask)
+
+SIZES = ("5x4", "5x5", "6x5", "6x6", "7x6", "7x7", "8x7", "8x8", "9x9", "10x10")
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+class GauntletGame(Game):
+    """Gauntlet on a ``files x ranks`` board with its rule options."""
+
+    name = "gauntlet"
+    colours = ("W", "B")
+
+    def __init__(self, files: int = 8, ranks: int = 8, max_capture: bool = False, compulsory: bool = True):
+        self.files, self.ranks = files, ranks
+        self.max_capture, self.compulsory = max_capture, compulsory
+        self.options = {"max_capture": max_capture, "compulsory": compulsory, "size": f"{files}x{ranks}"}
+        self.grid = g = Grid(ranks, files)
+        self.cells = g.cells
+        self.stride = g.stride
+        self.goal = g.row_mask(ranks - 1)
+        inner_files = g.where(lambda r, c: 0 < c < files - 1)
+        inner_ranks = g.where(lambda r, c: 0 < r < ranks - 1)
+        self.runner_squares = inner_files
+        self.blocker_squares = inner_ranks
+        self.start = (g.row_mask(0) & inner_files, g.col_mask(0) & inner_ranks, g.col_mask(files - 1) & inner_ranks)
+        self.name_of = {i: g.algebraic(i) for i in indices(g.cells)}
+        # material normalisers for evaluate()
+        self.n_runners = self.start[0].bit_count()
+        self.n_blockers = self.start[1].bit_count() + self.start[2].bit_count()
+
+    # --- raw move generation ------------------------------------------------------------
+    def groups(self, runners: int, left: int, right: int, turn: int) -> tuple:
+        """The moving groups of the side to move: ``((pieces, delta), ...)`` and their prey."""
+        if turn == 0:
+            return ((runners, self.stride),), left | right
+        return ((left, 1), (right, -1)), runners
+
+    def captures(self, runners: int, left: int, right: int, turn: int) -> list[Move]:
+        """Every capturing move of the side to move (each jump length is its own move)."""
+        empty = self.cells ^ (runners | left | right)
+        groups, prey = self.groups(runners, left, right, turn)
+        out = []
+        for pieces, d in groups:
+            if d > 0:
+                starts = ((((pieces << d) & prey) << d) & empty) >> (2 * d)
+            else:
+                starts = ((((pieces >> -d) & prey) >> -d) & empty) << (-2 * d)
+            while starts:
+                frm = starts & -starts
+                starts ^= frm
+                sq, cap = frm, 0
+                while True:
+                    mid = sq << d if d > 0 else sq >> -d
+                    if not mid & prey:
+                        break
+                    land = mid << d if d > 0 else mid >> -d
+                    if not land & empty:
+                        break
+                    cap |= mid
+                    sq = land
+                    out.append((frm, sq, cap))
+        if self.max_capture and out:
+            best = max(m[2].bit_count() for m in out)
+            out = [m for m in out if m[2].bit_count() == best]
+        return out
+
+    def steps(self, runners: int, left: int, right: int, turn: int) -> list[tuple[int, int]]:
+        """Step targets of the side to move as ``(targets, delta)`` buckets."""
+        empty = self.cells ^ (runners | left | right)
+        if turn == 0:
+            return [((runners << self.stride) & empty, self.stride)]
+        return [((left << 1) & empty, 1), ((right >> 1) & empty, -1)]
+
+    def legal(self, runners: int, left: int, right: int, turn: int) -> list[Move]:
+        """All legal moves of a raw position (empty when a runner stands on the last rank)."""
+        if runners & self.goal:
+            return []
+        caps = self.captures(runners, left, right, turn)
+        if caps and self.compulsory:
+            return caps
+        out = caps
+        for targets, d in self.steps(runners, left, right, turn):
+            for i in indices(targets):
+                to = 1 << i
+                out.append((to >> d if d > 0 else to << -d, to, 0))
+        return out
+
+    def perft(self, state: "GauntletState", depth: int) -> int:
+        """Leaf count of the legal-move tree, on raw masks."""
+        return self._perft(state.runners, state.left, state.right, state.turn, depth)
+
+    def _perft(self, runners: int, left: int, right: int, turn: int, depth: int) -> int:
+        if depth <= 0:
+            return 1
+        moves = self.legal(runners, left, right, turn)
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for frm, to, cap in moves:
+            if turn == 0:
+                total += self._perft(runners ^ frm ^ to, left & ~cap, right & ~cap, 1, depth - 1)
+            else:
+                moved = frm | to
+                total += self._perft(runners & ~cap, left ^ moved if left & frm else left,
+                                     right ^ moved if right & frm else right, 0, depth - 1)
+        return total
+
+    # --- contract ------------------------------------------------------------------------
+    def new_state(self) -> "GauntletState":
+        """The start position, White (the runners) to move."""
+        return GauntletState(self, *self.start, 0)
+
+    def parse_fen(self, text: str) -> "GauntletState":
+        """A position from ``side:W<runners>:L<left blockers>:R<right blockers>``."""
+        original = text
+        parts = str(text).strip().strip('"').strip().split(":")
+        side = parts[0].strip().upper()
+        if side not in ("W", "B"):
+            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, W or B")
+        lists: dict[str, int] = {}
+        occupied = 0
+        for part in parts[1:]:
+            part = part.strip()
+            if not part:
+                continue
+            kind = part[0].upper()
+            if kind not in ("W", "L", "R"):
+                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with W, L or R")
+            if kind in lists:
+                raise BadPosition(f"bad FEN {original!r}: list {kind} given twice")
+            allowed = self.runner_squares if kind == "W" else self.blocker_squares
+            mask = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                index = self.grid.parse_algebraic(item)
+                if index is None:
+                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a square of the "
+                                      f"{self.files}x{self.ranks} board")
+                bit = 1 << index
+                if bit & occupied:
+                    raise BadPosition(f"bad FEN {original!r}: square {item} given twice")
+                if not bit & allowed:
+                    what = "runner" if kind == "W" else "blocker"
+                    raise BadPosition(f"bad FEN {original!r}: a {what} can never stand on {item}")
+                occupied |= bit
+                mask |= bit
+            lists[kind] = mask
+        return GauntletState(self, lists.get("W", 0), lists.get("L", 0), lists.get("R", 0),
+                             0 if side == "W" else 1)
+
+    def square_name(self, mask: int) -> str:
+        """Algebraic name of a single-bit mask."""
+        return self.name_of[mask.bit_length() - 1]
+
+
+class GauntletState(State):
+    """A Gauntlet position: runner, left-blocker and right-blocker masks and the side to move."""
+
+    __slots__ = ("game", "runners", "left", "right", "turn", "ply")
+
+    def __init__(self, game: GauntletGame, runners: int, left: int, right: int, turn: int):
+        self.game = game
+        self.runners, self.left, self.right, self.turn = runners, left, right, turn
+        self.ply = 0  # plies played since this state was set up
+
+    @property
+    def to_move(self) -> int:
+        """0 when White (the runners) is to move, else 1."""
+        return self.turn
+
+    def copy(self) -> "GauntletState":
+        """An independent copy."""
+        s = object.__new__(GauntletState)
+        s.game, s.runners, s.left, s.right, s.turn, s.ply = (self.game, self.runners, self.left,
+                                                             self.right, self.turn, self.ply)
+        return s
+
+    def key(self) -> tuple:
+        """(side to move, runners, left blockers, right blockers)."""
+        return (self.turn, self.runners, self.left, self.right)
+
+    # --- moves ----------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Captures (all of them compulsory by default), else steps; empty when the game is over."""
+        return self.game.legal(self.runners, self.left, self.right, self.turn)
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move, counting the steps instead of listing them."""
+        return self._pick(rng.random)
+
+    def _pick(self, rnd) -> Move | None:
+        g = self.game
+        runners, left, right, turn = self.runners, self.left, self.right, self.turn
+        if runners & g.goal:
+            return None
+        caps = g.captures(runners, left, right, turn)
+        if caps and g.compulsory:
+            return caps[int(rnd() * len(caps))]
+        buckets = g.steps(runners, left, right, turn)
+        total = len(caps) + sum(t.bit_count() for t, _ in buckets)
+        if not total:
+            return None
+        k = int(rnd() * total)
+        if k < len(caps):
+            return caps[k]
+        k -= len(caps)
+        for targets, d in buckets:
+            n = targets.bit_count()
+            if k < n:
+                for _ in range(k):
+                    targets &= targets - 1
+                to = targets & -targets
+                return (to >> d if d > 0 else to << -d, to, 0)
+            k -= n
+        raise AssertionError("unreachable")
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Uniformly random moves in place to the end (same draws as ``random_move``/``play``)."""
+        rnd, pick, play = rng.random, self._pick, self.play
+        for _ in range(max_plies):
+            move = pick(rnd)
+            if move is None:
+                return self.outcome()
+            play(move)
+        return self.outcome()
+
+    def play(self, move: Move) -> None:
+        """Apply a legal move in place."""
+        frm, to, cap = move
+        if self.turn == 0:
+            self.runners ^= frm | to
+            if cap:
+                self.left &= ~cap
+                self.right &= ~cap
+        else:
+            if self.left & frm:
+                self.left ^= frm | to
+            else:
+                self.right ^= frm | to
+            if cap:
+                self.runners &= ~cap
+        self.turn ^= 1
+        self.ply += 1
+
+    def outcome(self) -> float | None:
+        """1.0 once a runner stands on the last rank; else the side without a move loses."""
+        g = self.game
+        runners, left, right, turn = self.runners, self.left, self.right, self.turn
+        if runners & g.goal:
+            return 1.0
+        if any(t for t, _ in g.steps(runners, left, right, turn)) or g.captures(runners, left, right, turn):
+            return None
+        return 0.0 if turn == 0 else 1.0
+
+    # --- notation ------------------------------------------------------------------------------
+    def fen(self) -> str:
+        """``side:W<runners>:L<left blockers>:R<right blockers>``, squares in board order."""
+        names = self.game.name_of
+
+        def field(mask: int) -> str:
+            return ",".join(names[i] for i in indices(mask))
+
+        return f"{'WB'[self.turn]}:W{field(self.runners)}:L{field(self.left)}:R{field(self.right)}"
+
+    def move_str(self, move: Move) -> str:
+        """``d1-d2`` for a step, the whole path ``d3xd5xd7`` for a capture."""
+        frm, to, cap = move
+        g = self.game
+        if not cap:
+            return f"{g.square_name(frm)}-{g.square_name(to)}"
+        a, b = frm.bit_length() - 1, to.bit_length() - 1
+        n = cap.bit_count()
+        d = (b - a) // n
+        return "x".join(g.name_of[a + k * d] for k in range(n + 1))
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by ``d1-d2`` or ``d3xd5xd7`` (or its short form ``d3xd7``)."""
+        g = self.game
+        body = str(text).strip().lower()
+        parts = re.split(r"[-x:]", body)
+        if len(parts) < 2 or any(not p for p in parts):
+            raise IllegalMove(f"move {text!r} is not in Gauntlet notation (e.g. d1-d2, d3xd5xd7)")
+        squares = []
+        for p in parts:
+            index = g.grid.parse_algebraic(p)
+            if index is None:
+                raise IllegalMove(f"move {text!r}: {p!r} is not a square of the {g.files}x{g.ranks} board")
+            squares.append(index)
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        frm, to = 1 << squares[0], 1 << squares[-1]
+        path = "x".join(g.name_of[i] for i in squares)
+        for move in legal:
+            if move[0] == frm and move[1] == to and (len(squares) == 2 or self.move_str(move) == path):
+                return move
+        why = " (a capture is compulsory)" if g.compulsory and legal[0][2] else ""
+        raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
+
+    # --- evaluation and display --------------------------------------------------------------
+    def evaluate(self) -> float:
+        """Progress toward the goal plus material, in [0, 1] for White (the runners).
+
+        Material: the share of runners kept minus the share of blockers kept (each
+        side against its own start count).  Progress: the most advanced runner's
+        rank as a fraction of the way to the goal.  0.5 + 0.25 * material +
+        0.25 * (progress - 0.5) * 2, clamped to [0.02, 0.98]: never as sure as a result.
+        """
+        g = self.game
+        if not self.runners:
+            return 0.02
+        material = self.runners.bit_count() / g.n_runners - (self.left | self.right).bit_count() / g.n_blockers
+        top_row = (self.runners.bit_length() - 1) // g.stride
+        progress = top_row / (g.ranks - 1)
+        value = 0.5 + 0.25 * material + 0.5 * (progress - 0.5)
+        return min(0.98, max(0.02, value))
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal move captures."""
+        return move[2] != 0
+
+    def heuristic(self, move: Move) -> float:
+        """Pieces taken, plus for a runner the ranks it gains (10 for reaching the goal)."""
+        frm, to, cap = move
+        gain = float(cap.bit_count())
+        if self.turn == 0:
+            if to & self.game.goal:
+                return gain + 10.0
+            gain += 0.25 * ((to.bit_length() - frm.bit_length()) // self.game.stride)
+        return gain
+
+    def board_text(self) -> str:
+        """The board, rank 1 at the bottom: ``W`` runner, ``L``/``R`` blockers, ``.`` empty."""
+        g = self.game
+        lines = []
+        for r in range(g.ranks - 1, -1, -1):
+            cells = []
+            for c in range(g.files):
+                bit = g.grid.mask(r, c)
+                cells.append("W" if self.runners & bit else "L" if self.left & bit
+                             else "R" if self.right & bit else ".")
+            lines.append(f"{r + 1:>2} " + "  ".join(cells))
+        lines.append("   " + "  ".join("abcdefghij"[: g.files]))
+        lines.append(("White (runners)" if self.turn == 0 else "Black (blockers)") + " to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<gauntlet {self.fen()}>"
+
+
+def _flag(name: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise BadOption(f"gauntlet rule option {name}={value!r}: allowed values are 1/0, true/false, on/off")
+
+
+def make_game(**options) -> GauntletGame:
+    """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (strings accepted)."""
+    max_capture, compulsory, size = False, True, "8x8"
+    for key, value in options.items():
+        k = str(key).lower().replace("-", "_")
+        if k == "max_capture":
+            max_capture = _flag(k, value)
+        elif k == "compulsory":
+            compulsory = _flag(k, value)
+        elif k == "size":
+            size = str(value).strip().lower().replace("×", "x")
+            if size not in SIZES:
+                raise BadOption(f"gauntlet rule option size={value!r}: allowed values are {', '.join(SIZES)}")
+        else:
+            raise BadOption(f"gauntlet has no rule option {key!r}; options: max_capture, compulsory, size")
+    files, ranks = (int(x) for x in size.split("x"))
+    return GauntletGame(files, ranks, max_capture, compulsory)
