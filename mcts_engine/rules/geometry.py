@@ -139,3 +139,99 @@ class Grid:
         rows = range(self.rows - 1, -1, -1) if top_down else range(self.rows)
         cols = range(self.cols) if left_to_right else range(self.cols - 1, -1, -1)
         return [self.index(r, c) for r in rows for c in cols if self.points >> self.index(r, c) & 1]
+
+
+# --- boards whose lines exist only at some points ------------------------------------
+# A line board is a Grid plus, per direction (drow, dcol), the mask of points from which
+# a line runs one step that way (``lines``), and the point names.  Move generators AND
+# the mask in before the shift, so a step never leaves the drawn lines (and never wraps).
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+class LineBoard:
+    """A ``Grid`` with the lines drawn on it: ``lines[(drow, dcol)]`` = points with a line that way.
+
+    ``names`` maps bit index -> point name (algebraic unless the board says otherwise).
+    """
+
+    def __init__(self, grid: Grid, lines: dict[tuple[int, int], int], names: dict[int, str] | None = None):
+        self.grid = grid
+        self.points = grid.points
+        self.lines = {d: m for d, m in lines.items() if m}
+        self.names = names if names is not None else {i: grid.algebraic(i) for i in indices(grid.points)}
+
+    def delta(self, direction: tuple[int, int]) -> int:
+        """The shift of one step along ``direction``."""
+        return self.grid.delta(*direction)
+
+    def neighbours(self, index: int) -> list[int]:
+        """Bit indices of the points one line-step away from ``index``."""
+        out = []
+        for d, mask in self.lines.items():
+            if mask >> index & 1:
+                out.append(index + self.delta(d))
+        return sorted(out)
+
+
+def strong_points(grid: Grid) -> int:
+    """Alquerque's "strong" points: (file + rank) even, counting a = 1 and rank 1 = row 0 (a1 is strong)."""
+    return grid.where(lambda r, c: (r + c) % 2 == 0)
+
+
+def _lines(grid: Grid, dirs, where: int | None = None, scale: int = 1) -> dict[tuple[int, int], int]:
+    return {(dr * scale, dc * scale): grid.line_from(dr * scale, dc * scale, where) for dr, dc in dirs}
+
+
+def alquerque_board(size: int = 5) -> LineBoard:
+    """A ``size`` x ``size`` Alquerque board: orthogonal lines everywhere, diagonals through strong points.
+
+    Alquerque (5), Zamma (9) and Fanorona-style boards.
+    """
+    grid = Grid(size, size)
+    lines = _lines(grid, ORTHOGONAL)
+    lines.update(_lines(grid, DIAGONAL, strong_points(grid)))
+    return LineBoard(grid, lines)
+
+
+def harbagh_board(cols: int = 5, rows: int = 5) -> LineBoard:
+    """A grid of ``cols`` x ``rows`` points whose every cell has both diagonals meeting at a centre point.
+
+    Laid out on a (2 rows - 1) x (2 cols - 1) grid: grid points at (even row, even col),
+    centres at (odd, odd) (the points with row + col even).  Orthogonal lines join grid
+    points two cells apart; diagonals join every point to its diagonal neighbours.
+    Names: file letter of the column (a centre takes its cell's left edge) + row + 1,
+    so grid points have odd ranks (a1, a3, ...) and centres even ranks (a2, b4, ...).
+    """
+    probe = Grid(2 * rows - 1, 2 * cols - 1)
+    grid = Grid(probe.rows, probe.cols, points=probe.where(lambda r, c: (r + c) % 2 == 0))
+    corners = grid.where(lambda r, c: r % 2 == 0 and c % 2 == 0)
+    lines = _lines(grid, ORTHOGONAL, corners, scale=2)
+    lines.update(_lines(grid, DIAGONAL))
+    names = {}
+    for i in indices(grid.points):
+        r, c = grid.coords(i)
+        names[i] = f"{FILES[c // 2]}{r + 1}"
+    return LineBoard(grid, lines, names)
+
+
+def cross_board(size: int = 7, arm: int = 3, pattern: str = "all") -> LineBoard:
+    """The cross (plus-shaped) board of ``size`` x ``size`` minus the corner blocks: 33 points for 7/3.
+
+    A point exists iff its column or its row is among the middle ``arm``.  ``pattern``:
+    ``all`` links every point to each of its 8 neighbours on the board (Dagaz),
+    ``alternating`` keeps the diagonals only through strong points (Alquerque style),
+    ``orthogonal`` has no diagonals.
+    """
+    lo, hi = (size - arm) // 2, (size + arm) // 2
+    probe = Grid(size, size)
+    grid = Grid(size, size, points=probe.where(lambda r, c: lo <= r < hi or lo <= c < hi))
+    lines = _lines(grid, ORTHOGONAL)
+    if pattern == "all":
+        lines.update(_lines(grid, DIAGONAL))
+    elif pattern == "alternating":
+        lines.update(_lines(grid, DIAGONAL, strong_points(grid)))
+    elif pattern != "orthogonal":
+        raise ValueError(f"unknown cross board pattern {pattern!r}")
+    return LineBoard(grid, lines)

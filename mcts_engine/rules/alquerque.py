@@ -1,0 +1,798 @@
+"""One table-driven engine for the Alquerque family: Alquerque, Zamma, Harbagh, Fox and Geese.
+
+Rules: ``../shared/rules/alquerque.md``, ``zamma.md``, ``harbagh.md`` and
+``fox-and-geese.md``, with the defaults of their Ambiguities sections.  Each game is
+a row of parameters (``Rules`` below, table ``GAMES``): the board (which lines
+exist where, from ``geometry.py``), the setup, which way men step, the capture
+obligation and choice, chains, removal (immediate or at the end of the move, the
+"Turkish strike"), promotion to flying kings, and the draw rules.  Fox and Geese is
+the same machinery with ``hunt=True``: only the second player (the fox) captures,
+and it always steps in every direction.
+
+The board is a ``LineBoard``: a ``Grid`` plus, per direction, the mask of points
+from which a line runs that way.  Move generation ANDs that mask in before every
+shift, so whole-board work per move is a few big-int operations per direction and
+nothing ever steps off a line.  Player 0 sits at rank 1; its men move "up".
+
+A state keeps ``own`` / ``opp`` (pieces of the side to move and of the other side),
+``kings`` and ``turn``, plus the draw counters.  A move is the tuple
+``(from, to, captured, crowned, route)`` of single-bit masks: ``route`` the landing
+points of a capture (empty for a step), so a move is identified by its full path
+as the rules files say.  With ``huff=yes`` a step that neglects a capture carries
+the mover's huffed pieces in ``captured`` (its route stays empty).
+
+Notation: points are algebraic (Harbagh: see ``geometry.harbagh_board``); a step
+is ``from-to``, a capture ``fromxlandingxlanding...``.  FEN (PDN-like)::
+
+    fen   := side ":" c0 list ":" c1 list [ ":H" quiet ] [ ":N" ply ]
+    list  := [ ["K"] point ( "," ["K"] point )* ]
+
+``side``, ``c0``, ``c1`` are colour letters (W/B, B/W, G/F for geese/fox), ``K`` marks
+a king, ``H`` the plies since the last capture (or promotion, where that counts as
+progress) and ``N`` the plies played (the safety cap).  E.g. Alquerque's start:
+``W:Wa1,b1,c1,d1,e1,a2,b2,c2,d2,e2,d3,e3:Ba3,b3,a4,b4,c4,d4,e4,a5,b5,c5,d5,e5``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
+
+Move = tuple  # (from_mask, to_mask, captured_mask, crowned, route_masks)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One row of the game table: every rule parameter of one game of the family."""
+
+    name: str
+    board: str = "alquerque"            # alquerque (size x size) | harbagh (41 points) | cross (33 points)
+    size: int = 5                       # alquerque boards: points per side
+    lines: str = "all"                  # cross board: all | alternating | orthogonal
+    colours: tuple = ("W", "B")         # colour letters of player 0 and player 1
+    start0: str = ""                    # player 0's men (space-separated points)
+    start1: str = ""                    # player 1's men
+    hunt: bool = False                  # only player 1 captures (Fox and Geese)
+    geese: str = "13"                   # Fox and Geese: 13 | 15 | british | french
+    fox_start: str = "d4"               # Fox and Geese: the fox's start point
+    man_steps: str = "any"              # any | no-back (forward, diagonal-forward, sideways) | forward
+    capture: str = "compulsory"         # compulsory | optional
+    chain: str = "compulsory"           # compulsory (continue while possible) | optional (may stop) | single
+    choice: str = "free"                # free | max (the capture taking most pieces)
+    removal: str = "immediate"          # immediate | end (Turkish strike)
+    promotion: str = "none"             # none | stop (crowned, the capture ends) | pass (crowned only at the end)
+    king_reverse: bool = False          # may a flying king turn back 180 degrees in a chain
+    huff: bool = False                  # a man that neglects a capture is removed (capture then optional)
+    no_progress: int = 50               # plies without progress that draw (0 = off)
+    progress: str = "capture"           # capture | capture-or-promotion: what resets no_progress
+    repetition: int = 0                 # occurrences of a position that draw (0 = off)
+    max_plies: int = 400                # safety cap: a draw after this many plies (0 = off)
+
+
+CHOICES = {
+    "lines": ("all", "alternating", "orthogonal"),
+    "geese": ("13", "15", "british", "french"),
+    "man_steps": ("any", "no-back", "forward"),
+    "capture": ("compulsory", "optional"),
+    "chain": ("compulsory", "optional", "single"),
+    "choice": ("free", "max"),
+    "removal": ("immediate", "end"),
+    "promotion": ("none", "stop", "pass"),
+    "progress": ("capture", "capture-or-promotion"),
+}
+GEESE = {
+    "13": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1",
+    "15": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4",
+    "british": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4 b4 f4",
+    "french": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4 a5 g5",
+}
+_ZAMMA_BLACK = " ".join(f"{f}{r}" for r in range(1, 5) for f in "abcdefghi") + " f5 g5 h5 i5"
+_ZAMMA_WHITE = " ".join(f"{f}{r}" for r in range(6, 10) for f in "abcdefghi") + " a5 b5 c5 d5"
+_KINGS = dict(man_steps="no-back", choice="max", promotion="stop", progress="capture-or-promotion")
+
+GAMES: dict[str, Rules] = {r.name: r for r in [
+    Rules("alquerque", colours=("W", "B"),
+          start0="a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 d3 e3", start1="a5 b5 c5 d5 e5 a4 b4 c4 d4 e4 a3 b3"),
+    Rules("zamma", size=9, colours=("B", "W"), start0=_ZAMMA_BLACK, start1=_ZAMMA_WHITE,
+          removal="end", max_plies=500, **_KINGS),
+    Rules("harbagh", board="harbagh", colours=("B", "W"),
+          start0="a1 b1 c1 d1 e1 a2 b2 c2 d2 a3 b3 c3 d3 e3 a4 b4 c4 d4 d5 e5",
+          start1="a9 b9 c9 d9 e9 a8 b8 c8 d8 a7 b7 c7 d7 e7 a6 b6 c6 d6 a5 b5", **_KINGS),
+    Rules("fox-and-geese", board="cross", colours=("G", "F"), hunt=True, capture="optional"),
+]}
+
+# the rule options each game accepts (the Rules fields a user may override)
+_COMMON = ("man_steps", "capture", "chain", "choice", "removal", "promotion", "king_reverse", "huff",
+           "no_progress", "progress", "repetition", "max_plies")
+OPTIONS = {"alquerque": _COMMON, "zamma": _COMMON, "harbagh": _COMMON,
+           "fox-and-geese": _COMMON + ("lines", "geese", "fox_start")}
+
+_KING_VALUE = 3.0  # material weight of a flying king (evaluate, heuristic)
+
+
+def rules_with_options(name: str, **options) -> Rules:
+    """The row ``name`` with rule options applied (strings or Python values); raises BadOption."""
+    base = GAMES[name]
+    allowed = OPTIONS[name]
+    changes = {}
+    for key, value in options.items():
+        key = str(key).lower().replace("-", "_")
+        if key not in allowed:
+            raise BadOption(f"{name} has no rule option {key!r}; options: {', '.join(allowed)}")
+        default = getattr(base, key)
+        try:
+            if isinstance(default, bool):
+                if isinstance(value, str):
+                    if value.strip().lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                        raise ValueError
+                    value = value.strip().lower() in ("1", "true", "yes", "on")
+                value = bool(value)
+            elif isinstance(default, int):
+                value = int(str(value).strip())
+                if value < 0:
+                    raise ValueError
+            else:
+                value = str(value).strip().lower()
+        except (TypeError, ValueError):
+            raise BadOption(f"{name} rule option {key}={value!r} is not a valid "
+                            f"{type(default).__name__}") from None
+        if key == "geese" and value == "17":
+            value = "british"
+        choices = CHOICES.get(key)
+        if choices and value not in choices:
+            raise BadOption(f"{name} rule option {key}={value!r}: allowed values are {', '.join(choices)}")
+        changes[key] = value
+    rules = replace(base, **changes)
+    if rules.repetition == 1:
+        raise BadOption(f"{name} rule option repetition=1: use 0 (off) or 2 or more")
+    return rules
+
+
+def _shift(x: int, d: int) -> int:
+    return x << d if d >= 0 else x >> -d
+
+
+class AlquerqueGame(Game):
+    """A compiled row: the board's line masks, direction plans, jump tables and notation."""
+
+    def __init__(self, rules: Rules):
+        r = self.rules = rules
+        self.name = r.name
+        self.options = {f.name: getattr(r, f.name) for f in fields(Rules) if f.name in OPTIONS[r.name]}
+        if r.board == "harbagh":
+            board = harbagh_board()
+        elif r.board == "cross":
+            board = cross_board(pattern=r.lines)
+        else:
+            board = alquerque_board(r.size)
+        self.board: LineBoard = board
+        self.grid = board.grid
+        self.points = board.points
+        self.name_of = board.names
+        self.index_of = {n: i for i, n in self.name_of.items()}
+        self.colours = tuple(r.colours)
+        self.hunt = r.hunt
+        self.compulsory = r.capture == "compulsory" and not r.huff
+        self.immediate = r.removal == "immediate"
+        self.chain = r.chain
+        self.promotion = r.promotion
+        self.king_reverse = r.king_reverse
+        self.huff = r.huff
+        self.no_progress = r.no_progress or 1 << 62
+        self.max_plies = r.max_plies or 1 << 62
+        self.crown_is_progress = r.progress == "capture-or-promotion"
+        self.repetition = r.repetition
+        self._setup_directions()
+        if r.promotion == "none":
+            self.promo = (0, 0)
+        else:
+            top = self.grid.rows - 1
+            self.promo = (self.grid.row_mask(top), self.grid.row_mask(0))
+        self.start = self._start_position()
+
+    # --- set-up -------------------------------------------------------------------
+    def _setup_directions(self) -> None:
+        """Per player: step directions of men ``(shift, from-mask)`` split up/down; jumps; king rays."""
+        board, r = self.board, self.rules
+        self.line = {}      # delta -> points with a line that way
+        self.jline = {}     # delta -> points with two steps of line that way
+        drow_of = {}
+        for d, mask in board.lines.items():
+            delta = board.delta(d)
+            self.line[delta] = mask
+            self.jline[delta] = mask & _shift(mask, -delta)
+            drow_of[delta] = d[0]
+        self.step_up, self.step_down, self.jump_up, self.jump_down = [], [], [], []
+        for p in (0, 1):
+            forward = 1 if p == 0 else -1
+            kind = "any" if (self.hunt and p == 1) else r.man_steps
+            steps = [d for d in self.line if kind == "any" or drow_of[d] * forward > 0
+                     or (kind == "no-back" and drow_of[d] == 0)]
+            jumps = [] if (self.hunt and p == 0) else [d for d in self.jline if self.jline[d]]
+            self.step_up.append(tuple((d, self.line[d]) for d in steps if d > 0))
+            self.step_down.append(tuple((-d, self.line[d]) for d in steps if d < 0))
+            self.jump_up.append(tuple((d, 2 * d, self.jline[d]) for d in jumps if d > 0))
+            self.jump_down.append(tuple((-d, -2 * d, self.jline[d]) for d in jumps if d < 0))
+        self.rays = tuple((d, self.line[d]) for d in self.line)
+        # man jumps from each point: (delta, jumped point, landing point)
+        self.jump_table = {}
+        for i in indices(self.points):
+            sq = 1 << i
+            self.jump_table[sq] = tuple((d, _shift(sq, d), _shift(sq, 2 * d))
+                                        for d, m in self.jline.items() if sq & m)
+
+    def _start_position(self) -> tuple[int, int]:
+        r = self.rules
+        lists = (GEESE[r.geese], r.fox_start) if r.hunt else (r.start0, r.start1)
+        masks = []
+        for text in lists:
+            mask = 0
+            for name in text.split():
+                bit = self.parse_square(name)
+                if bit is None:
+                    raise BadOption(f"{r.name}: {name!r} is not a point of the board")
+                mask |= bit
+            masks.append(mask)
+        if masks[0] & masks[1]:
+            raise BadOption(f"{r.name}: the start position puts two pieces on "
+                            f"{self.square_name(masks[0] & masks[1] & -(masks[0] & masks[1]))}")
+        return masks[0], masks[1]
+
+    # --- names -----------------------------------------------------------------------
+    def square_name(self, mask: int) -> str:
+        """The name of a single-bit point mask."""
+        return self.name_of[mask.bit_length() - 1]
+
+    def parse_square(self, text: str) -> int | None:
+        """The mask of a point given by name, or None."""
+        i = self.index_of.get(text.strip().lower())
+        return None if i is None else 1 << i
+
+    # --- contract ----------------------------------------------------------------------
+    def new_state(self) -> "AlquerqueState":
+        """The start position, player 0 to move."""
+        return AlquerqueState(self, self.start[0], self.start[1], 0, 0)
+
+    def parse_fen(self, text: str) -> "AlquerqueState":
+        """A position from its FEN (see the module docstring); raises BadPosition."""
+        original = text
+        parts = [p.strip() for p in str(text).strip().strip('"').strip().split(":")]
+        side = parts[0].upper() if parts else ""
+        if side not in self.colours:
+            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, "
+                              f"{' or '.join(self.colours)}")
+        lists: dict[str, tuple[int, int]] = {}
+        counters = {"H": 0, "N": 0}
+        seen_counters = set()
+        occupied = 0
+        for part in parts[1:]:
+            if not part:
+                continue
+            letter = part[0].upper()
+            if letter in counters and letter not in self.colours:
+                if letter in seen_counters or not part[1:].isdigit():
+                    raise BadPosition(f"bad FEN {original!r}: bad counter field {part!r}")
+                seen_counters.add(letter)
+                counters[letter] = int(part[1:])
+                continue
+            if letter not in self.colours:
+                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with "
+                                  f"{' or '.join(self.colours)} (or H / N for the counters)")
+            if letter in lists:
+                raise BadPosition(f"bad FEN {original!r}: colour {letter} given twice")
+            men = kings = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                is_king = item[0] in "Kk" and self.parse_square(item) is None
+                bit = self.parse_square(item[1:] if is_king else item)
+                if bit is None:
+                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a point of {self.name}")
+                if bit & occupied:
+                    raise BadPosition(f"bad FEN {original!r}: point {self.square_name(bit)} given twice")
+                if is_king and self.promotion == "none":
+                    raise BadPosition(f"bad FEN {original!r}: {self.name} has no kings ({item!r})")
+                occupied |= bit
+                if is_king:
+                    kings |= bit
+                else:
+                    men |= bit
+            lists[letter] = (men, kings)
+        for p in (0, 1):
+            men = lists.get(self.colours[p], (0, 0))[0]
+            if men & self.promo[p]:
+                bad = self.square_name(men & self.promo[p] & -(men & self.promo[p]))
+                raise BadPosition(f"bad FEN {original!r}: {self.colours[p]} man on {bad} "
+                                  f"stands on its crowning row")
+        turn = self.colours.index(side)
+        p0 = sum(lists.get(self.colours[0], (0, 0)))
+        p1 = sum(lists.get(self.colours[1], (0, 0)))
+        kings = lists.get(self.colours[0], (0, 0))[1] | lists.get(self.colours[1], (0, 0))[1]
+        own, opp = (p0, p1) if turn == 0 else (p1, p0)
+        state = AlquerqueState(self, own, opp, kings, turn)
+        state.quiet, state.ply = counters["H"], counters["N"]
+        state.drawn = state.quiet >= self.no_progress or state.ply >= self.max_plies
+        return state
+
+    def perft(self, state: "AlquerqueState", depth: int) -> int:
+        """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
+        return self._perft(state.own, state.opp, state.kings, state.turn, depth)
+
+    def _perft(self, own: int, opp: int, kings: int, turn: int, depth: int) -> int:
+        moves = self.legal(own, opp, kings, turn)
+        if depth <= 1:
+            return len(moves) if depth == 1 else 1
+        total = 0
+        perft = self._perft
+        for move in moves:
+            o, p, k = self.apply(own, opp, kings, move)
+            total += perft(p, o, k, turn ^ 1, depth - 1)
+        return total
+
+    @staticmethod
+    def apply(own: int, opp: int, kings: int, move: Move) -> tuple[int, int, int]:
+        """The raw (own, opp, kings) after ``move``, still from the mover's side."""
+        frm, to, cap, crown, route = move
+        own ^= frm ^ to
+        if kings & frm:
+            kings ^= frm ^ to
+        elif crown:
+            kings |= to
+        if cap:
+            kings &= ~cap
+            if route:
+                opp &= ~cap
+            else:
+                own &= ~cap     # huffed
+        return own, opp, kings
+
+    # --- move generation ------------------------------------------------------------------
+    def scan(self, own: int, opp: int, kings: int, turn: int, steps: bool = True) -> tuple[int, int, list]:
+        """One whole-board pass over the side to move: ``(jumpers, step_count, step_buckets)``.
+
+        ``jumpers``: pieces that may start a capture (exact for men; every king when
+        any piece can capture).  ``step_buckets`` hold ``(targets, delta, n)``: each
+        set bit ``t`` of ``targets`` is a step from ``t`` shifted back by ``delta``.
+        With ``steps=False`` and a capture found, the steps are not listed.
+        """
+        empty = self.points ^ (own | opp)
+        mine = own & kings
+        men = own ^ mine
+        jumpers = count = 0
+        out = []
+        for d, dd, m in self.jump_up[turn]:
+            t = ((((own & m) << d) & opp) << d) & empty
+            if t:
+                jumpers |= t >> dd
+        for d, dd, m in self.jump_down[turn]:
+            t = ((((own & m) >> d) & opp) >> d) & empty
+            if t:
+                jumpers |= t << dd
+        if jumpers and not steps:
+            return jumpers | mine, 0, out
+        if men:
+            for d, m in self.step_up[turn]:
+                t = ((men & m) << d) & empty
+                if t:
+                    n = t.bit_count()
+                    out.append((t, d, n))
+                    count += n
+            for d, m in self.step_down[turn]:
+                t = ((men & m) >> d) & empty
+                if t:
+                    n = t.bit_count()
+                    out.append((t, -d, n))
+                    count += n
+        if mine:
+            if self._king_rays(mine, opp, empty, out, not jumpers) or jumpers:
+                jumpers |= mine
+            count = sum(b[2] for b in out)
+        return jumpers, count, out
+
+    def _king_rays(self, mine: int, opp: int, empty: int, out: list, look: bool) -> bool:
+        """Flying king slides into ``out`` (per direction and distance); True if a king can capture.
+
+        ``look``: test for captures along the rays (else only list the slides).
+        """
+        found = False
+        for d, m in self.rays:
+            r, k = mine, d
+            while r:
+                r = _shift(r & m, d)
+                if look and not found and _shift(r & opp & m, d) & empty:
+                    found = True
+                r &= empty
+                if r:
+                    out.append((r, k, r.bit_count()))
+                k += d
+        return found
+
+    def steps_from(self, buckets: list, kings: int, turn: int, huffed: int = 0) -> list[Move]:
+        """The step moves listed by ``scan``'s buckets (``huffed``: see ``huff_mask``)."""
+        promo = self.promo[turn]
+        out = []
+        for targets, d, _ in buckets:
+            while targets:
+                to = targets & -targets
+                targets ^= to
+                frm = _shift(to, -d)
+                out.append((frm, to, self.huff_mask(huffed, frm, to), to & promo != 0 and not frm & kings, ()))
+        return out
+
+    @staticmethod
+    def huff_mask(huffed: int, frm: int, to: int) -> int:
+        """The mover's pieces removed after a step from ``frm`` to ``to`` that neglects a capture."""
+        return huffed ^ frm ^ to if huffed & frm else huffed
+
+    def step_at(self, r: int, buckets: list, kings: int, turn: int, huffed: int = 0) -> Move:
+        """The ``r``-th step (from 0) listed by ``scan``'s ``buckets``."""
+        for targets, d, n in buckets:
+            if r < n:
+                while r:
+                    targets &= targets - 1
+                    r -= 1
+                to = targets & -targets
+                frm = _shift(to, -d)
+                return (frm, to, self.huff_mask(huffed, frm, to),
+                        to & self.promo[turn] != 0 and not frm & kings, ())
+            r -= n
+        raise ValueError("step_at: index beyond the buckets")
+
+    def sequences(self, own: int, opp: int, kings: int, turn: int, starters: int) -> list[Move]:
+        """Every capture move of the ``starters`` (before the choice rule)."""
+        out: list[Move] = []
+        occupied = own | opp
+        while starters:
+            frm = starters & -starters
+            starters ^= frm
+            if frm & kings:
+                self._extend_king(frm, frm, 0, (), 0, occupied ^ frm, opp, out)
+            else:
+                self._extend_man(frm, frm, 0, (), occupied ^ frm, opp, turn, out)
+        return out
+
+    def _extend_man(self, frm, sq, captured, route, occupied, opp, turn, out) -> bool:
+        """Depth-first search of a man's jumps from ``sq``; finished moves go to ``out``.
+
+        ``occupied`` lacks the mover's start point and, under the Turkish strike,
+        keeps the captured pieces (they block).  Returns whether a jump exists from ``sq``.
+        """
+        free = self.points & ~occupied
+        prey = opp & ~captured
+        promo = self.promo[turn]
+        chain = self.chain
+        found = False
+        for d, mid, land in self.jump_table[sq]:
+            if not (mid & prey and land & free):
+                continue
+            found = True
+            cap2, route2 = captured | mid, route + (land,)
+            if land & promo and self.promotion == "stop":
+                out.append((frm, land, cap2, True, route2))
+                continue
+            if chain == "single":
+                out.append((frm, land, cap2, land & promo != 0, route2))
+                continue
+            occ2, opp2 = (occupied ^ mid, opp ^ mid) if self.immediate else (occupied, opp)
+            if chain == "optional":
+                out.append((frm, land, cap2, land & promo != 0, route2))
+                self._extend_man(frm, land, cap2, route2, occ2, opp2, turn, out)
+            elif not self._extend_man(frm, land, cap2, route2, occ2, opp2, turn, out):
+                out.append((frm, land, cap2, land & promo != 0, route2))
+        return found
+
+    def _extend_king(self, frm, sq, captured, route, last, occupied, opp, out) -> bool:
+        """``_extend_man`` for a flying king: along each line to the first piece, land on any free point beyond."""
+        free = self.points & ~occupied
+        prey = opp & ~captured
+        chain = self.chain
+        found = False
+        for d, m in self.rays:
+            if d == -last and not self.king_reverse:
+                continue
+            s = _shift(sq & m, d)
+            while s & free:
+                s = _shift(s & m, d)
+            if not s & prey:
+                continue
+            land = _shift(s & m, d)
+            if not land & free:
+                continue
+            found = True
+            cap2 = captured | s
+            occ2, opp2 = (occupied ^ s, opp ^ s) if self.immediate else (occupied, opp)
+            while land & free:
+                route2 = route + (land,)
+                if chain == "single":
+                    out.append((frm, land, cap2, False, route2))
+                elif chain == "optional":
+                    out.append((frm, land, cap2, False, route2))
+                    self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out)
+                elif not self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out):
+                    out.append((frm, land, cap2, False, route2))
+                land = _shift(land & m, d)
+        return found
+
+    def choose(self, moves: list[Move]) -> list[Move]:
+        """The choice rule: with ``max`` only the captures taking the most pieces."""
+        if self.rules.choice == "max" and len(moves) > 1:
+            best = max(len(m[4]) for m in moves)
+            return [m for m in moves if len(m[4]) == best]
+        return moves
+
+    def huffable(self, own: int, opp: int, kings: int, turn: int, jumpers: int, captures: list[Move]) -> int:
+        """The pieces that could have captured (removed by a step under ``huff``)."""
+        if not self.huff or not jumpers:
+            return 0
+        out = 0
+        for m in captures:
+            out |= m[0]
+        return out
+
+    def legal(self, own: int, opp: int, kings: int, turn: int) -> list[Move]:
+        """All legal moves of a raw position."""
+        jumpers, count, buckets = self.scan(own, opp, kings, turn, not self.compulsory)
+        if not jumpers:
+            return self.steps_from(buckets, kings, turn)
+        captures = self.choose(self.sequences(own, opp, kings, turn, jumpers))
+        if self.compulsory:
+            return captures
+        huffed = self.huffable(own, opp, kings, turn, jumpers, captures)
+        return captures + self.steps_from(buckets, kings, turn, huffed)
+
+
+class AlquerqueState(State):
+    """A position of an Alquerque-family game with its draw counters."""
+
+    __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "quiet", "history", "drawn")
+
+    def __init__(self, game: AlquerqueGame, own: int, opp: int, kings: int, turn: int):
+        self.game = game
+        self.own, self.opp, self.kings, self.turn = own, opp, kings, turn
+        self.ply = 0          # plies played (the safety cap)
+        self.quiet = 0        # plies since the last capture (or promotion, where that is progress)
+        self.history = ()     # keys since the last capture / crowning (repetition rule only)
+        self.drawn = False
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player is to move, else 1."""
+        return self.turn
+
+    def copy(self) -> "AlquerqueState":
+        """An independent copy (the history tuple is shared: it is immutable)."""
+        s = object.__new__(AlquerqueState)
+        s.game, s.own, s.opp, s.kings, s.turn = self.game, self.own, self.opp, self.kings, self.turn
+        s.ply, s.quiet, s.history, s.drawn = self.ply, self.quiet, self.history, self.drawn
+        return s
+
+    def key(self) -> tuple:
+        """(turn, side to move's pieces, the other side's pieces, kings)."""
+        return (self.turn, self.own, self.opp, self.kings)
+
+    def pieces(self, player: int) -> int:
+        """The mask of ``player``'s pieces."""
+        return self.own if player == self.turn else self.opp
+
+    # --- moves -----------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (a capture chain is one move); empty when the game is over."""
+        if self.drawn:
+            return []
+        return self.game.legal(self.own, self.opp, self.kings, self.turn)
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move without listing every step, or None when the game is over."""
+        if self.drawn:
+            return None
+        return self._random(rng.random)
+
+    def _random(self, rnd) -> Move | None:
+        g = self.game
+        own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
+        jumpers, count, buckets = g.scan(own, opp, kings, turn, not g.compulsory)
+        if jumpers:
+            captures = g.choose(g.sequences(own, opp, kings, turn, jumpers))
+            if g.compulsory:
+                return captures[int(rnd() * len(captures))]
+            r = int(rnd() * (len(captures) + count))
+            if r < len(captures):
+                return captures[r]
+            huffed = g.huffable(own, opp, kings, turn, jumpers, captures)
+            return g.step_at(r - len(captures), buckets, kings, turn, huffed)
+        if count:
+            return g.step_at(int(rnd() * count), buckets, kings, turn)
+        return None
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Uniformly random moves in place to the end; the outcome, or None if cut off after ``max_plies``.
+
+        The same rules and random draws as ``random_move`` then ``play``.
+        """
+        rnd, play, pick = rng.random, self.play, self._random
+        for _ in range(max_plies):
+            if self.drawn:
+                return 0.5
+            move = pick(rnd)
+            if move is None:
+                return 0.0 if self.turn == 0 else 1.0
+            play(move)
+        return self.outcome()
+
+    def play(self, move: Move) -> None:
+        """Apply a legal move in place and update the draw counters."""
+        g = self.game
+        turn, own0, opp0, kings0 = self.turn, self.own, self.opp, self.kings
+        own, opp, kings = g.apply(own0, opp0, kings0, move)
+        self.own, self.opp, self.kings, self.turn = opp, own, kings, turn ^ 1
+        ply = self.ply = self.ply + 1
+        if move[2] or (move[3] and g.crown_is_progress):
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        if g.repetition:
+            if move[2] or move[3]:
+                self.history = ()
+            else:
+                key = (turn ^ 1, opp, own, kings)
+                history = self.history or ((turn, own0, opp0, kings0),)
+                if history.count(key) + 1 >= g.repetition:
+                    self.drawn = True
+                self.history = history + (key,)
+        if self.quiet >= g.no_progress or ply >= g.max_plies:
+            self.drawn = True
+
+    def outcome(self) -> float | None:
+        """None while the game runs; else 1.0 / 0.5 / 0.0 for the first player (no move = loss)."""
+        jumpers, count, _ = self.game.scan(self.own, self.opp, self.kings, self.turn, False)
+        if jumpers or count:
+            return 0.5 if self.drawn else None
+        return 0.0 if self.turn == 0 else 1.0
+
+    # --- notation ------------------------------------------------------------------------
+    def fen(self) -> str:
+        """``side:c0<list>:c1<list>`` plus ``:H<quiet>`` and ``:N<ply>`` when they are not 0."""
+        g = self.game
+        lists = []
+        for p in (0, 1):
+            items = [("K" if self.kings >> i & 1 else "") + g.name_of[i] for i in indices(self.pieces(p))]
+            lists.append(g.colours[p] + ",".join(items))
+        text = f"{g.colours[self.turn]}:{lists[0]}:{lists[1]}"
+        if self.quiet:
+            text += f":H{self.quiet}"
+        if self.ply:
+            text += f":N{self.ply}"
+        return text
+
+    def move_str(self, move: Move) -> str:
+        """``from-to`` for a step or slide, ``fromxlandingx...`` for a capture (its full path)."""
+        g = self.game
+        frm, to, _, _, route = move
+        if not route:
+            return f"{g.square_name(frm)}-{g.square_name(to)}"
+        return "x".join([g.square_name(frm)] + [g.square_name(r) for r in route])
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by ``text``: a full path, or a capture's start and end (with any
+        landing points in between) when that names one move.  Separators ``-``, ``x``, ``:``."""
+        g = self.game
+        raw = str(text).strip().lower()
+        parts = re.split(r"[-x:×]", raw)
+        if len(parts) < 2 or any(not p for p in parts):
+            raise IllegalMove(f"move {text!r} is not in the notation from-to or fromxto[x...] (e.g. d3-c3)")
+        masks = []
+        for part in parts:
+            bit = g.parse_square(part)
+            if bit is None:
+                raise IllegalMove(f"move {text!r}: {part!r} is not a point of {g.name}")
+            masks.append(bit)
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        exact = [m for m in legal if (m[0],) + (m[4] or (m[1],)) == tuple(masks)]
+        if len(exact) == 1:
+            return exact[0]
+        matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1] and m[4]
+                   and _subsequence(masks[1:-1], m[4][:-1])]
+        if not matches:
+            why = " (a capture is compulsory)" if g.compulsory and legal[0][4] else ""
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
+        if len(matches) > 1:
+            names = [self.move_str(m) for m in matches]
+            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
+        return matches[0]
+
+    # --- evaluation and display -------------------------------------------------------
+    def evaluate(self) -> float:
+        """A score in [0, 1] for the first player.
+
+        Symmetric games: the first player's share of the material (men 1, kings 3).
+        Fox and Geese: half from the geese left (5 or fewer cannot trap the fox,
+        the full flock scores 1), half from the fox's lack of mobility (its free
+        neighbour points and jumps out of 8).
+        """
+        g = self.game
+        p0, p1, kings = self.pieces(0), self.pieces(1), self.kings
+        if g.hunt:
+            flock = (g.start[0].bit_count() - 5) or 1
+            geese = min(1.0, max(0.0, (p0.bit_count() - 5) / flock))
+            mobility = self._hunter_mobility(p1, p0) / (8 * max(1, p1.bit_count()))
+            return 0.5 * geese + 0.5 * (1.0 - min(1.0, mobility))
+        a = (p0 & ~kings).bit_count() + _KING_VALUE * (p0 & kings).bit_count()
+        b = (p1 & ~kings).bit_count() + _KING_VALUE * (p1 & kings).bit_count()
+        return 0.5 if a + b == 0 else a / (a + b)
+
+    def _hunter_mobility(self, hunter: int, prey: int) -> int:
+        """Steps plus jumps of the ``hunter`` pieces (counted on the whole board at once)."""
+        g = self.game
+        empty = g.points & ~(hunter | prey)
+        n = 0
+        for d, m in g.line.items():
+            step = _shift(hunter & m, d)
+            n += (step & empty).bit_count()
+            n += (_shift(step & prey & m, d) & empty).bit_count()
+        return n
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal move captures."""
+        return bool(move[4])
+
+    def heuristic(self, move: Move) -> float:
+        """One-ply material gain of a legal move for its mover (huffed pieces count as a loss)."""
+        cap = move[2]
+        gain = (cap & ~self.kings).bit_count() + _KING_VALUE * (cap & self.kings).bit_count()
+        if cap and not move[4]:
+            gain = -gain
+        return gain + (_KING_VALUE - 1 if move[3] else 0)
+
+    def board_text(self) -> str:
+        """The board as text, rank 1 at the bottom: lower case men, upper case kings, ``.`` empty."""
+        g = self.game
+        grid = g.grid
+        p0 = self.pieces(0)
+        letters = [c.lower() for c in g.colours]
+        harbagh = g.rules.board == "harbagh"
+        lines = []
+        for r in range(grid.rows - 1, -1, -1):
+            cells = []
+            for c in range(grid.cols):
+                bit = grid.mask(r, c)
+                if not g.points & bit:
+                    cells.append(" ")
+                elif not (self.own | self.opp) & bit:
+                    cells.append(".")
+                else:
+                    ch = letters[0 if p0 & bit else 1]
+                    cells.append(ch.upper() if self.kings & bit else ch)
+            lines.append(f"{r + 1:>2} " + " ".join(cells))
+        files = [("abcdefghi"[c // 2] if c % 2 == 0 else " ") if harbagh else "abcdefghi"[c]
+                 for c in range(grid.cols)]
+        lines.append("   " + " ".join(files))
+        lines.append(f"{g.colours[self.turn]} ({'first' if self.turn == 0 else 'second'} player) to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} {self.fen()}>"
+
+
+def _subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
+    it = iter(hay)
+    return all(any(x == h for h in it) for x in needle)
+
+
+def make_game(name: str, **options) -> AlquerqueGame:
+    """The compiled game ``name`` (a key of ``GAMES``) with rule options applied; raises BadOption."""
+    rules = rules_with_options(name, **options)
+    if rules.hunt and (rules.fox_start not in alquerque_names(rules)):
+        raise BadOption(f"{name} rule option fox_start={rules.fox_start!r} is not a point of the board")
+    return AlquerqueGame(rules)
+
+
+def alquerque_names(rules: Rules) -> set[str]:
+    """The point names of a row's board."""
+    board = cross_board(pattern=rules.lines) if rules.board == "cross" else (
+        harbagh_board() if rules.board == "harbagh" else alquerque_board(rules.size))
+    return set(board.names.values())
