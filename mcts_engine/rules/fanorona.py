@@ -1,0 +1,596 @@
+"""Fanorona: the 9x5 capture-by-approach-or-withdrawal game of Madagascar.
+
+Rules: ``../shared/rules/fanorona.md`` with the defaults of its Ambiguities section
+(§9).  In short: 9x5 points, orthogonal lines everywhere, diagonals only through the
+"strong" points (file index + rank even, a1 strong); White (player 0, ranks 1-2 and
+b3 d3 g3 i3) moves first, e3 starts empty.  A turn is one paika (a step to an
+adjacent empty point, allowed only when no capture exists anywhere) or one capturing
+move: a chain of capturing steps by one stone.  A step from P to Q in direction d
+captures by approach (the point beyond Q holds an enemy) or by withdrawal (the point
+behind P holds an enemy), taking that stone and the enemies directly behind it on
+the line up to the first non-enemy point; a step that could do both is two moves.
+Chain steps must capture, may not revisit a point of the turn (start included) and
+may not repeat the previous step's direction; by default the player may stop after
+any capture, so every prefix of a chain is its own move.  A player without a legal
+move loses.  Draws (§7 [E]): 50 plies in a row without a capture, or ply 400.
+
+Rule options (``make_game(**options)``, strings accepted):
+
+* ``chain``: ``optional`` (default; every prefix is a move) or ``compulsory`` (a
+  chain must go on while a capture continues it: only maximal chains are moves);
+* ``first_turn_single_capture``: ``false`` (default) or ``true`` (each player's
+  first turn, plies 0 and 1, captures one step only);
+* ``removal``: ``immediate`` (default; a captured line leaves before the next step)
+  or ``dagaz`` (Dagaz's generator: while the chain is explored only the first stone
+  of each line is gone; the lines, traced on the start-of-turn board, go at the end);
+* ``no_capture_plies``: draw after this many plies in a row without a capture
+  (default 50; 0 = never);
+* ``max_plies``: draw when this many plies have been played since the start
+  (default 400; 0 = never).
+
+Board: ``Grid(5, 9)`` with one ghost column, bit ``row * 10 + col`` (row 0 = rank 1,
+col 0 = file a).  Every direction is one shift: E +1, W -1, N +10, S -10, NE +11,
+SW -11, NW +9, SE -9.  The ghost column stops east-west wrap-around; a diagonal step
+keeps the parity of row + col, so computing diagonal captures from the strong points
+only (``STRONG``) is all the diagonal masking needed.  Which stones can capture is
+found for all stones at once by shifts (``capturers``); chains are then followed
+stone by stone with per-point step tables.
+
+Notation (§8).  A paika is ``from-to`` (``c3-d3``); a capturing move is the path of
+the stone with ``(A)`` (approach) or ``(W)`` (withdrawal) after every point reached,
+e.g. ``d4-d3(A)-c3(W)-d2(A)-e3(W)``.  ``parse_move`` also reads the path without the
+letters when only one legal move fits it (else AmbiguousMove lists the moves).
+``long_str(move)`` gives Dagaz's long form ``d4 - d3 - c3 x d2 x d1 x b3``.
+
+Internally a move is a tuple ``(from, to, captured, *steps)``: the bit indices of the
+first and last point, the mask of all captured stones, and per capturing step
+``index * 2 + kind`` (kind 0 = approach, 1 = withdrawal); a paika is ``(from, to, 0)``.
+
+FEN: the board from rank 5 down to rank 1, ranks separated by ``/``, each rank from
+file a to i with ``W``/``B`` for stones and a digit for a run of empty points, then
+the side to move (``w``/``b``), the plies since the last capture and the plies since
+the start (both optional, default 0), e.g. the start position
+``BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w 0 0``.
+"""
+from __future__ import annotations
+
+import re
+
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import Grid, indices
+
+Move = tuple  # (from, to, captured mask, *step codes)
+
+ROWS, COLS = 5, 9
+GRID = Grid(ROWS, COLS)
+STRIDE = GRID.stride  # 10
+CELLS = GRID.cells
+STRONG = GRID.where(lambda r, c: (r + c) % 2 == 0)
+# direction k and k ^ 1 are opposite: E W N S NE SW NW SE
+DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1))
+DELTAS = tuple(GRID.delta(dr, dc) for dr, dc in DIRECTIONS)
+KINDS = "AW"
+START_WHITE = GRID.row_mask(0) | GRID.row_mask(1) | sum(GRID.mask(2, c) for c in (1, 3, 6, 8))
+START_BLACK = GRID.row_mask(3) | GRID.row_mask(4) | sum(GRID.mask(2, c) for c in (0, 2, 5, 7))
+START_FEN = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w 0 0"
+STONES = 22  # per side at the start: no position has more
+
+DEFAULTS = {"chain": "optional", "first_turn_single_capture": False, "removal": "immediate",
+            "no_capture_plies": 50, "max_plies": 400}
+CHOICES = {"chain": ("optional", "compulsory"), "removal": ("immediate", "dagaz")}
+TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def _has_line(index: int, k: int) -> bool:
+    """Whether the board has a line from point ``index`` one step in direction ``k``."""
+    r, c = GRID.coords(index)
+    dr, dc = DIRECTIONS[k]
+    if not (0 <= r + dr < ROWS and 0 <= c + dc < COLS):
+        return False
+    return k < 4 or (r + c) % 2 == 0
+
+
+def _ray(index: int, k: int) -> tuple[int, ...]:
+    """The single-bit masks of the points after ``index`` along direction ``k``, nearest first."""
+    out = []
+    while _has_line(index, k):
+        index += DELTAS[k]
+        out.append(1 << index)
+    return tuple(out)
+
+
+def _step_table() -> list[tuple]:
+    """Per point: one row ``(k, to_bit, to_index, approach_ray, withdrawal_ray)`` per line from it.
+
+    ``approach_ray`` lists the points beyond the target (an approach takes a run of
+    them), ``withdrawal_ray`` the points behind the start (a withdrawal takes a run).
+    """
+    table: list[tuple] = [()] * (ROWS * STRIDE)
+    for index in indices(CELLS):
+        rows = []
+        for k in range(8):
+            if _has_line(index, k):
+                to = index + DELTAS[k]
+                rows.append((k, 1 << to, to, _ray(to, k), _ray(index, k ^ 1)))
+        table[index] = tuple(rows)
+    return table
+
+
+STEPS = _step_table()
+
+
+def capturers(own: int, opp: int) -> int:
+    """The stones of ``own`` that have a capturing step (approach or withdrawal), all at once.
+
+    Per axis with shift ``s``: an approach in +s needs an empty point at +s and an
+    enemy at +2s; a withdrawal in +s needs an empty point at +s and an enemy at -s
+    (and the same mirrored).  Diagonal axes use only the strong points.
+    """
+    e = CELLS & ~(own | opp)
+    c = 0
+    for s, ee, oo in ((1, e, opp), (10, e, opp), (11, e & STRONG, opp & STRONG), (9, e & STRONG, opp & STRONG)):
+        od, ou = oo >> s, oo << s
+        c |= ((ee & od) >> s) | ((ee >> s) & ou) | ((ee & ou) << s) | ((ee << s) & od)
+    return own & c
+
+
+def paika_masks(own: int, opp: int) -> tuple[int, ...]:
+    """Per direction k (``DIRECTIONS`` order), the stones of ``own`` that can step that way."""
+    e = CELLS & ~(own | opp)
+    es = e & STRONG
+    os_ = own & STRONG
+    return (own & (e >> 1), own & (e << 1), own & (e >> 10), own & (e << 10),
+            os_ & (es >> 11), os_ & (es << 11), os_ & (es >> 9), os_ & (es << 9))
+
+
+class FanoronaGame(Game):
+    """Fanorona with its rule options fixed (see the module docstring)."""
+
+    name = "fanorona"
+    colours = ("W", "B")
+
+    def __init__(self, chain: str = "optional", first_turn_single_capture: bool = False,
+                 removal: str = "immediate", no_capture_plies: int = 50, max_plies: int = 400):
+        self.options = {"chain": chain, "first_turn_single_capture": first_turn_single_capture,
+                        "removal": removal, "no_capture_plies": no_capture_plies, "max_plies": max_plies}
+        self.prefixes = chain == "optional"
+        self.first_turn_single = first_turn_single_capture
+        self.dagaz = removal == "dagaz"
+        self.quiet_limit = no_capture_plies or 1 << 62
+        self.ply_limit = max_plies or 1 << 62
+        self.grid = GRID
+        self.name_of = {i: GRID.algebraic(i) for i in indices(CELLS)}
+
+    # --- contract -------------------------------------------------------------------
+    def new_state(self) -> "FanoronaState":
+        """The start position, White to move."""
+        return FanoronaState(self, START_WHITE, START_BLACK, 0, 0, 0)
+
+    def parse_fen(self, text: str) -> "FanoronaState":
+        """A position from its FEN (see the module docstring); BadPosition names what is wrong."""
+        original = text
+        fields = str(text).strip().strip('"').split()
+        if not 2 <= len(fields) <= 4:
+            raise BadPosition(f"bad FEN {original!r}: expected '<rank5>/.../<rank1> <w|b> [quiet plies] [ply]'")
+        ranks = fields[0].split("/")
+        if len(ranks) != ROWS:
+            raise BadPosition(f"bad FEN {original!r}: {len(ranks)} ranks, Fanorona has {ROWS} (5 down to 1, "
+                              f"separated by '/')")
+        white = black = 0
+        for n, rank in enumerate(ranks):
+            row, col = ROWS - 1 - n, 0
+            for ch in rank:
+                if ch.isdigit() and ch != "0":
+                    col += int(ch)
+                elif ch.upper() in "WB" and col < COLS:
+                    if ch.upper() == "W":
+                        white |= GRID.mask(row, col)
+                    else:
+                        black |= GRID.mask(row, col)
+                    col += 1
+                elif ch.upper() not in "WB":
+                    raise BadPosition(f"bad FEN {original!r}: {ch!r} in rank {row + 1} is not W, B or a digit 1-9")
+                else:
+                    col += 1
+            if col != COLS:
+                raise BadPosition(f"bad FEN {original!r}: rank {row + 1} ({rank!r}) has {col} points, not {COLS}")
+        side = fields[1].lower()
+        if side not in ("w", "b"):
+            raise BadPosition(f"bad FEN {original!r}: side to move {fields[1]!r} is not w or b")
+        for colour, mask in (("White", white), ("Black", black)):
+            if mask.bit_count() > STONES:
+                raise BadPosition(f"bad FEN {original!r}: {colour} has {mask.bit_count()} stones, at most {STONES}")
+        counters = []
+        for field, what in zip(fields[2:], ("plies since the last capture", "ply")):
+            if not field.isdigit():
+                raise BadPosition(f"bad FEN {original!r}: {what} {field!r} is not a whole number")
+            counters.append(int(field))
+        quiet, ply = (counters + [0, 0])[:2]
+        turn = 0 if side == "w" else 1
+        own, opp = (white, black) if turn == 0 else (black, white)
+        return FanoronaState(self, own, opp, turn, ply, quiet)
+
+    # --- move generation on raw masks ------------------------------------------------------
+    def chains(self, own: int, opp: int, starters: int, single: bool = False) -> list[Move]:
+        """Every capturing move of the stones in ``starters`` (all of which must have a capture).
+
+        A move is listed when the chain may stop there: after every capture when
+        chains are optional, only where no capture continues it when compulsory.
+        ``single`` limits chains to one step (the first-turn rule).
+        """
+        out: list[Move] = []
+        free0 = CELLS & ~(own | opp)
+        dfs = self._dfs_dagaz if self.dagaz else self._dfs
+        prefixes = self.prefixes
+        while starters:
+            bit = starters & -starters
+            starters ^= bit
+            frm = bit.bit_length() - 1
+            dfs(out, frm, frm, free0, opp, -1, 0, (), prefixes, single, opp)
+        return out
+
+    def _dfs(self, out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int,
+             path: tuple, prefixes: bool, single: bool, opp0: int) -> bool:
+        """Extend a chain standing on ``q``; append the moves found; whether any step exists."""
+        found = False
+        for k, tb, to, aray, wray in STEPS[q]:
+            if k == last or not tb & free:
+                continue
+            if aray and aray[0] & opp:
+                line = 0
+                for b in aray:
+                    if b & opp:
+                        line |= b
+                    else:
+                        break
+                found = True
+                cap, p = taken | line, path + (to << 1,)
+                if single or not self._dfs(out, frm, to, (free ^ tb) | line, opp ^ line, k, cap, p,
+                                           prefixes, False, opp0) or prefixes:
+                    out.append((frm, to, cap) + p)
+            if wray and wray[0] & opp:
+                line = 0
+                for b in wray:
+                    if b & opp:
+                        line |= b
+                    else:
+                        break
+                found = True
+                cap, p = taken | line, path + ((to << 1) | 1,)
+                if single or not self._dfs(out, frm, to, (free ^ tb) | line, opp ^ line, k, cap, p,
+                                           prefixes, False, opp0) or prefixes:
+                    out.append((frm, to, cap) + p)
+        return found
+
+    def _dfs_dagaz(self, out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int,
+                   path: tuple, prefixes: bool, single: bool, opp0: int) -> bool:
+        """``_dfs`` with Dagaz's removal: only each line's first stone leaves during the chain;
+        the whole line, traced on the start-of-turn board ``opp0``, is captured."""
+        found = False
+        for k, tb, to, aray, wray in STEPS[q]:
+            if k == last or not tb & free:
+                continue
+            for kind, ray in ((0, aray), (1, wray)):
+                if not (ray and ray[0] & opp):
+                    continue
+                line = 0
+                for b in ray:
+                    if b & opp0:
+                        line |= b
+                    else:
+                        break
+                first = ray[0]
+                found = True
+                cap, p = taken | line, path + ((to << 1) | kind,)
+                if single or not self._dfs_dagaz(out, frm, to, (free ^ tb) | first, opp ^ first, k, cap, p,
+                                                 prefixes, False, opp0) or prefixes:
+                    out.append((frm, to, cap) + p)
+        return found
+
+    def single_turn(self, ply: int) -> bool:
+        """Whether a capture at this ply is limited to one step (the first-turn option)."""
+        return self.first_turn_single and ply < 2
+
+    def legal(self, own: int, opp: int, ply: int) -> list[Move]:
+        """All legal moves of a raw position (draw rules ignored): captures if any, else paikas."""
+        starters = capturers(own, opp)
+        if starters:
+            return self.chains(own, opp, starters, self.single_turn(ply))
+        out = []
+        for k, mask in enumerate(paika_masks(own, opp)):
+            d = DELTAS[k]
+            while mask:
+                bit = mask & -mask
+                mask ^= bit
+                frm = bit.bit_length() - 1
+                out.append((frm, frm + d, 0))
+        return out
+
+    def perft(self, state: "FanoronaState", depth: int) -> int:
+        """Leaf count of the legal-move tree on raw masks (draw rules ignored)."""
+        return self._perft(state.own, state.opp, state.ply, depth)
+
+    def _perft(self, own: int, opp: int, ply: int, depth: int) -> int:
+        if depth <= 0:
+            return 1
+        starters = capturers(own, opp)
+        if starters:
+            moves = self.chains(own, opp, starters, self.single_turn(ply))
+            if depth == 1:
+                return len(moves)
+            return sum(self._perft(opp & ~m[2], own ^ (1 << m[0]) ^ (1 << m[1]), ply + 1, depth - 1)
+                       for m in moves)
+        masks = paika_masks(own, opp)
+        if depth == 1:
+            return sum(m.bit_count() for m in masks)
+        total = 0
+        for k, mask in enumerate(masks):
+            d = DELTAS[k]
+            while mask:
+                bit = mask & -mask
+                mask ^= bit
+                total += self._perft(opp, own ^ bit ^ (bit << d if d > 0 else bit >> -d), ply + 1, depth - 1)
+        return total
+
+
+class FanoronaState(State):
+    """A Fanorona position: the mover's and the other side's stones, and the draw counters."""
+
+    __slots__ = ("game", "own", "opp", "turn", "ply", "quiet")
+
+    def __init__(self, game: FanoronaGame, own: int, opp: int, turn: int, ply: int, quiet: int):
+        self.game = game
+        self.own, self.opp, self.turn = own, opp, turn
+        self.ply = ply        # plies since the start of the game (FEN field 4)
+        self.quiet = quiet    # plies in a row without a capture (FEN field 3)
+
+    @property
+    def to_move(self) -> int:
+        """0 when White (the first player) is to move, else 1."""
+        return self.turn
+
+    @property
+    def white(self) -> int:
+        """White's stones."""
+        return self.own if self.turn == 0 else self.opp
+
+    @property
+    def black(self) -> int:
+        """Black's stones."""
+        return self.opp if self.turn == 0 else self.own
+
+    def copy(self) -> "FanoronaState":
+        """An independent copy."""
+        s = object.__new__(FanoronaState)
+        s.game, s.own, s.opp, s.turn, s.ply, s.quiet = self.game, self.own, self.opp, self.turn, self.ply, self.quiet
+        return s
+
+    def key(self) -> tuple:
+        """(side to move, its stones, the other side's stones)."""
+        return (self.turn, self.own, self.opp)
+
+    def _drawn(self) -> bool:
+        g = self.game
+        return self.quiet >= g.quiet_limit or self.ply >= g.ply_limit
+
+    # --- moves ---------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Captures if any, else paikas; empty when the game is over (including a draw)."""
+        if self._drawn():
+            return []
+        return self.game.legal(self.own, self.opp, self.ply)
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move (paikas drawn by counting, not listed), or None."""
+        if self._drawn():
+            return None
+        return self._pick(rng.random)
+
+    def _pick(self, rnd) -> Move | None:
+        g, own, opp = self.game, self.own, self.opp
+        starters = capturers(own, opp)
+        if starters:
+            moves = g.chains(own, opp, starters, g.single_turn(self.ply))
+            return moves[int(rnd() * len(moves))]
+        masks = paika_masks(own, opp)
+        total = sum(m.bit_count() for m in masks)
+        if not total:
+            return None
+        k = int(rnd() * total)
+        for d, mask in zip(DELTAS, masks):
+            n = mask.bit_count()
+            if k < n:
+                for _ in range(k):
+                    mask &= mask - 1
+                frm = (mask & -mask).bit_length() - 1
+                return (frm, frm + d, 0)
+            k -= n
+        raise AssertionError("unreachable")
+
+    def play(self, move: Move) -> None:
+        """Apply a legal move in place and update the draw counters."""
+        frm, to, cap = move[0], move[1], move[2]
+        self.own, self.opp = self.opp & ~cap, self.own ^ (1 << frm) ^ (1 << to)
+        self.turn ^= 1
+        self.ply += 1
+        self.quiet = 0 if cap else self.quiet + 1
+
+    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+        """Uniformly random moves in place to the end; the outcome, or None if cut off.
+
+        The same rules and random draws as ``random_move`` then ``play``.
+        """
+        g = self.game
+        rnd = rng.random
+        for _ in range(max_plies):
+            if self._drawn():
+                break
+            move = self._pick(rnd)
+            if move is None:
+                break
+            self.play(move)
+        return self.outcome()
+
+    def outcome(self) -> float | None:
+        """None while the game runs; else White's score: the side without a move loses, then draws."""
+        own, opp = self.own, self.opp
+        if not capturers(own, opp) and not any(paika_masks(own, opp)):
+            return 0.0 if self.turn == 0 else 1.0
+        return 0.5 if self._drawn() else None
+
+    # --- notation ---------------------------------------------------------------------------
+    def fen(self) -> str:
+        """Ranks 5..1 with ``W``/``B``/digits, side, plies since the last capture, ply."""
+        white, black = self.white, self.black
+        ranks = []
+        for row in range(ROWS - 1, -1, -1):
+            text, run = "", 0
+            for col in range(COLS):
+                bit = GRID.mask(row, col)
+                ch = "W" if white & bit else "B" if black & bit else ""
+                if ch:
+                    text += (str(run) if run else "") + ch
+                    run = 0
+                else:
+                    run += 1
+            ranks.append(text + (str(run) if run else ""))
+        return f"{'/'.join(ranks)} {'wb'[self.turn]} {self.quiet} {self.ply}"
+
+    def move_str(self, move: Move) -> str:
+        """``c3-d3`` for a paika, ``d4-d3(A)-c3(W)`` for a capturing move."""
+        names = self.game.name_of
+        if len(move) == 3:
+            return f"{names[move[0]]}-{names[move[1]]}"
+        return names[move[0]] + "".join(f"-{names[c >> 1]}({KINDS[c & 1]})" for c in move[3:])
+
+    def steps_of(self, move: Move) -> list[tuple[int, int, int]]:
+        """Per step of a legal move: (from index, to index, mask of the stones it captures)."""
+        if len(move) == 3:
+            return [(move[0], move[1], 0)]
+        out, q, opp, opp0 = [], move[0], self.opp, self.opp
+        for c in move[3:]:
+            to, kind = c >> 1, c & 1
+            row = next(r for r in STEPS[q] if r[2] == to)
+            ray = row[3] if kind == 0 else row[4]
+            board = opp0 if self.game.dagaz else opp
+            line = 0
+            for b in ray:
+                if b & board:
+                    line |= b
+                else:
+                    break
+            opp &= ~(ray[0] if self.game.dagaz else line)
+            out.append((q, to, line))
+            q = to
+        return out
+
+    def long_str(self, move: Move) -> str:
+        """Dagaz's long form: the path joined by `` - ``, then each captured stone after `` x ``."""
+        names = self.game.name_of
+        steps = self.steps_of(move)
+        path = " - ".join([names[move[0]]] + [names[to] for _, to, _ in steps])
+        taken = []
+        for q, to, line in steps:
+            taken += sorted(indices(line), key=lambda i: abs(i - q))
+        return path + "".join(f" x {names[i]}" for i in taken)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by ``text``: the full notation, or the path without (A)/(W)
+        when exactly one legal move has it (AmbiguousMove lists them otherwise)."""
+        body = str(text).strip().lower()
+        parts = body.split("-")
+        points, kinds = [], []
+        for part in parts:
+            m = re.fullmatch(r"([a-i][1-5])(?:\(([aw])\))?", part)
+            if not m:
+                raise IllegalMove(f"move {text!r} is not Fanorona notation (e.g. c3-d3, d4-d3(A)-c3(W))")
+            points.append(self.game.grid.parse_algebraic(m.group(1)))
+            kinds.append(m.group(2))
+        if len(points) < 2 or kinds[0] is not None:
+            raise IllegalMove(f"move {text!r} is not Fanorona notation (e.g. c3-d3, d4-d3(A)-c3(W))")
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        matches = []
+        for move in legal:
+            if len(move) == 3:
+                if len(points) == 2 and kinds[1] is None and move[:2] == (points[0], points[1]):
+                    matches.append(move)
+                continue
+            if move[0] != points[0] or len(move) - 3 != len(points) - 1:
+                continue
+            if all(c >> 1 == p and (k is None or KINDS[c & 1].lower() == k)
+                   for c, p, k in zip(move[3:], points[1:], kinds[1:])):
+                matches.append(move)
+        if not matches:
+            why = " (a capture is compulsory)" if len(legal[0]) > 3 else ""
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
+        if len(matches) > 1:
+            names = [self.move_str(m) for m in matches]
+            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
+        return matches[0]
+
+    # --- evaluation and display ----------------------------------------------------------------
+    def evaluate(self) -> float:
+        """White's share of the stones on the board, in [0, 1] (0.5 on an empty board)."""
+        w, b = self.white.bit_count(), self.black.bit_count()
+        return 0.5 if w + b == 0 else w / (w + b)
+
+    def heuristic(self, move: Move) -> float:
+        """Stones a legal move captures (0 for a paika)."""
+        return float(move[2].bit_count())
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether a legal move captures (every non-paika does)."""
+        return move[2] != 0
+
+    def board_text(self) -> str:
+        """The board with its lines, rank 5 on top: ``W``/``B`` stones, ``.`` empty."""
+        white, black = self.white, self.black
+        lines = []
+        for row in range(ROWS - 1, -1, -1):
+            cells = ["W" if white >> GRID.index(row, c) & 1 else "B" if black >> GRID.index(row, c) & 1 else "."
+                     for c in range(COLS)]
+            lines.append(f"{row + 1}  " + "---".join(cells))
+            if row:
+                links = ["\\" if (row + c) % 2 == 0 else "/" for c in range(COLS - 1)]
+                lines.append("   " + "".join(f"| {x} " for x in links) + "|")
+        lines.append("   " + "   ".join("abcdefghi"))
+        side = "White" if self.turn == 0 else "Black"
+        lines.append(f"{side} to move, {self.quiet} plies without capture, ply {self.ply}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<fanorona {self.fen()}>"
+
+
+def _int_option(key: str, value) -> int:
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise BadOption(f"fanorona rule option {key}={value!r}: allowed values are whole numbers >= 0 (0 = off)")
+    return n
+
+
+def make_game(**options) -> FanoronaGame:
+    """Fanorona with rule options (see the module docstring); BadOption names a bad one."""
+    effective = dict(DEFAULTS)
+    for key, value in options.items():
+        k = str(key).strip().lower().replace("-", "_")
+        if k in CHOICES:
+            v = str(value).strip().lower()
+            if v not in CHOICES[k]:
+                raise BadOption(f"fanorona rule option {k}={value!r}: allowed values are {', '.join(CHOICES[k])}")
+            effective[k] = v
+        elif k == "first_turn_single_capture":
+            v = str(value).strip().lower()
+            if v not in TRUE + FALSE:
+                raise BadOption(f"fanorona rule option {k}={value!r}: allowed values are true, false")
+            effective[k] = v in TRUE
+        elif k in ("no_capture_plies", "max_plies"):
+            effective[k] = _int_option(k, value)
+        else:
+            raise BadOption(f"fanorona has no rule option {key!r}; options: {', '.join(DEFAULTS)}")
+    return FanoronaGame(**effective)
