@@ -301,12 +301,6 @@ class AlquerqueGame(Game):
                 else:
                     men |= bit
             lists[letter] = (men, kings)
-        for p in (0, 1):
-            men = lists.get(self.colours[p], (0, 0))[0]
-            if men & self.promo[p]:
-                bad = self.square_name(men & self.promo[p] & -(men & self.promo[p]))
-                raise BadPosition(f"bad FEN {original!r}: {self.colours[p]} man on {bad} "
-                                  f"stands on its crowning row")
         turn = self.colours.index(side)
         p0 = sum(lists.get(self.colours[0], (0, 0)))
         p1 = sum(lists.get(self.colours[1], (0, 0)))
