@@ -1,0 +1,837 @@
+"""Rithmomachia, the "Battle of Numbers" (GlukKazan's 2014 article and Axiom program).
+
+Rules: ``../shared/rules/rithmomachia.md`` with the defaults of its §10; every option
+of its §8.1 table and the preset ``author_compat`` (see ``rithmomachia_options``).
+
+Board: 8 files ``a``..``h`` x 16 (or 14) ranks, ``Grid(ranks, 8, ghost=3)``: bit
+``row * 11 + col``; three ghost columns let a (3 files, 1 rank) leap be one shift
+that never wraps.  White (the even army) sits at rank 1, Black at the far edge.
+
+State: a dict cell -> piece, eight bitboards (per colour: rounds, triangles,
+squares, pyramids), the capture counters and the side to move.  A plain piece is
+the int ``value << 2 | shape`` (shape 0 = Round, 1 = Triangle, 2 = Square); a
+pyramid is ``(components, alive)``: the tuple of its original component codes and
+the bit mask of those still present.
+
+Captures (§5) are resolved after every move against the post-move position.  Only
+targets whose relations can have changed since the mover last resolved are
+examined (the "dirty" cells: cells vacated or filled since then, changed
+pyramids, and the rank/file of the moved piece for eruption); a fresh position
+(start or FEN) gets one whole-board pass per side.  ``full_hits`` gives the
+whole-board answer, which the tests compare against the incremental one.
+
+Notation: a move is ``from-to`` (``a3-b6``), internally ``from_bit * 256 + to_bit``.
+Captures follow from the move and are never typed.  A pyramid that reaches a cell by
+two patterns makes one move (the effect is the same).
+
+FEN: ``side:W<items>:B<items>:C<wn>/<wv>/<bn>/<bv>:N<ply>`` where ``side`` is ``W`` or
+``B`` (the colour to move), an item is ``cell=piece``, a piece is ``R16``, ``T9``,
+``S289`` or ``P(S36+S25+T16+T9+R4+R1)`` (a lost pyramid component is prefixed by
+``x``: ``P(S64+S49+T36+T25+xR16)``), and ``C`` gives the pieces and value captured
+by White and by Black, ``N`` the plies played (for ``max_plies``).  ``C`` and ``N``
+may be left out (zero).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .geometry import Grid, indices
+from .rithmomachia_options import BLACK, SHAPES, WHITE, read_options, setup_cells
+
+Move = int  # from_bit * 256 + to_bit
+ROUND, TRIANGLE, SQUARE, PYRAMID = 0, 1, 2, 3
+WHOLE = -1
+ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT = tuple((a * r, b * f) for r, f in ((1, 2), (2, 1)) for a in (1, -1) for b in (1, -1))
+LONG = tuple((a * r, b * f) for r, f in ((1, 3), (3, 1)) for a in (1, -1) for b in (1, -1))
+
+
+def piece_text(piece) -> str:
+    """A piece in FEN form: ``S25`` or ``P(S36+...+xR1)``."""
+    if type(piece) is tuple:
+        comps, alive = piece
+        return "P(" + "+".join(("" if alive >> i & 1 else "x") + SHAPES[c & 3] + str(c >> 2)
+                               for i, c in enumerate(comps)) + ")"
+    return SHAPES[piece & 3] + str(piece >> 2)
+
+
+def pyramid_values(piece) -> list[tuple[int, int]]:
+    """The (shape, value) of each component still in a pyramid."""
+    comps, alive = piece
+    return [(c & 3, c >> 2) for i, c in enumerate(comps) if alive >> i & 1]
+
+
+def piece_total(piece) -> int:
+    """A plain piece's value or a pyramid's current total."""
+    if type(piece) is tuple:
+        comps, alive = piece
+        return sum(c >> 2 for i, c in enumerate(comps) if alive >> i & 1)
+    return piece >> 2
+
+
+def _ambush_ok(a1: int, a2: int, t: int) -> bool:
+    """Sum, difference, product or exact quotient of two attack values equals ``t`` (§5.5)."""
+    if a1 + a2 == t or a1 - a2 == t or a2 - a1 == t or a1 * a2 == t:
+        return True
+    lo, hi = (a1, a2) if a1 < a2 else (a2, a1)
+    return lo > 0 and hi == t * lo
+
+
+class RithmomachiaGame(Game):
+    """Rithmomachia with its options fixed: geometry and the per-cell tables, built once."""
+
+    name = "rithmomachia"
+
+    def __init__(self, options: dict[str, Any]):
+        self.options = o = options
+        self.ranks = ranks = o["board_ranks"]
+        self.grid = g = Grid(ranks, 8, ghost=3)
+        self.stride = g.stride
+        self.cells = g.cells
+        self.first = WHITE if o["first_player"] == "white" else BLACK
+        self.colours = ("W", "B") if self.first == WHITE else ("B", "W")
+        self.name_of = {i: g.algebraic(i) for i in indices(g.cells)}
+        half = ranks // 2
+        # enemy territory of White (far half) and of Black (near half)
+        self.territory = (g.where(lambda r, c: r >= half), g.where(lambda r, c: r < half))
+        self.linear = o["movement"] == "linear"
+        self.thresholds = ((o["win_value_white"], o["win_value_black"]) if o["value_thresholds"] == "text"
+                           else (o["win_value_black"], o["win_value_white"]))
+        self._build_patterns()
+        self._build_tables()
+        white, black = setup_cells(o["setup"], ranks)
+        self.start_board = {}
+        for army in (white, black):
+            for cell, spec in army.items():
+                self.start_board[g.parse_algebraic(cell)] = self._piece_from_spec(spec)
+        self.start_white = sum(1 << self.index(c) for c in white)
+
+    # --- set-up ------------------------------------------------------------------------
+    def index(self, name: str) -> int:
+        """Bit index of a cell name (raises KeyError-free BadPosition on a bad name)."""
+        i = self.grid.parse_algebraic(name)
+        if i is None:
+            raise BadPosition(f"{name!r} is not a cell of the 8x{self.ranks} board")
+        return i
+
+    @staticmethod
+    def _piece_from_spec(spec):
+        shape, value = spec
+        if shape == "P":
+            comps = tuple(v << 2 | SHAPES.index(s) for s, v in value)
+            return comps, (1 << len(comps)) - 1
+        return value << 2 | SHAPES.index(shape)
+
+    def _on(self, r: int, c: int) -> bool:
+        return 0 <= r < self.ranks and 0 <= c < 8
+
+    def _build_patterns(self) -> None:
+        """Movement patterns per shape as (dr, dc, steps, every_step_is_a_stop) (§4, §8.2.1)."""
+        if self.linear:
+            upto = self.options["linear_up_to"]
+            self.patterns = [[(dr, dc, n, upto) for dr, dc in ORTH + DIAG] for n in (1, 2, 3)]
+        else:
+            self.patterns = [[(dr, dc, 1, False) for dr, dc in DIAG],
+                             [(dr, dc, 2, False) for dr, dc in ORTH] + [(dr, dc, 1, False) for dr, dc in KNIGHT],
+                             [(dr, dc, 3, False) for dr, dc in ORTH] + [(dr, dc, 1, False) for dr, dc in LONG]]
+        self.diag3 = [(dr, dc, 3, False) for dr, dc in DIAG] if self.options["pyramid_diagonal3"] else []
+        s = self.stride
+        self.shift_patterns = [[(dr * s + dc, n, e) for dr, dc, n, e in pats] for pats in self.patterns]
+        self.shift_diag3 = [(dr * s + dc, n, e) for dr, dc, n, e in self.diag3]
+
+    def _reverse(self, pats, r: int, c: int) -> tuple[int, list]:
+        """Cells from which a piece moving by ``pats`` reaches (r, c), with the cells that must be empty."""
+        g = self.grid
+        entries, mask = [], 0
+        for dr, dc, n, every in pats:
+            for i in (range(1, n + 1) if every else (n,)):
+                ar, ac = r - i * dr, c - i * dc
+                if not self._on(ar, ac):
+                    continue
+                path = sum(g.mask(r - j * dr, c - j * dc) for j in range(1, i))
+                entries.append((g.mask(ar, ac), path))
+                mask |= g.mask(ar, ac)
+        return mask, entries
+
+    def _build_tables(self) -> None:
+        g = self.grid
+        n = g.stride * self.ranks
+        self.rev = [[None] * n for _ in range(3)]
+        self.rev_d3 = [None] * n
+        self.box3 = [0] * n
+        self.lines = [0] * n
+        self.lineinfo: list[dict] = [None] * n
+        self.orth_nb = [0] * n
+        self.diag_nb = [0] * n
+        self.rays = [[None] * n for _ in range(3)]
+        self.custodial = [None] * n
+        reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
+        pairs = [((1, 0), (-1, 0)), ((0, 1), (0, -1))]
+        if self.options["custodial_diagonal"]:
+            pairs += [((1, 1), (-1, -1)), ((1, -1), (-1, 1))]
+        for r in range(self.ranks):
+            for c in range(8):
+                x = g.index(r, c)
+                for s in range(3):
+                    self.rev[s][x] = self._reverse(self.patterns[s], r, c)
+                    self.rays[s][x] = [self._ray(r, c, dr, dc, s + 1) for dr, dc in reach_dirs[s]]
+                self.rev_d3[x] = self._reverse(self.diag3, r, c)
+                self.box3[x] = g.where(lambda rr, cc: abs(rr - r) <= 3 and abs(cc - c) <= 3)
+                info = {}
+                for dr, dc in ORTH:
+                    k = 1
+                    while self._on(r + k * dr, c + k * dc):
+                        between = sum(g.mask(r + j * dr, c + j * dc) for j in range(1, k))
+                        info[g.index(r + k * dr, c + k * dc)] = (k + 1, between)
+                        k += 1
+                self.lineinfo[x] = info
+                self.lines[x] = sum(1 << i for i in info)
+                self.orth_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in ORTH if self._on(r + dr, c + dc))
+                self.diag_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in DIAG if self._on(r + dr, c + dc))
+                self.custodial[x] = [(g.mask(r + a, c + b), g.mask(r + d, c + e)) for (a, b), (d, e) in pairs
+                                     if self._on(r + a, c + b) and self._on(r + d, c + e)]
+
+    def _ray(self, r: int, c: int, dr: int, dc: int, reach: int) -> tuple[list[int], bool]:
+        """The cells (nearest first) within ``reach`` along a direction, and whether it leaves the board."""
+        cells = []
+        for k in range(1, reach + 1):
+            if not self._on(r + k * dr, c + k * dc):
+                return cells, True
+            cells.append(self.grid.mask(r + k * dr, c + k * dc))
+        return cells, False
+
+    # --- contract ------------------------------------------------------------------------
+    def new_state(self) -> "RithmomachiaState":
+        """The start position of the chosen set-up, ``first_player`` to move."""
+        return RithmomachiaState.build(self, dict(self.start_board), self.start_white, self.first,
+                                       [0, 0, 0, 0], 0)
+
+    def parse_fen(self, text: str) -> "RithmomachiaState":
+        """A position from its FEN (module docstring); BadPosition names what is wrong."""
+        original = text
+        text = str(text).strip().strip('"').strip()
+        fields = text.split(":")
+        side = fields[0].strip().upper()
+        if side not in ("W", "B"):
+            raise BadPosition(f"bad FEN {original!r}: must start with the colour to move, W or B")
+        board: dict[int, Any] = {}
+        white = 0
+        caps, ply, seen = [0, 0, 0, 0], 0, set()
+        for field in fields[1:]:
+            field = field.strip()
+            if not field:
+                continue
+            head = field[0].upper()
+            if head in seen:
+                raise BadPosition(f"bad FEN {original!r}: field {head} given twice")
+            seen.add(head)
+            if head in ("W", "B"):
+                for item in field[1:].split(","):
+                    item = item.strip()
+                    if not item:
+                        continue
+                    cell, piece = self._fen_item(item, original)
+                    if cell in board:
+                        raise BadPosition(f"bad FEN {original!r}: cell {self.name_of[cell]} given twice")
+                    board[cell] = piece
+                    if head == "W":
+                        white |= 1 << cell
+            elif head == "C":
+                parts = field[1:].split("/")
+                if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+                    raise BadPosition(f"bad FEN {original!r}: captures field {field!r} must be C<n>/<v>/<n>/<v>")
+                caps = [int(p) for p in parts]
+            elif head == "N":
+                if not field[1:].strip().isdigit():
+                    raise BadPosition(f"bad FEN {original!r}: ply field {field!r} must be N<number>")
+                ply = int(field[1:])
+            else:
+                raise BadPosition(f"bad FEN {original!r}: field {field!r} must start with W, B, C or N")
+        return RithmomachiaState.build(self, board, white, WHITE if side == "W" else BLACK, caps, ply)
+
+    def _fen_item(self, item: str, original: str) -> tuple[int, Any]:
+        cell, eq, body = item.partition("=")
+        index = self.grid.parse_algebraic(cell)
+        if not eq or index is None:
+            raise BadPosition(f"bad FEN {original!r}: item {item!r} must be cell=piece on the 8x{self.ranks} board")
+        body = body.strip()
+        plain = re.fullmatch(r"([RTSrts])(\d+)", body)
+        if plain:
+            value = int(plain.group(2))
+            if value < 1:
+                raise BadPosition(f"bad FEN {original!r}: piece {body!r} needs a positive value")
+            return index, value << 2 | SHAPES.index(plain.group(1).upper())
+        pyramid = re.fullmatch(r"[Pp]\((.*)\)", body)
+        if not pyramid:
+            raise BadPosition(f"bad FEN {original!r}: piece {body!r} must be R<n>, T<n>, S<n> or P(...)")
+        comps, alive = [], 0
+        for k, part in enumerate(pyramid.group(1).split("+")):
+            m = re.fullmatch(r"\s*([xX]?)([RTSrts])(\d+)\s*", part)
+            if not m or int(m.group(3)) < 1:
+                raise BadPosition(f"bad FEN {original!r}: pyramid component {part!r} must be R<n>, T<n>, S<n> "
+                                  "(x in front when lost)")
+            comps.append(int(m.group(3)) << 2 | SHAPES.index(m.group(2).upper()))
+            if not m.group(1):
+                alive |= 1 << k
+        if not alive:
+            raise BadPosition(f"bad FEN {original!r}: pyramid {body!r} has no component left")
+        return index, (tuple(comps), alive)
+
+
+class RithmomachiaState(State):
+    """A Rithmomachia position: pieces, bitboards, capture counters, side to move, result."""
+
+    __slots__ = ("game", "board", "m", "side", "ply", "caps", "result", "dirty", "dlines")
+
+    @classmethod
+    def build(cls, game: RithmomachiaGame, board: dict, white: int, side: int, caps: list, ply: int):
+        """A fresh state (every capture relation will be checked once per side)."""
+        s = object.__new__(cls)
+        s.game, s.board, s.side, s.caps, s.ply = game, board, side, caps, ply
+        m = [0] * 8
+        for i, p in board.items():
+            colour = 0 if white >> i & 1 else 1
+            m[colour * 4 + (PYRAMID if type(p) is tuple else p & 3)] |= 1 << i
+        s.m = m
+        s.result = None
+        s.dirty = [-1, -1]     # -1: examine every opposing piece at that side's next move
+        s.dlines = [0, 0]
+        return s
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player is to move."""
+        return self.side ^ self.game.first
+
+    def copy(self) -> "RithmomachiaState":
+        s = object.__new__(RithmomachiaState)
+        s.game, s.board, s.m, s.side, s.ply = self.game, dict(self.board), list(self.m), self.side, self.ply
+        s.caps, s.result, s.dirty, s.dlines = list(self.caps), self.result, list(self.dirty), list(self.dlines)
+        return s
+
+    def key(self) -> tuple:
+        """(colour to move, pieces, capture counters, plies when a ply cap is set)."""
+        return (self.side, tuple(sorted(self.board.items())), tuple(self.caps),
+                self.ply if self.game.options["max_plies"] else 0)
+
+    def occupancy(self, colour: int) -> int:
+        """The cells of one colour's pieces."""
+        m = self.m
+        k = colour * 4
+        return m[k] | m[k + 1] | m[k + 2] | m[k + 3]
+
+    # --- move generation ----------------------------------------------------------------
+    def _pyramid_dests(self, b: int, piece, empty: int) -> int:
+        g = self.game
+        comps, alive = piece
+        shapes = {c & 3 for i, c in enumerate(comps) if alive >> i & 1}
+        pats = [p for s in shapes for p in g.shift_patterns[s]]
+        if g.diag3 and alive == (1 << len(comps)) - 1:
+            pats += g.shift_diag3
+        dest = 0
+        x0 = 1 << b
+        for d, n, every in pats:
+            cur = x0
+            for i in range(n):
+                cur = (cur << d if d > 0 else cur >> -d) & empty
+                if not cur:
+                    break
+                if every or i == n - 1:
+                    dest |= cur
+        return dest
+
+    def _buckets(self) -> list[tuple[int, int, int]]:
+        """(destinations, delta, origin) groups covering every legal move once.
+
+        For plain pieces ``origin`` is -1 and a destination's origin is ``dest - delta``;
+        a pyramid's group has its own origin.
+        """
+        g, m, c = self.game, self.m, self.side * 4
+        empty = g.cells & ~(self.occupancy(0) | self.occupancy(1))
+        out = []
+        for s in range(3):
+            x = m[c + s]
+            if not x:
+                continue
+            for d, n, every in g.shift_patterns[s]:
+                cur = x
+                for i in range(1, n + 1):
+                    cur = (cur << d if d > 0 else cur >> -d) & empty
+                    if not cur:
+                        break
+                    if every or i == n:
+                        out.append((cur, d * i, -1))
+        for b in indices(m[c + 3]):
+            dest = self._pyramid_dests(b, self.board[b], empty)
+            if dest:
+                out.append((dest, 0, b))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (from * 256 + to); empty when the game is over."""
+        if self.outcome() is not None:
+            return []
+        return self._all_moves()
+
+    def _all_moves(self) -> list[Move]:
+        out = []
+        for dest, delta, origin in self._buckets():
+            for t in indices(dest):
+                out.append((t - delta if origin < 0 else origin) * 256 + t)
+        return out
+
+    def random_move(self, rng) -> Move | None:
+        """A uniformly random legal move, or None when the game is over."""
+        if self.result is not None or self._ply_capped():
+            return None
+        buckets = self._buckets()
+        total = sum(b[0].bit_count() for b in buckets)
+        if not total:
+            return None
+        k = int(rng.random() * total)
+        for dest, delta, origin in buckets:
+            n = dest.bit_count()
+            if k < n:
+                for _ in range(k):
+                    dest &= dest - 1
+                t = (dest & -dest).bit_length() - 1
+                return (t - delta if origin < 0 else origin) * 256 + t
+            k -= n
+        raise AssertionError("unreachable")
+
+    def _ply_capped(self) -> bool:
+        cap = self.game.options["max_plies"]
+        return bool(cap) and self.ply >= cap
+
+    def _has_moves(self) -> bool:
+        return any(b[0] for b in self._buckets())
+
+    # --- playing ------------------------------------------------------------------------
+    def play(self, move: Move) -> None:
+        """Move one piece, resolve the captures (§5), test the end of the game (§7)."""
+        f, t = move >> 8, move & 255
+        board = self.board
+        piece = board.pop(f)
+        board[t] = piece
+        c = self.side
+        self.m[c * 4 + (PYRAMID if type(piece) is tuple else piece & 3)] ^= (1 << f) | (1 << t)
+        self._resolve(c, f, t)
+        self.side = c ^ 1
+        self.ply += 1
+
+    def _resolve(self, c: int, f: int, t: int) -> None:
+        g = self.game
+        o = c ^ 1
+        mover, opp = self.occupancy(c), self.occupancy(o)
+        dirty = self.dirty[c]
+        if dirty < 0:
+            hits = self.full_hits(c)
+        else:
+            dirty |= (1 << f) | (1 << t)
+            near = 0
+            box3 = g.box3
+            for i in indices(dirty):
+                near |= box3[i]
+            near &= opp
+            changed = (1 << t) | (self.dlines[c] & mover)
+            far = 0
+            lines = g.lines
+            for i in indices(changed):
+                far |= lines[i]
+            far &= opp & ~near
+            occ = mover | opp
+            hits = []
+            for x in indices(near):
+                h = self.target_hits(x, c, mover, occ)
+                if h:
+                    hits.append(h)
+            for x in indices(far):
+                h = self.eruption_hits(x, c, changed, occ)
+                if h:
+                    hits.append(h)
+        removed, damaged, pyramid_gone = self._remove(c, hits)
+        self.dirty[c] = removed | damaged
+        if self.dirty[o] >= 0:
+            self.dirty[o] |= (1 << f) | (1 << t) | removed | damaged
+        self.dlines[c] = 0
+        self.dlines[o] |= damaged
+        self._end_test(c, pyramid_gone)
+
+    def full_hits(self, c: int) -> list[tuple[int, bool, int]]:
+        """Every capture the colour ``c`` makes on the current position (whole-board pass)."""
+        mover, opp = self.occupancy(c), self.occupancy(c ^ 1)
+        out = []
+        for x in indices(opp):
+            h = self.target_hits(x, c, mover, mover | opp)
+            if h:
+                out.append(h)
+        return out
+
+    def _remove(self, c: int, hits) -> tuple[int, int, bool]:
+        """Take the hit pieces and components off together; update the §5.8 counters."""
+        g, board, m, caps = self.game, self.board, self.m, self.caps
+        o4 = (c ^ 1) * 4
+        author = g.options["capture_counting"] == "author"
+        whole_on_part = g.options["pyramid_whole_on_component_hit"]
+        removed = damaged = 0
+        pyramid_gone = False
+        for x, whole, parts in hits:
+            piece = board[x]
+            bit = 1 << x
+            if type(piece) is tuple:
+                comps, alive = piece
+                parts &= alive
+                if whole or parts == alive or (whole_on_part and parts):
+                    parts = alive
+                for i, comp in enumerate(comps):
+                    if parts >> i & 1:
+                        caps[2 * c] += 1
+                        caps[2 * c + 1] += comp >> 2
+                if parts == alive:
+                    del board[x]
+                    m[o4 + PYRAMID] ^= bit
+                    removed |= bit
+                    pyramid_gone = True
+                    if author:
+                        caps[2 * c] += 1
+                        caps[2 * c + 1] += sum(comp >> 2 for comp in comps)
+                else:
+                    board[x] = (comps, alive & ~parts)
+                    damaged |= bit
+            else:
+                del board[x]
+                m[o4 + (piece & 3)] ^= bit
+                removed |= bit
+                caps[2 * c] += 1
+                caps[2 * c + 1] += piece >> 2
+        return removed, damaged, pyramid_gone
+
+    def _end_test(self, c: int, pyramid_gone: bool) -> None:
+        """Common victories of the mover, the pyramid rule, then glorious victories (§7)."""
+        g = self.game
+        o = g.options
+        if self.caps[2 * c] >= o["win_piece_count"] or self.caps[2 * c + 1] >= g.thresholds[c]:
+            self.result = c
+        elif pyramid_gone and o["pyramid_capture_wins"]:
+            self.result = c
+        elif o["glorious"] != "off":
+            from .rithmomachia_glory import glorious_win
+            if glorious_win(self, c):
+                self.result = c
+            elif glorious_win(self, c ^ 1):
+                self.result = c ^ 1
+
+    # --- the capture tests of one target (§5) ----------------------------------------------
+    def attack_values(self, piece, shape: int, equality: bool) -> list[int]:
+        """Usable values of an attacker through ``shape`` (§5.2), or [] when it cannot use it."""
+        if type(piece) is not tuple:
+            return [piece >> 2] if piece & 3 == shape else []
+        o = self.game.options
+        comps, alive = piece
+        present = [(cc & 3, cc >> 2) for i, cc in enumerate(comps) if alive >> i & 1]
+        if equality and o["pyramid_equality_any_component"]:
+            values = [v for _, v in present]
+        elif any(s == shape for s, _ in present):
+            values = [v for s, v in present if s == shape]
+        else:
+            return []
+        if not o["pyramid_total_only_intact"] or alive == (1 << len(comps)) - 1:
+            values.append(sum(v for _, v in present))
+        return values
+
+    def all_values(self, piece) -> list[int]:
+        """Values an attacker uses where movement plays no role (eruption, custodial ambush)."""
+        if type(piece) is not tuple:
+            return [piece >> 2]
+        comps, alive = piece
+        values = [cc >> 2 for i, cc in enumerate(comps) if alive >> i & 1]
+        if not self.game.options["pyramid_total_only_intact"] or alive == (1 << len(comps)) - 1:
+            values.append(sum(values))
+        return values
+
+    def target_values(self, piece) -> list[tuple[int, int]]:
+        """(value, part) pairs a target can be hit through: part WHOLE or a component index."""
+        if type(piece) is not tuple:
+            return [(piece >> 2, WHOLE)]
+        comps, alive = piece
+        out = [(cc >> 2, i) for i, cc in enumerate(comps) if alive >> i & 1]
+        o = self.game.options
+        if (not o["pyramid_total_only_intact"] or o["pyramid_total_only_intact_defence"]
+                or alive == (1 << len(comps)) - 1):
+            out.append((sum(v for v, _ in out), WHOLE))
+        return out
+
+    def attackers(self, x: int, c: int, occ: int) -> dict[int, tuple[list, list]]:
+        """Mover pieces attacking cell ``x`` (§5.2): cell -> (equality values, ambush values)."""
+        g, m, board = self.game, self.m, self.board
+        c4 = c * 4
+        pyr = m[c4 + 3]
+        found: dict[int, tuple[list, list]] = {}
+        for s in range(3):
+            mask, entries = g.rev[s][x]
+            if not mask & (m[c4 + s] | pyr):
+                continue
+            for abit, path in entries:
+                if abit & (m[c4 + s] | pyr) and not path & occ:
+                    a = abit.bit_length() - 1
+                    piece = board[a]
+                    eq, amb = self.attack_values(piece, s, True), self.attack_values(piece, s, False)
+                    if eq or amb:
+                        old = found.get(a)
+                        found[a] = (eq, amb) if old is None else (old[0] + eq, old[1] + amb)
+        if g.diag3 and pyr:
+            mask, entries = g.rev_d3[x]
+            for abit, path in entries:
+                if abit & pyr and not path & occ:
+                    a = abit.bit_length() - 1
+                    comps, alive = board[a]
+                    if alive == (1 << len(comps)) - 1:
+                        total = [piece_total(board[a])]
+                        old = found.get(a, ([], []))
+                        found[a] = (old[0] + total, old[1] + total)
+        return found
+
+    def target_hits(self, x: int, c: int, mover: int, occ: int) -> tuple[int, bool, int] | None:
+        """What colour ``c`` takes of the piece on ``x``: (x, whole, component mask) or None (§6)."""
+        g, o = self.game, self.game.options
+        piece = self.board[x]
+        targets = self.target_values(piece)
+        whole, parts = False, 0
+
+        def hit(part: int) -> None:
+            nonlocal whole, parts
+            if part == WHOLE:
+                whole = True
+            else:
+                parts |= 1 << part
+
+        # siege (§5.3, §8.2.5)
+        if o["siege"] == "adjacent":
+            if not g.orth_nb[x] & ~mover or not g.diag_nb[x] & ~mover:
+                return (x, True, 0)
+        else:
+            shapes = ([(piece & 3, WHOLE)] if type(piece) is not tuple else
+                      [(cc & 3, i) for i, cc in enumerate(piece[0]) if piece[1] >> i & 1])
+            for s, part in shapes:
+                if self._besieged(x, s, mover, occ):
+                    hit(part)
+        # equality and movement ambush (§5.4, §5.5)
+        found = self.attackers(x, c, occ)
+        values = {t for t, _ in targets}
+        for eq, _ in found.values():
+            for a in eq:
+                if a in values:
+                    for t, part in targets:
+                        if t == a:
+                            hit(part)
+        if o["ambush"] == "movement":
+            amb = [(a, v) for a, (_, vs) in found.items() for v in vs]
+            same = o["ambush_same_piece_pairs"]
+            for i in range(len(amb)):
+                a1, v1 = amb[i]
+                for j in range(i + 1, len(amb)):
+                    a2, v2 = amb[j]
+                    if a1 != a2 or same:
+                        for t, part in targets:
+                            if _ambush_ok(v1, v2, t):
+                                hit(part)
+        else:
+            board = self.board
+            for b1, b2 in g.custodial[x]:
+                if b1 & mover and b2 & mover:
+                    for v1 in self.all_values(board[b1.bit_length() - 1]):
+                        for v2 in self.all_values(board[b2.bit_length() - 1]):
+                            for t, part in targets:
+                                if _ambush_ok(v1, v2, t):
+                                    hit(part)
+        # eruption (§5.6)
+        e = self.eruption_hits(x, c, mover, occ)
+        if e:
+            whole = whole or e[1]
+            parts |= e[2]
+        if whole or parts:
+            return (x, whole, parts)
+        return None
+
+    def eruption_hits(self, x: int, c: int, attackers: int, occ: int) -> tuple[int, bool, int] | None:
+        """Eruption of the piece on ``x`` by the pieces of ``attackers`` on its rank and file."""
+        g, o, board = self.game, self.game.options, self.board
+        near = g.lines[x] & attackers
+        if not near:
+            return None
+        targets = self.target_values(board[x])
+        info = g.lineinfo[x]
+        division, blocking = o["eruption_division"], o["eruption_short_range_blocking"]
+        whole, parts = False, 0
+        for a in indices(near):
+            d, between = info[a]
+            if blocking and (d == 3 or d == 4) and between & occ:
+                continue
+            for v in self.all_values(board[a]):
+                for t, part in targets:
+                    if v * d == t or (division and v == t * d):
+                        if part == WHOLE:
+                            whole = True
+                        else:
+                            parts |= 1 << part
+        if whole or parts:
+            return (x, whole, parts)
+        return None
+
+    def _besieged(self, x: int, shape: int, mover: int, occ: int) -> bool:
+        """Natural siege (§8.2.5): every direction of the shape's regular move is blocked."""
+        for cells, leaves in self.game.rays[shape][x]:
+            blocked = leaves
+            for bit in cells:
+                if bit & occ:
+                    blocked = bool(bit & mover)
+                    break
+            if not blocked:
+                return False
+        return True
+
+    # --- the end ---------------------------------------------------------------------------
+    def outcome(self) -> float | None:
+        """None while running; else the first player's score (§7)."""
+        g = self.game
+        if self.result is not None:
+            return 1.0 if self.result == g.first else 0.0
+        if self._ply_capped():
+            return 0.5
+        if not self._has_moves():
+            if g.options["no_moves"] == "draw":
+                return 0.5
+            return 0.0 if self.side == g.first else 1.0
+        return None
+
+    def winner(self) -> int | None:
+        """The winning colour (0 White, 1 Black) once decided by a victory, else None."""
+        return self.result
+
+    # --- notation -------------------------------------------------------------------------
+    def fen(self) -> str:
+        """``side:W<items>:B<items>:C<wn>/<wv>/<bn>/<bv>:N<ply>`` (module docstring)."""
+        names = self.game.name_of
+        lists = []
+        for colour in (WHITE, BLACK):
+            occ = self.occupancy(colour)
+            lists.append(",".join(f"{names[i]}={piece_text(self.board[i])}" for i in indices(occ)))
+        caps = "/".join(str(v) for v in self.caps)
+        return f"{'WB'[self.side]}:W{lists[0]}:B{lists[1]}:C{caps}:N{self.ply}"
+
+    def move_str(self, move: Move) -> str:
+        """``from-to``, e.g. ``a3-b6``."""
+        names = self.game.name_of
+        return f"{names[move >> 8]}-{names[move & 255]}"
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named ``from-to`` (``a3-b6``; ``a3b6`` is read too)."""
+        body = str(text).strip().lower()
+        m = re.fullmatch(r"([a-h]\d{1,2})[-x]?([a-h]\d{1,2})", body)
+        g = self.game
+        f = g.grid.parse_algebraic(m.group(1)) if m else None
+        t = g.grid.parse_algebraic(m.group(2)) if m else None
+        if f is None or t is None:
+            raise IllegalMove(f"move {text!r} is not from-to on the 8x{g.ranks} board (e.g. a3-b6)")
+        if self.outcome() is not None:
+            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        move = f * 256 + t
+        if move not in self._all_moves():
+            if f not in self.board:
+                why = "no piece stands on " + m.group(1)
+            elif not self.occupancy(self.side) >> f & 1:
+                why = "the piece on " + m.group(1) + " is not the mover's"
+            else:
+                why = "the piece cannot move there"
+            raise IllegalMove(f"move {text!r} is illegal in {self.fen()} ({why})")
+        return move
+
+    # --- evaluation and display ------------------------------------------------------------
+    def progress(self, colour: int) -> float:
+        """How far ``colour`` is towards a common victory: max of captured count and value over their targets."""
+        g = self.game
+        return max(self.caps[2 * colour] / g.options["win_piece_count"],
+                   self.caps[2 * colour + 1] / g.thresholds[colour])
+
+    def evaluate(self) -> float:
+        """Material balance for the first player in [0, 1]: 0.5 + (own progress - opponent's) / 2.
+
+        A side's progress is its captured count or value as a fraction of what a common
+        victory needs (whichever is nearer), so a won position scores 1.
+        """
+        outcome = self.outcome()
+        if outcome is not None:
+            return outcome
+        first = self.game.first
+        diff = self.progress(first) - self.progress(first ^ 1)
+        return min(1.0, max(0.0, 0.5 + diff / 2))
+
+    def _after(self, move: Move) -> "RithmomachiaState":
+        child = self.copy()
+        child.play(move)
+        return child
+
+    def heuristic(self, move: Move) -> float:
+        """One-ply gain for the mover: value it captures (a win scores 10000)."""
+        c = self.side
+        child = self._after(move)
+        if child.result == c:
+            return 10000.0
+        return float(child.caps[2 * c + 1] - self.caps[2 * c + 1])
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether the move takes at least one piece or component."""
+        c = self.side
+        return self._after(move).caps[2 * c] > self.caps[2 * c]
+
+    def under_attack(self) -> int:
+        """Cells of pieces that their opponent would take if it were to move now (pending threats)."""
+        out = 0
+        for c in (WHITE, BLACK):
+            for x, _, _ in self.full_hits(c):
+                out |= 1 << x
+        return out
+
+    def board_text(self) -> str:
+        """The board with values, rank 16 on top; White upper case, Black lower case, ``*`` under attack."""
+        g = self.game
+        grid = g.grid
+        attacked = self.under_attack()
+        white = self.occupancy(WHITE)
+        lines = []
+        pyramids = []
+        for r in range(grid.rows - 1, -1, -1):
+            row = []
+            for col in range(8):
+                i = grid.index(r, col)
+                piece = self.board.get(i)
+                if piece is None:
+                    row.append("     .")
+                    continue
+                if type(piece) is tuple:
+                    text = f"P{piece_total(piece)}"
+                    pyramids.append(f"{g.name_of[i]}={piece_text(piece)}")
+                else:
+                    text = piece_text(piece)
+                if not white >> i & 1:
+                    text = text.lower()
+                row.append(f"{text + ('*' if attacked >> i & 1 else ''):>6}")
+            lines.append(f"{r + 1:>2} " + "".join(row))
+        lines.append("   " + "".join(f"{f:>6}" for f in "abcdefgh"))
+        if pyramids:
+            lines.append("pyramids: " + " ".join(pyramids))
+        wn, wv, bn, bv = self.caps
+        lines.append(f"captured by White: {wn} pieces, {wv} value; by Black: {bn} pieces, {bv} value")
+        lines.append(f"{'White' if self.side == WHITE else 'Black'} to move; * = under attack")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<rithmomachia {self.fen()}>"
+
+
+def make_game(**options) -> RithmomachiaGame:
+    """Rithmomachia with rule options (rules file §8.1; strings or Python values)."""
+    return RithmomachiaGame(read_options(options))
