@@ -216,6 +216,8 @@ class AlquerqueGame(Game):
             self.jump_up.append(tuple((d, 2 * d, self.jline[d]) for d in jumps if d > 0))
             self.jump_down.append(tuple((-d, -2 * d, self.jline[d]) for d in jumps if d < 0))
         self.rays = tuple((d, self.line[d]) for d in self.line)
+        # king lines as (delta, shift amount, upwards?, line mask): no sign test per step
+        self.king_lines = tuple((d, abs(d), d > 0, self.line[d]) for d in self.line)
         # man jumps from each point: (delta, jumped point, landing point)
         self.jump_table = {}
         for i in indices(self.points):
@@ -392,12 +394,17 @@ class AlquerqueGame(Game):
         ``look``: test for captures along the rays (else only list the slides).
         """
         found = False
-        for d, m in self.rays:
+        for d, a, up, m in self.king_lines:
             r, k = mine, d
             while r:
-                r = _shift(r & m, d)
-                if look and not found and _shift(r & opp & m, d) & empty:
-                    found = True
+                if up:
+                    r = (r & m) << a
+                    if look and ((r & opp & m) << a) & empty:
+                        found, look = True, False
+                else:
+                    r = (r & m) >> a
+                    if look and ((r & opp & m) >> a) & empty:
+                        found, look = True, False
                 r &= empty
                 if r:
                     out.append((r, k, r.bit_count()))
@@ -484,15 +491,15 @@ class AlquerqueGame(Game):
         prey = opp & ~captured
         chain = self.chain
         found = False
-        for d, m in self.rays:
+        for d, a, up, m in self.king_lines:
             if d == -last and not self.king_reverse:
                 continue
-            s = _shift(sq & m, d)
+            s = (sq & m) << a if up else (sq & m) >> a
             while s & free:
-                s = _shift(s & m, d)
+                s = (s & m) << a if up else (s & m) >> a
             if not s & prey:
                 continue
-            land = _shift(s & m, d)
+            land = (s & m) << a if up else (s & m) >> a
             if not land & free:
                 continue
             found = True
@@ -500,14 +507,14 @@ class AlquerqueGame(Game):
             occ2, opp2 = (occupied ^ s, opp ^ s) if self.immediate else (occupied, opp)
             while land & free:
                 route2 = route + (land,)
-                if chain == "single":
+                if chain == "compulsory":
+                    if not self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out):
+                        out.append((frm, land, cap2, False, route2))
+                else:
                     out.append((frm, land, cap2, False, route2))
-                elif chain == "optional":
-                    out.append((frm, land, cap2, False, route2))
-                    self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out)
-                elif not self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out):
-                    out.append((frm, land, cap2, False, route2))
-                land = _shift(land & m, d)
+                    if chain == "optional":
+                        self._extend_king(frm, land, cap2, route2, d, occ2, opp2, out)
+                land = (land & m) << a if up else (land & m) >> a
         return found
 
     def choose(self, moves: list[Move]) -> list[Move]:
