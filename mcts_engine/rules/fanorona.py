@@ -100,10 +100,11 @@ def _ray(index: int, k: int) -> tuple[int, ...]:
 
 
 def _step_table() -> list[tuple]:
-    """Per point: one row ``(k, to_bit, to_index, approach_ray, withdrawal_ray)`` per line from it.
+    """Per point: a row ``(k, to_bit, to, a0, approach_ray, w0, withdrawal_ray)`` per line from it.
 
-    ``approach_ray`` lists the points beyond the target (an approach takes a run of
-    them), ``withdrawal_ray`` the points behind the start (a withdrawal takes a run).
+    ``approach_ray`` lists the points beyond the target ``to`` (an approach takes a run
+    of them), ``withdrawal_ray`` the points behind the start (a withdrawal takes a run);
+    ``a0`` and ``w0`` are their first points (0 if none).
     """
     table: list[tuple] = [()] * (ROWS * STRIDE)
     for index in indices(CELLS):
@@ -111,27 +112,100 @@ def _step_table() -> list[tuple]:
         for k in range(8):
             if _has_line(index, k):
                 to = index + DELTAS[k]
-                rows.append((k, 1 << to, to, _ray(to, k), _ray(index, k ^ 1)))
+                aray, wray = _ray(to, k), _ray(index, k ^ 1)
+                rows.append((k, 1 << to, to, aray[0] if aray else 0, aray, wray[0] if wray else 0, wray))
         table[index] = tuple(rows)
     return table
 
 
 STEPS = _step_table()
+# per point: its line neighbours, and those plus the points two steps away along a line.  A
+# chain can go on from q only if a neighbour is free and one of NEAR[q] holds an enemy.
+NEIGHBOURS = [sum(row[1] for row in rows) for rows in STEPS]
+NEAR = [sum(row[1] | row[3] for row in rows) for rows in STEPS]
+OPTIONAL, COMPULSORY, SINGLE = 0, 1, 2  # chain modes: stop anywhere, only maximal chains, one step
 
 
 def capturers(own: int, opp: int) -> int:
     """The stones of ``own`` that have a capturing step (approach or withdrawal), all at once.
 
-    Per axis with shift ``s``: an approach in +s needs an empty point at +s and an
-    enemy at +2s; a withdrawal in +s needs an empty point at +s and an enemy at -s
-    (and the same mirrored).  Diagonal axes use only the strong points.
+    A step in +s from P to an empty Q = P + s approaches when Q + s holds an enemy
+    (Q in ``opp >> s``) and withdraws when P - s = Q - 2s does (Q in ``opp << 2s``);
+    the step in -s is the mirror image.  Diagonal axes use only the strong points.
     """
     e = CELLS & ~(own | opp)
-    c = 0
-    for s, ee, oo in ((1, e, opp), (10, e, opp), (11, e & STRONG, opp & STRONG), (9, e & STRONG, opp & STRONG)):
-        od, ou = oo >> s, oo << s
-        c |= ((ee & od) >> s) | ((ee >> s) & ou) | ((ee & ou) << s) | ((ee << s) & od)
+    c = (e & (opp >> 1 | opp << 2)) >> 1 | (e & (opp << 1 | opp >> 2)) << 1
+    c |= (e & (opp >> 10 | opp << 20)) >> 10 | (e & (opp << 10 | opp >> 20)) << 10
+    e &= STRONG
+    opp &= STRONG
+    c |= (e & (opp >> 11 | opp << 22)) >> 11 | (e & (opp << 11 | opp >> 22)) << 11
+    c |= (e & (opp >> 9 | opp << 18)) >> 9 | (e & (opp << 9 | opp >> 18)) << 9
     return own & c
+
+
+def extend(out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int, path: tuple,
+           mode: int) -> bool:
+    """Follow every capturing step of the stone on ``q``; append the moves found to ``out``.
+
+    ``free`` holds the empty points the stone has not visited this turn, ``last`` the
+    direction of the previous step (-1 at the start), ``taken`` the stones captured
+    so far, ``path`` the step codes so far.  Returns whether any capturing step exists.
+    A move is recorded after a step unless the chain must go on (``COMPULSORY``).
+    """
+    found = False
+    for k, tb, to, a0, aray, w0, wray in STEPS[q]:
+        if not tb & free or k == last:
+            continue
+        if a0 & opp:
+            line = 0
+            for b in aray:
+                if b & opp:
+                    line |= b
+                else:
+                    break
+            found = True
+            cap, p, f2, o2 = taken | line, path + (to << 1,), (free ^ tb) | line, opp ^ line
+            if mode == SINGLE or not (NEIGHBOURS[to] & f2 and NEAR[to] & o2
+                                      and extend(out, frm, to, f2, o2, k, cap, p, mode)) or mode == OPTIONAL:
+                out.append((frm, to, cap) + p)
+        if w0 & opp:
+            line = 0
+            for b in wray:
+                if b & opp:
+                    line |= b
+                else:
+                    break
+            found = True
+            cap, p, f2, o2 = taken | line, path + ((to << 1) | 1,), (free ^ tb) | line, opp ^ line
+            if mode == SINGLE or not (NEIGHBOURS[to] & f2 and NEAR[to] & o2
+                                      and extend(out, frm, to, f2, o2, k, cap, p, mode)) or mode == OPTIONAL:
+                out.append((frm, to, cap) + p)
+    return found
+
+
+def extend_dagaz(out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int, path: tuple,
+                 mode: int, opp0: int) -> bool:
+    """``extend`` with Dagaz's removal: only each line's first stone leaves during the chain;
+    the whole line, traced on the start-of-turn board ``opp0``, is captured."""
+    found = False
+    for k, tb, to, a0, aray, w0, wray in STEPS[q]:
+        if not tb & free or k == last:
+            continue
+        for kind, first, ray in ((0, a0, aray), (1, w0, wray)):
+            if not first & opp:
+                continue
+            line = 0
+            for b in ray:
+                if b & opp0:
+                    line |= b
+                else:
+                    break
+            found = True
+            cap, p = taken | line, path + ((to << 1) | kind,)
+            if mode == SINGLE or not extend_dagaz(out, frm, to, (free ^ tb) | first, opp ^ first, k, cap, p,
+                                                  mode, opp0) or mode == OPTIONAL:
+                out.append((frm, to, cap) + p)
+    return found
 
 
 def paika_masks(own: int, opp: int) -> tuple[int, ...]:
@@ -153,7 +227,7 @@ class FanoronaGame(Game):
                  removal: str = "immediate", no_capture_plies: int = 50, max_plies: int = 400):
         self.options = {"chain": chain, "first_turn_single_capture": first_turn_single_capture,
                         "removal": removal, "no_capture_plies": no_capture_plies, "max_plies": max_plies}
-        self.prefixes = chain == "optional"
+        self.mode = OPTIONAL if chain == "optional" else COMPULSORY
         self.first_turn_single = first_turn_single_capture
         self.dagaz = removal == "dagaz"
         self.quiet_limit = no_capture_plies or 1 << 62
@@ -211,91 +285,31 @@ class FanoronaGame(Game):
         return FanoronaState(self, own, opp, turn, ply, quiet)
 
     # --- move generation on raw masks ------------------------------------------------------
-    def chains(self, own: int, opp: int, starters: int, single: bool = False) -> list[Move]:
-        """Every capturing move of the stones in ``starters`` (all of which must have a capture).
+    def chains(self, own: int, opp: int, starters: int, ply: int) -> list[Move]:
+        """Every capturing move of the stones in ``starters`` (each must have a capture) at ``ply``.
 
         A move is listed when the chain may stop there: after every capture when
-        chains are optional, only where no capture continues it when compulsory.
-        ``single`` limits chains to one step (the first-turn rule).
+        chains are optional, only where no capture continues it when compulsory; on
+        a first turn with ``first_turn_single_capture`` chains are one step long.
         """
         out: list[Move] = []
-        free0 = CELLS & ~(own | opp)
-        dfs = self._dfs_dagaz if self.dagaz else self._dfs
-        prefixes = self.prefixes
+        free = CELLS & ~(own | opp)
+        mode = SINGLE if self.first_turn_single and ply < 2 else self.mode
         while starters:
             bit = starters & -starters
             starters ^= bit
             frm = bit.bit_length() - 1
-            dfs(out, frm, frm, free0, opp, -1, 0, (), prefixes, single, opp)
+            if self.dagaz:
+                extend_dagaz(out, frm, frm, free, opp, -1, 0, (), mode, opp)
+            else:
+                extend(out, frm, frm, free, opp, -1, 0, (), mode)
         return out
-
-    def _dfs(self, out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int,
-             path: tuple, prefixes: bool, single: bool, opp0: int) -> bool:
-        """Extend a chain standing on ``q``; append the moves found; whether any step exists."""
-        found = False
-        for k, tb, to, aray, wray in STEPS[q]:
-            if k == last or not tb & free:
-                continue
-            if aray and aray[0] & opp:
-                line = 0
-                for b in aray:
-                    if b & opp:
-                        line |= b
-                    else:
-                        break
-                found = True
-                cap, p = taken | line, path + (to << 1,)
-                if single or not self._dfs(out, frm, to, (free ^ tb) | line, opp ^ line, k, cap, p,
-                                           prefixes, False, opp0) or prefixes:
-                    out.append((frm, to, cap) + p)
-            if wray and wray[0] & opp:
-                line = 0
-                for b in wray:
-                    if b & opp:
-                        line |= b
-                    else:
-                        break
-                found = True
-                cap, p = taken | line, path + ((to << 1) | 1,)
-                if single or not self._dfs(out, frm, to, (free ^ tb) | line, opp ^ line, k, cap, p,
-                                           prefixes, False, opp0) or prefixes:
-                    out.append((frm, to, cap) + p)
-        return found
-
-    def _dfs_dagaz(self, out: list, frm: int, q: int, free: int, opp: int, last: int, taken: int,
-                   path: tuple, prefixes: bool, single: bool, opp0: int) -> bool:
-        """``_dfs`` with Dagaz's removal: only each line's first stone leaves during the chain;
-        the whole line, traced on the start-of-turn board ``opp0``, is captured."""
-        found = False
-        for k, tb, to, aray, wray in STEPS[q]:
-            if k == last or not tb & free:
-                continue
-            for kind, ray in ((0, aray), (1, wray)):
-                if not (ray and ray[0] & opp):
-                    continue
-                line = 0
-                for b in ray:
-                    if b & opp0:
-                        line |= b
-                    else:
-                        break
-                first = ray[0]
-                found = True
-                cap, p = taken | line, path + ((to << 1) | kind,)
-                if single or not self._dfs_dagaz(out, frm, to, (free ^ tb) | first, opp ^ first, k, cap, p,
-                                                 prefixes, False, opp0) or prefixes:
-                    out.append((frm, to, cap) + p)
-        return found
-
-    def single_turn(self, ply: int) -> bool:
-        """Whether a capture at this ply is limited to one step (the first-turn option)."""
-        return self.first_turn_single and ply < 2
 
     def legal(self, own: int, opp: int, ply: int) -> list[Move]:
         """All legal moves of a raw position (draw rules ignored): captures if any, else paikas."""
         starters = capturers(own, opp)
         if starters:
-            return self.chains(own, opp, starters, self.single_turn(ply))
+            return self.chains(own, opp, starters, ply)
         out = []
         for k, mask in enumerate(paika_masks(own, opp)):
             d = DELTAS[k]
@@ -306,6 +320,31 @@ class FanoronaGame(Game):
                 out.append((frm, frm + d, 0))
         return out
 
+    def pick(self, own: int, opp: int, ply: int, rnd) -> Move | None:
+        """A uniformly random legal move of a raw position (draw rules ignored), or None.
+
+        Captures are listed; paikas are drawn by counting the stones per direction,
+        using one ``rnd()`` either way.
+        """
+        starters = capturers(own, opp)
+        if starters:
+            moves = self.chains(own, opp, starters, ply)
+            return moves[int(rnd() * len(moves))]
+        masks = paika_masks(own, opp)
+        counts = list(map(int.bit_count, masks))
+        total = sum(counts)
+        if not total:
+            return None
+        k = int(rnd() * total)
+        for d, mask, n in zip(DELTAS, masks, counts):
+            if k < n:
+                for _ in range(k):
+                    mask &= mask - 1
+                frm = (mask & -mask).bit_length() - 1
+                return (frm, frm + d, 0)
+            k -= n
+        raise AssertionError("unreachable")
+
     def perft(self, state: "FanoronaState", depth: int) -> int:
         """Leaf count of the legal-move tree on raw masks (draw rules ignored)."""
         return self._perft(state.own, state.opp, state.ply, depth)
@@ -315,7 +354,7 @@ class FanoronaGame(Game):
             return 1
         starters = capturers(own, opp)
         if starters:
-            moves = self.chains(own, opp, starters, self.single_turn(ply))
+            moves = self.chains(own, opp, starters, ply)
             if depth == 1:
                 return len(moves)
             return sum(self._perft(opp & ~m[2], own ^ (1 << m[0]) ^ (1 << m[1]), ply + 1, depth - 1)
@@ -384,28 +423,7 @@ class FanoronaState(State):
         """A uniformly random legal move (paikas drawn by counting, not listed), or None."""
         if self._drawn():
             return None
-        return self._pick(rng.random)
-
-    def _pick(self, rnd) -> Move | None:
-        g, own, opp = self.game, self.own, self.opp
-        starters = capturers(own, opp)
-        if starters:
-            moves = g.chains(own, opp, starters, g.single_turn(self.ply))
-            return moves[int(rnd() * len(moves))]
-        masks = paika_masks(own, opp)
-        total = sum(m.bit_count() for m in masks)
-        if not total:
-            return None
-        k = int(rnd() * total)
-        for d, mask in zip(DELTAS, masks):
-            n = mask.bit_count()
-            if k < n:
-                for _ in range(k):
-                    mask &= mask - 1
-                frm = (mask & -mask).bit_length() - 1
-                return (frm, frm + d, 0)
-            k -= n
-        raise AssertionError("unreachable")
+        return self.game.pick(self.own, self.opp, self.ply, rng.random)
 
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""
@@ -421,14 +439,20 @@ class FanoronaState(State):
         The same rules and random draws as ``random_move`` then ``play``.
         """
         g = self.game
-        rnd = rng.random
+        pick, rnd, quiet_limit, ply_limit = g.pick, rng.random, g.quiet_limit, g.ply_limit
+        own, opp, turn, ply, quiet = self.own, self.opp, self.turn, self.ply, self.quiet
         for _ in range(max_plies):
-            if self._drawn():
+            if quiet >= quiet_limit or ply >= ply_limit:
                 break
-            move = self._pick(rnd)
+            move = pick(own, opp, ply, rnd)
             if move is None:
                 break
-            self.play(move)
+            cap = move[2]
+            own, opp = opp & ~cap, own ^ (1 << move[0]) ^ (1 << move[1])
+            turn ^= 1
+            ply += 1
+            quiet = 0 if cap else quiet + 1
+        self.own, self.opp, self.turn, self.ply, self.quiet = own, opp, turn, ply, quiet
         return self.outcome()
 
     def outcome(self) -> float | None:
@@ -471,7 +495,7 @@ class FanoronaState(State):
         for c in move[3:]:
             to, kind = c >> 1, c & 1
             row = next(r for r in STEPS[q] if r[2] == to)
-            ray = row[3] if kind == 0 else row[4]
+            ray = row[4] if kind == 0 else row[6]
             board = opp0 if self.game.dagaz else opp
             line = 0
             for b in ray:
