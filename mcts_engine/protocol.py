@@ -37,11 +37,13 @@ from typing import Callable, Iterable
 from . import __version__
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import IllegalMove, RulesError, divide
-from .search import (AGENTS, FINAL_MOVES, PLAYOUTS, Limits, SearchInfo, SearchResult, Settings,
-                     make_agent)
+from . import parallel
+from .search import (AGENTS, FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Limits, SearchInfo,
+                     SearchResult, Settings, make_agent)
 
 ENGINE_NAME = "mcts-engine"
 ENGINE_AUTHOR = "mcts-engine developers"
+MAX_THREADS = 64         # the Threads option's maximum
 MAX_ECHO = 200            # longest piece of client text quoted back in an error line
 MAX_PERFT = 64            # deepest perft accepted (the command line's limit too)
 JOIN_TIMEOUT = 10.0       # seconds to wait for a stopped search thread
@@ -151,9 +153,13 @@ def option_table() -> tuple[Option, ...]:
     return (
         Option("UCI_Variant", "combo", "english", "the game: every registered game and variant",
                vars=tuple(list_games())),
-        # Parallel search (parallel.py) is a later issue: one search thread, no extra process.
-        Option("Threads", "spin", 1, "search processes (1 = no extra process; more come with parallel search)",
-               min=1, max=1),
+        Option("Threads", "spin", 1, "searchers: this process plus Threads-1 worker processes (1 = none)",
+               min=1, max=MAX_THREADS),
+        Option("Parallel", "combo", "root", "root = a tree per searcher, merged at the end; tree = one "
+               "shared tree, playouts farmed out in batches (for games with slow playouts)",
+               vars=PARALLEL_MODES),
+        Option("ParallelMerge", "combo", "visits", "root mode: visits = summed root visits, vote = the "
+               "move most searchers chose", vars=MERGES),
         Option("Seed", "spin", 0, "random seed; 0 = a fresh seed per game; equal seeds + nodes = equal output",
                min=0, max=2147483647),
         Option("Agent", "combo", "uct", "uct (MCTS), random (uniform move), greedy (one-ply material)",
@@ -297,6 +303,9 @@ class Engine:
         """Apply a checked option; a new game resets the position to its start."""
         key, parsed, game = change
         self.values[key] = parsed
+        if key == "threads":   # start (or stop) the worker processes now, not at the next go
+            for text in parallel.resize_pool(parsed - 1):
+                self.note(text)
         if game is not None:
             self.game = game
             self._set_start()
@@ -312,7 +321,8 @@ class Engine:
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], solver=v["solver"], final_move=v["finalmove"],
-                        seed=v["seed"], move_overhead=v["moveoverhead"] / 1000.0)
+                        seed=v["seed"], move_overhead=v["moveoverhead"] / 1000.0,
+                        threads=v["threads"], parallel=v["parallel"], merge=v["parallelmerge"])
 
     def get_agent(self):
         """The agent for the current game and options (built when they changed)."""
@@ -325,6 +335,8 @@ class Engine:
                 self.error(f"cannot make agent {settings.agent}: {err}; playing random moves instead")
                 self.agent = make_agent(self.game, Settings(agent="random", seed=settings.seed))
             self.agent_key = key
+            if hasattr(self.agent, "on_note"):
+                self.agent.on_note = self.note
         return self.agent
 
     def new_game(self) -> None:
@@ -483,6 +495,7 @@ class Engine:
         """Stop any search and end the loop."""
         self.quit = True
         self.stop_search()
+        parallel.close_pool()
 
     # --- commands ---------------------------------------------------------------------
     def cmd_uci(self, args, line, ugi: bool = False) -> None:

@@ -46,6 +46,9 @@ class Settings:
     final_move: str = "robust"        # robust (most visits) | max (best mean)
     seed: int = 0                     # 0 = a fresh random seed per game
     move_overhead: float = 0.03       # seconds kept back per move for I/O
+    threads: int = 1                  # searchers: this process + threads-1 worker processes
+    parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
+    merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
 
 
 @dataclass
@@ -172,6 +175,9 @@ def make_agent(game: Game, settings: Settings) -> Agent:
         return RandomAgent(game, settings)
     if settings.agent == "greedy":
         return GreedyAgent(game, settings)
+    if settings.agent == "uct" and settings.threads > 1:
+        from .parallel import ParallelAgent
+        return ParallelAgent(game, settings)
     if settings.agent == "uct":
         from .uct import UctAgent
         return UctAgent(game, settings)
@@ -181,6 +187,8 @@ def make_agent(game: Game, settings: Settings) -> Agent:
 AGENTS = ("uct", "random", "greedy")
 PLAYOUTS = tuple(POLICIES)
 FINAL_MOVES = ("robust", "max")
+PARALLEL_MODES = ("root", "tree")
+MERGES = ("visits", "vote")
 
 
 def now() -> float:

@@ -202,20 +202,8 @@ class UctAgent(Agent):
 
     # --- choosing and reporting ---------------------------------------------------------
     def _final_child(self, root: Node) -> Node | None:
-        """A proven win (the shortest), else the most visited (or best mean) child that is not a
-        proven loss, else the proven loss that lasts longest."""
-        children = root.children
-        if not children:
-            return None
-        wins = [ch for ch in children if ch.proven == 1.0]
-        if wins:
-            return min(wins, key=lambda ch: ch.proof)
-        alive = [ch for ch in children if ch.proven != 0.0]
-        if not alive:
-            return max(children, key=lambda ch: ch.proof)
-        if self.settings.final_move == "max":
-            return max(alive, key=lambda ch: (ch.proven if ch.proven is not None else ch.mean(), ch.n))
-        return max(alive, key=lambda ch: (ch.n, ch.mean()))
+        """The root child to play (see ``final_choice``)."""
+        return final_choice(root.children, self.settings.final_move)
 
     def _info(self, root: Node, state: State, iterations: int, elapsed: float,
               depth_sum: int, seldepth: int) -> SearchInfo:
@@ -225,16 +213,7 @@ class UctAgent(Agent):
                           depth=depth_sum / iterations if iterations else 0.0)
         if best is None:
             return info
-        info.score = best.proven if best.proven is not None else best.mean()
-        if best.n:
-            win = (best.w - 0.5 * best.d) / best.n
-            draw = best.d / best.n
-            w, d = round(1000 * win), round(1000 * draw)
-            info.wdl = (w, d, max(0, 1000 - w - d))
-        if best.proven is not None:
-            moves = (best.proof + 2) // 2
-            info.mate = {1.0: moves, 0.0: -moves}.get(best.proven)
-            info.wdl = {1.0: (1000, 0, 0), 0.5: (0, 1000, 0), 0.0: (0, 0, 1000)}[best.proven]
+        set_score(info, best)
         node, pv = best, [best.move]
         while node.children:
             node = max(node.children, key=lambda ch: ch.n)
@@ -268,3 +247,36 @@ class UctAgent(Agent):
         self.root = Node(None, None, 1 - state.to_move, state.to_move)
         self._root_state = state.copy()
         return self.root
+
+
+# --- shared with parallel search (which merges root statistics of several trees) -----------
+
+def final_choice(children: list, final_move: str = "robust"):
+    """The root child to play among ``children`` (Nodes, or anything with move/n/w/d/proven/proof):
+    a proven win (the shortest), else the most visited (``robust``) or best mean (``max``) child
+    that is not a proven loss, else the proven loss that lasts longest.  None if there is none."""
+    if not children:
+        return None
+    wins = [ch for ch in children if ch.proven == 1.0]
+    if wins:
+        return min(wins, key=lambda ch: ch.proof)
+    alive = [ch for ch in children if ch.proven != 0.0]
+    if not alive:
+        return max(children, key=lambda ch: ch.proof)
+    if final_move == "max":
+        return max(alive, key=lambda ch: (ch.proven if ch.proven is not None else ch.mean(), ch.n))
+    return max(alive, key=lambda ch: (ch.n, ch.mean()))
+
+
+def set_score(info: SearchInfo, best) -> None:
+    """Fill ``info``'s score, wdl and mate from the statistics of the chosen root child."""
+    info.score = best.proven if best.proven is not None else best.mean()
+    if best.n:
+        win = (best.w - 0.5 * best.d) / best.n
+        draw = best.d / best.n
+        w, d = round(1000 * win), round(1000 * draw)
+        info.wdl = (w, d, max(0, 1000 - w - d))
+    if best.proven is not None:
+        moves = (best.proof + 2) // 2
+        info.mate = {1.0: moves, 0.0: -moves}.get(best.proven)
+        info.wdl = {1.0: (1000, 0, 0), 0.5: (0, 1000, 0), 0.0: (0, 0, 1000)}[best.proven]

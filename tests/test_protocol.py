@@ -174,7 +174,9 @@ def info_fields(line: str) -> dict[str, str]:
 
 EXPECTED_OPTIONS = {
     "uci_variant": "type combo default english " + " ".join(f"var {g}" for g in list_games()),
-    "threads": "type spin default 1 min 1 max 1",
+    "threads": "type spin default 1 min 1 max 64",
+    "parallel": "type combo default root var root var tree",
+    "parallelmerge": "type combo default visits var visits var vote",
     "seed": "type spin default 0 min 0 max 2147483647",
     "agent": "type combo default uct var uct var random var greedy",
     "uct_c": "type string default 1.0",
@@ -210,7 +212,8 @@ def test_ugi_handshake_ends_with_ugiok(engine):
 
 
 GOOD_SETTINGS = [
-    ("Threads", "1"), ("Seed", "0"), ("Seed", "2147483647"), ("Agent", "random"), ("Agent", "GREEDY"),
+    ("Threads", "1"), ("Parallel", "tree"), ("Parallel", "root"), ("ParallelMerge", "vote"),
+    ("Seed", "0"), ("Seed", "2147483647"), ("Agent", "random"), ("Agent", "GREEDY"),
     ("Agent", "uct"), ("UCT_C", "0"), ("UCT_C", "1.41"), ("Playout", "mast"), ("Playout", "greedy-eps"),
     ("PlayoutDepth", "10000"), ("PlayoutDepth", "0"), ("Epsilon", "1"), ("Epsilon", "0.25"),
     ("TreeReuse", "false"), ("TreeReuse", "TRUE"), ("Solver", "false"), ("FinalMove", "max"),
@@ -219,7 +222,10 @@ GOOD_SETTINGS = [
 ]
 
 BAD_SETTINGS = [  # (name, value, words the error line must contain)
-    ("Threads", "2", ["Threads", "[1, 1]"]),
+    ("Threads", "65", ["Threads", "[1, 64]"]),
+    ("Threads", "0", ["Threads", "[1, 64]"]),
+    ("Parallel", "leaf", ["Parallel", "root, tree"]),
+    ("ParallelMerge", "mean", ["ParallelMerge", "visits, vote"]),
     ("Seed", "-1", ["Seed", "2147483647"]),
     ("Seed", "2147483648", ["Seed", "2147483647"]),
     ("Seed", "seven", ["Seed"]),

@@ -96,6 +96,14 @@ class Game(ABC):
     players: int = 2
     options: dict[str, Any]
 
+    def __reduce_ex__(self, protocol):
+        """Pickle a registered game as its name and options, so that a state sent to a search
+        process is a few hundred bytes and unpickles onto the receiver's own cached game."""
+        from . import _registered
+        if _registered(self):
+            return (_game_from_registry, (self.name, tuple(getattr(self, "options", {}).items())))
+        return super().__reduce_ex__(protocol)
+
     @abstractmethod
     def new_state(self) -> State:
         """The start position."""
@@ -120,6 +128,16 @@ class Game(ABC):
             child.play(move)
             total += self.perft(child, depth - 1)
         return total
+
+
+def _game_from_registry(name: str, options: tuple) -> Game:
+    """Unpickling a registered game: the receiver's cached game of that name and options."""
+    from . import _CACHE, get_game
+    wanted = dict(options)
+    for game in _CACHE.values():
+        if game.name == name and getattr(game, "options", {}) == wanted:
+            return game
+    return get_game(name, **wanted)
 
 
 def divide(game: Game, state: State, depth: int) -> list[tuple[str, int]]:

@@ -1,0 +1,240 @@
+"""Parallel UCT (mcts_engine/parallel.py): merging, every game with Threads 2 in both modes,
+determinism under Seed + nodes, and the engine process with workers: stop, quit, EOF, a
+killed worker and a killed engine leave nothing behind."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mcts_engine.parallel import (ParallelAgent, RootChild, WorkerPool, majority_vote, merge_children,
+                                  _split)
+from mcts_engine.rules import get_game, list_games
+from mcts_engine.search import Limits, Settings
+from test_protocol import EngineProcess, _processes_in_group
+
+LINUX = Path("/proc/self/stat").exists()
+
+
+# --- merging root statistics --------------------------------------------------------------
+
+def test_merge_sums_visits_and_keeps_a_proof_from_any_tree():
+    a = [RootChild("x", 10, 6.0, 2, None, 0), RootChild("y", 5, 1.0, 0, None, 0)]
+    b = [RootChild("y", 7, 7.0, 0, 1.0, 3), RootChild("z", 1, 0.5, 1, None, 0)]
+    merged = {ch.move: ch for ch in merge_children([a, b])}
+    assert [ch.move for ch in merge_children([a, b])] == ["x", "y", "z"]
+    assert (merged["x"].n, merged["x"].w, merged["x"].d) == (10, 6.0, 2)
+    assert (merged["y"].n, merged["y"].w, merged["y"].proven, merged["y"].proof) == (12, 8.0, 1.0, 3)
+    assert a[1].n == 5   # the reports themselves are not changed
+
+
+def test_majority_vote_ties_go_to_visits_and_proofs_override():
+    merged = [RootChild("x", 30, 15.0, 0, None, 0), RootChild("y", 20, 12.0, 0, None, 0),
+              RootChild("z", 10, 5.0, 0, None, 0)]
+    assert majority_vote(["y", "y", "x"], merged).move == "y"      # votes beat visits
+    assert majority_vote(["y", "x"], merged).move == "x"           # a tie: more visits
+    merged[2].proven, merged[2].proof = 1.0, 1
+    assert majority_vote(["y", "y", "y"], merged).move == "z"      # a proven win is played
+
+
+def test_nodes_are_shared_out_evenly():
+    assert _split(10, 3) == [4, 3, 3]
+    assert _split(1, 2) == [1, 0]
+    assert _split(None, 2) == [None, None]
+
+
+# --- searching with workers (one private pool for the module) ----------------------------
+
+@pytest.fixture(scope="module")
+def pool():
+    p = WorkerPool()
+    p.ensure(1)
+    yield p
+    p.close()
+    assert all(not w.process.is_alive() for w in p.workers)
+
+
+def random_position(game, plies: int, seed: int):
+    state, rng = game.new_state(), random.Random(seed)
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state.play(state.random_move(rng))
+    return state if state.outcome() is None else game.new_state()
+
+
+@pytest.mark.parametrize("mode", ["root", "tree"])
+def test_threads_2_returns_legal_moves_in_every_game(pool, mode):
+    for name in list_games():
+        game = get_game(name)
+        agent = ParallelAgent(game, Settings(threads=2, parallel=mode, seed=11), pool)
+        for plies in (0, 6):
+            state = random_position(game, plies, seed=len(name))
+            result = agent.search(state.copy(), Limits(nodes=24), threading.Event())
+            assert result.move in state.legal_moves(), (name, mode, plies)
+            assert result.info.nodes == 24 or agent.local.root.proven is not None, (name, mode)
+
+
+@pytest.mark.parametrize("mode,merge", [("root", "visits"), ("root", "vote"), ("tree", "visits")])
+def test_seed_and_nodes_give_the_same_search_twice(pool, mode, merge):
+    game = get_game("english")
+    runs = []
+    for _ in range(2):
+        agent = ParallelAgent(game, Settings(threads=2, parallel=mode, merge=merge, seed=5), pool)
+        result = agent.search(game.new_state(), Limits(nodes=600), threading.Event())
+        info = result.info
+        runs.append((result.move, info.nodes, info.score, info.wdl, info.pv))
+    assert runs[0] == runs[1]
+    assert runs[0][1] == 600
+
+
+def test_both_trees_count_in_root_mode(pool):
+    """The merged root visits are the two searchers' together."""
+    game = get_game("english")
+    agent = ParallelAgent(game, Settings(threads=2, seed=9), pool)
+    result = agent.search(game.new_state(), Limits(nodes=400), threading.Event())
+    assert result.info.nodes == 400
+    assert sum(ch.n for ch in agent.local.root.children) == 200   # the local share
+
+
+def test_stop_ends_a_pooled_search_quickly(pool):
+    game = get_game("international")
+    agent = ParallelAgent(game, Settings(threads=2, seed=2), pool)
+    for mode in ("root", "tree"):
+        agent.settings.parallel = mode
+        stop = threading.Event()
+        threading.Timer(0.4, stop.set).start()
+        start = time.perf_counter()
+        result = agent.search(game.new_state(), Limits(infinite=True), stop)
+        assert time.perf_counter() - start < 0.4 + 1.0
+        assert result.move in game.new_state().legal_moves()
+
+
+# --- the engine process with Threads 2 --------------------------------------------------------
+
+def children_of(pid: int) -> list[int]:
+    """Live search workers of the engine ``pid`` (not multiprocess's resource tracker, which
+    also ends with the engine)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z" and int(fields[1]) == pid and b"spawn_main" in cmdline:
+                out.append(int(entry.name))
+    return out
+
+
+def wait_gone(pid: int, timeout: float = 5.0) -> list[int]:
+    """Wait until the engine's process group is empty; what is left after ``timeout``."""
+    deadline = time.perf_counter() + timeout
+    while (left := _processes_in_group(pid)) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.fixture
+def engine2():
+    eng = EngineProcess()
+    eng.ask("setoption name Threads value 2")
+    yield eng
+    if eng.proc.poll() is None:
+        eng.proc.kill()
+        eng.proc.wait(5)
+    if LINUX:
+        for pid in _processes_in_group(eng.proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not LINUX, reason="needs /proc (Linux)")
+def test_threads_2_starts_one_worker_stops_within_100_ms_and_quit_leaves_nothing(engine2):
+    pid = engine2.proc.pid
+    assert len(children_of(pid)) == 1                # one worker, started at setoption
+    engine2.ask("position startpos moves 9-14 22-17")
+    for _ in range(3):
+        engine2.send("go infinite")
+        engine2.until("info")
+        engine2.send("stop")
+        lines = engine2.until("bestmove")
+        assert lines[-1].split()[1] in engine2.query("moves").split()
+    # the time from stop to bestmove, measured on the reader's timestamps
+    engine2.send("go infinite")
+    engine2.until("info")
+    sent = engine2.send("stop")
+    t, line = engine2.read_timed()
+    while not line.startswith("bestmove"):
+        t, line = engine2.read_timed()
+    assert t - sent < 0.100, f"bestmove {1000 * (t - sent):.1f} ms after stop"
+    infos, move = engine2.go("nodes 2000")
+    assert " nodes 2000 " in infos[-1]
+    assert engine2.close() == 0
+    assert wait_gone(pid) == []
+
+
+@pytest.mark.skipif(not LINUX, reason="needs /proc (Linux)")
+def test_eof_during_a_threads_2_search_leaves_nothing(engine2):
+    pid = engine2.proc.pid
+    engine2.send("go infinite")
+    engine2.until("info")
+    engine2.proc.stdin.close()
+    assert engine2.proc.wait(5.0) == 0
+    assert wait_gone(pid) == []
+
+
+@pytest.mark.skipif(not LINUX, reason="needs /proc (Linux)")
+def test_a_killed_worker_is_reported_and_the_search_goes_on(engine2):
+    pid = engine2.proc.pid
+    [worker] = children_of(pid)
+    engine2.send("go infinite")
+    engine2.until("info")
+    os.kill(worker, signal.SIGKILL)
+    lines = engine2.read_until(lambda s: "search worker" in s)
+    assert "killed by signal 9" in lines[-1] and "goes on without it" in lines[-1]
+    engine2.send("stop")
+    move = engine2.until("bestmove")[-1].split()[1]
+    assert move in engine2.query("moves").split()
+    # the next go starts a replacement and searches with it
+    engine2.send("go nodes 1000")
+    lines = engine2.until("bestmove")
+    assert any("starting a new one" in s for s in lines)
+    assert " nodes 1000 " in [s for s in lines if s.startswith("info depth")][-1]
+    new_workers = children_of(pid)
+    assert len(new_workers) == 1 and new_workers != [worker]
+    assert engine2.close() == 0
+    assert wait_gone(pid) == []
+
+
+@pytest.mark.skipif(not LINUX, reason="needs /proc (Linux)")
+def test_a_killed_engine_takes_its_workers_with_it(engine2):
+    pid = engine2.proc.pid
+    [worker] = children_of(pid)
+    engine2.send("go infinite")
+    engine2.until("info")
+    engine2.proc.kill()
+    engine2.proc.wait(5)
+    deadline = time.perf_counter() + 5
+    while Path(f"/proc/{worker}").exists() and time.perf_counter() < deadline:
+        state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == "Z":
+            break
+        time.sleep(0.05)
+    assert not Path(f"/proc/{worker}").exists() or \
+        Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_threads_back_to_1_stops_the_workers(engine2):
+    pid = engine2.proc.pid
+    engine2.ask("setoption name Threads value 1")
+    if LINUX:
+        assert children_of(pid) == []
+    infos, move = engine2.go("nodes 300")
+    assert move in engine2.query("moves").split()
+    assert engine2.close() == 0
