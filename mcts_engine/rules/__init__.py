@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .base import (AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, RulesError, State,
                    UnknownGame, parse_rule_options)
-from . import draughts, life
+from . import alquerque, dablot, draughts, fanorona, gauntlet, life, rithmomachia
 
 __all__ = ["get_game", "list_games", "Game", "State", "RulesError", "UnknownGame", "BadOption",
            "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
@@ -16,6 +16,14 @@ __all__ = ["get_game", "list_games", "Game", "State", "RulesError", "UnknownGame
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
 _FACTORIES["life"] = lambda **o: life.make_game(**o)
+_FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
+_FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
+_FACTORIES["harbagh"] = lambda **o: alquerque.make_game("harbagh", **o)
+_FACTORIES["fox-and-geese"] = lambda **o: alquerque.make_game("fox-and-geese", **o)
+_FACTORIES["dablot"] = lambda **o: dablot.make_game(**o)
+_FACTORIES["gauntlet"] = lambda **o: gauntlet.make_game(**o)
+_FACTORIES["fanorona"] = lambda **o: fanorona.make_game(**o)
+_FACTORIES["rithmomachia"] = lambda **o: rithmomachia.make_game(**o)
 _ALIASES = dict(draughts.ALIASES)
 _CACHE: dict = {}
 
@@ -23,6 +31,11 @@ _CACHE: dict = {}
 def list_games() -> list[str]:
     """The registered game names, sorted."""
     return sorted(_FACTORIES)
+
+
+def _registered(game: Game) -> bool:
+    """Whether ``game`` was built by the registry (so ``get_game(game.name, **game.options)`` rebuilds it)."""
+    return any(g is game for g in _CACHE.values())
 
 
 def get_game(name: str, **options) -> Game:
