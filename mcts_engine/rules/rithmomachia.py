@@ -29,7 +29,8 @@ FEN: ``side:W<items>:B<items>:C<wn>/<wv>/<bn>/<bv>:N<ply>`` where ``side`` is ``
 ``S289`` or ``P(S36+S25+T16+T9+R4+R1)`` (a lost pyramid component is prefixed by
 ``x``: ``P(S64+S49+T36+T25+xR16)``), and ``C`` gives the pieces and value captured
 by White and by Black, ``N`` the plies played (for ``max_plies``).  ``C`` and ``N``
-may be left out (zero).
+may be left out (zero).  A finished game carries ``:VW`` or ``:VB`` (the winner; without
+it, counters past a threshold also mean the game is won).
 """
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ class RithmomachiaGame(Game):
             raise BadPosition(f"bad FEN {original!r}: must start with the colour to move, W or B")
         board: dict[int, Any] = {}
         white = 0
-        caps, ply, seen = [0, 0, 0, 0], 0, set()
+        caps, ply, seen, winner = [0, 0, 0, 0], 0, set(), None
         for field in fields[1:]:
             field = field.strip()
             if not field:
@@ -244,13 +245,25 @@ class RithmomachiaGame(Game):
                 if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
                     raise BadPosition(f"bad FEN {original!r}: captures field {field!r} must be C<n>/<v>/<n>/<v>")
                 caps = [int(p) for p in parts]
+            elif head == "V":
+                if field[1:].strip().upper() not in ("W", "B"):
+                    raise BadPosition(f"bad FEN {original!r}: victory field {field!r} must be VW or VB")
+                winner = WHITE if field[1:].strip().upper() == "W" else BLACK
             elif head == "N":
                 if not field[1:].strip().isdigit():
                     raise BadPosition(f"bad FEN {original!r}: ply field {field!r} must be N<number>")
                 ply = int(field[1:])
             else:
-                raise BadPosition(f"bad FEN {original!r}: field {field!r} must start with W, B, C or N")
-        return RithmomachiaState.build(self, board, white, WHITE if side == "W" else BLACK, caps, ply)
+                raise BadPosition(f"bad FEN {original!r}: field {field!r} must start with W, B, C, N or V")
+        state = RithmomachiaState.build(self, board, white, WHITE if side == "W" else BLACK, caps, ply)
+        if winner is None:
+            # counters past a threshold: the side that just moved first (it reached it on its move)
+            for c in (state.side ^ 1, state.side):
+                if caps[2 * c] >= self.options["win_piece_count"] or caps[2 * c + 1] >= self.thresholds[c]:
+                    winner = c
+                    break
+        state.result = winner
+        return state
 
     def _fen_item(self, item: str, original: str) -> tuple[int, Any]:
         cell, eq, body = item.partition("=")
@@ -313,8 +326,8 @@ class RithmomachiaState(State):
         return s
 
     def key(self) -> tuple:
-        """(colour to move, pieces, capture counters, plies when a ply cap is set)."""
-        return (self.side, tuple(sorted(self.board.items())), tuple(self.caps),
+        """(colour to move, pieces, capture counters, winner, plies when a ply cap is set)."""
+        return (self.side, tuple(sorted(self.board.items())), tuple(self.caps), self.result,
                 self.ply if self.game.options["max_plies"] else 0)
 
     def occupancy(self, colour: int) -> int:
@@ -720,7 +733,8 @@ class RithmomachiaState(State):
             occ = self.occupancy(colour)
             lists.append(",".join(f"{names[i]}={piece_text(self.board[i])}" for i in indices(occ)))
         caps = "/".join(str(v) for v in self.caps)
-        return f"{'WB'[self.side]}:W{lists[0]}:B{lists[1]}:C{caps}:N{self.ply}"
+        victory = "" if self.result is None else ":V" + "WB"[self.result]
+        return f"{'WB'[self.side]}:W{lists[0]}:B{lists[1]}:C{caps}:N{self.ply}{victory}"
 
     def move_str(self, move: Move) -> str:
         """``from-to``, e.g. ``a3-b6``."""

@@ -46,9 +46,9 @@ def setup_cells(setup: str, ranks: int) -> tuple[dict, dict]:
     def moved(army: dict, shift: int) -> dict:
         return {f"{cell[0]}{int(cell[1:]) + shift}": spec for cell, spec in army.items()}
 
-    short = 16 - ranks
+    short = 16 - ranks     # 0, or 2 on the 8x14 board
     if setup == "author":
-        return moved(WHITE_SETUP, -short), moved(BLACK_SETUP, -short)
+        return moved(WHITE_SETUP, -short // 2), moved(BLACK_SETUP, -short // 2)
     return moved(WHITE_SETUP, -2), moved(BLACK_SETUP, 2 - short)
 
 
