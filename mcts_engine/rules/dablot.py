@@ -122,9 +122,10 @@ class DablotGame(Game):
                         "no_capture_plies": no_capture_plies, "max_plies": max_plies}
         self.lattice = lat = DablotLattice()
         self.points = lat.points
-        self.up = tuple((d, src) for d, src in lat.dirs if d > 0)
-        self.down = tuple((-d, src) for d, src in lat.dirs if d < 0)
+        self.up = tuple((d, 2 * d, src) for d, src in lat.dirs if d > 0)
+        self.down = tuple((-d, -2 * d, src) for d, src in lat.dirs if d < 0)
         self.jumps = lat.jumps
+        self.ring = {i: sum(mid for mid, _, _ in js) for i, js in lat.jumps.items()}   # jumpable neighbours
         self.name_of, self.index_of = lat.name_of, lat.index_of
         self.man_forced = compulsory == "dagaz"
         self.chain_optional = chain == "optional"
@@ -181,26 +182,30 @@ class DablotGame(Game):
         prey = opp & ~ranked
         jumpers = count = 0
         out = []
-        for d, src in self.up:
+        for d, dd, src in self.up:
             a = own & src
             t = (a << d) & empty
             if t:
                 n = t.bit_count()
                 out.append((t, d, n))
                 count += n
-            t = ((((a & men) << d) & prey) << d) & empty
+            t = ((a & men) << d) & prey
             if t:
-                jumpers |= t >> (d + d)
-        for d, src in self.down:
+                t = (t << d) & empty
+                if t:
+                    jumpers |= t >> dd
+        for d, dd, src in self.down:
             a = own & src
             t = (a >> d) & empty
             if t:
                 n = t.bit_count()
                 out.append((t, -d, n))
                 count += n
-            t = ((((a & men) >> d) & prey) >> d) & empty
+            t = ((a & men) >> d) & prey
             if t:
-                jumpers |= t << (d + d)
+                t = (t >> d) & empty
+                if t:
+                    jumpers |= t << dd
         return jumpers, count, out
 
     def chains(self, frm_index: int, prey: int, empty: int, out: list) -> None:
@@ -229,15 +234,22 @@ class DablotGame(Game):
         empty = self.points ^ (own | opp)
         jumps = self.jumps
         king, prince = own & kings, own & princes
+        ring = self.ring
         if king:
             i = king.bit_length() - 1
-            if any(mid & opp and land & empty for mid, land, _ in jumps[i]):
-                self.chains(i, opp, empty, out)
+            if ring[i] & opp:
+                for mid, land, _ in jumps[i]:
+                    if mid & opp and land & empty:
+                        self.chains(i, opp, empty, out)
+                        break
         if prince:
             prey = opp & ~kings
             i = prince.bit_length() - 1
-            if any(mid & prey and land & empty for mid, land, _ in jumps[i]):
-                self.chains(i, prey, empty, out)
+            if ring[i] & prey:
+                for mid, land, _ in jumps[i]:
+                    if mid & prey and land & empty:
+                        self.chains(i, prey, empty, out)
+                        break
 
     def captures(self, own: int, opp: int, kings: int, princes: int, men_jumpers: int) -> tuple[list, int]:
         """All captures: ``(moves, n_by_men)``, the men's captures first."""
@@ -413,16 +425,61 @@ class DablotState(State):
         return None   # no move at all
 
     def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
-        """Uniformly random moves in place to the end (same draws as ``random_move``/``play``).
+        """Uniformly random moves in place to the end; the outcome, or None if cut off.
 
-        Returns the outcome, or None if the game still runs after ``max_plies``.
+        The fast path behind random playouts: the same rules and the same random
+        draws as ``random_move`` then ``play``, on local ints.
         """
-        rnd, pick, play = rng.random, self._pick, self.play
+        g = self.game
+        rnd = rng.random
+        scan, chains, ranked, terminal = g.scan, g.chains, g.ranked_captures, g.terminal
+        points, forced, no_capture, cap_plies = g.points, g.man_forced, g.no_capture, g.max_plies
+        own, opp, kings, princes = self.own, self.opp, self.kings, self.princes
+        turn, ply, quiet = self.turn, self.ply, self.quiet
         for _ in range(max_plies):
-            move = pick(rnd)
-            if move is None:
-                return self.outcome()
-            play(move)
+            if quiet >= no_capture or ply >= cap_plies or terminal(own, opp, kings) is not None:
+                break
+            jumpers, count, buckets = scan(own, opp, kings, princes)
+            caps: list = []
+            if jumpers:
+                empty = points ^ (own | opp)
+                prey = opp & ~(kings | princes)
+                for i in indices(jumpers):
+                    chains(i, prey, empty, caps)
+            if caps and forced:
+                ranked(own, opp, kings, princes, caps)
+                frm, to, cap, _ = caps[int(rnd() * len(caps))]
+            else:
+                ranked(own, opp, kings, princes, caps)
+                k = int(rnd() * (len(caps) + count))
+                if k < len(caps):
+                    frm, to, cap, _ = caps[k]
+                elif count:
+                    k -= len(caps)
+                    for t, d, n in buckets:
+                        if k < n:
+                            for _ in range(k):
+                                t &= t - 1
+                            to = t & -t
+                            break
+                        k -= n
+                    frm, cap = (to >> d if d > 0 else to << -d), 0
+                else:
+                    break
+            moved = frm | to
+            if kings & frm:
+                kings ^= moved
+            elif princes & frm:
+                princes ^= moved
+            if cap:
+                opp, kings, princes, quiet = opp & ~cap, kings & ~cap, princes & ~cap, 0
+            else:
+                quiet += 1
+            own, opp = opp, own ^ moved
+            turn ^= 1
+            ply += 1
+        self.own, self.opp, self.kings, self.princes = own, opp, kings, princes
+        self.turn, self.ply, self.quiet = turn, ply, quiet
         return self.outcome()
 
     def play(self, move: Move) -> None:
