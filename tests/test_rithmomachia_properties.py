@@ -236,3 +236,29 @@ def test_capture_first_players_reproduce_the_article():
         lengths.append(s.ply)
     assert wins >= 9
     assert sum(lengths) / len(lengths) < 60
+
+
+def _play(state, *moves):
+    for m in moves:
+        state.play(state.parse_move(m))
+    return state
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["incremental", "from-fen"])
+def test_line_opened_by_a_capture_is_a_pending_threat(fresh):
+    # W b3-c4 takes B R5 d5 (equality); that opens W S16 d3's slide to B R16 d6, which is
+    # not taken on that move (captures are simultaneous) but by White's next move, whatever it is
+    s = _play(get_game("rithmomachia").parse_fen("W:Wd3=S16,b3=R5,a1=R2:Bd5=R5,d6=R16,h16=R3"), "b3-c4", "h16-g15")
+    assert "d5" not in s.fen() and "d6=R16" in s.fen()
+    if fresh:
+        s = s.game.parse_fen(s.fen())
+    _play(s, "a1-b2")
+    assert "d6" not in s.fen() and s.caps[:2] == [2, 21]
+
+
+def test_line_opened_by_the_moving_piece():
+    # W S7 leaves d4 by a long leap to c1, three ranks away from the target: the slide d3-d6 opens
+    s = _play(get_game("rithmomachia").parse_fen("W:Wd3=S16,d4=S7,a1=R2:Bd6=R16,h16=R3"), "a1-b2", "h16-g15")
+    assert "d6=R16" in s.fen()
+    _play(s, "d4-c1")
+    assert "d6" not in s.fen()
