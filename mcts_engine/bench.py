@@ -59,6 +59,82 @@ def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
+def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", seed: int = 1,
+                  pool=None) -> dict:
+    """UCT iterations per WALL-second from the start with ``threads`` searchers.
+
+    Parallel search turns cores into iterations, so this is the one wall-clock
+    benchmark.  Workers are started (in ``pool``, or a private one) before the
+    clock starts; one search of ``seconds`` is timed, after a short warm-up.
+    """
+    import threading
+
+    from .search import Limits, Settings, make_agent
+
+    settings = Settings(seed=seed, threads=threads, parallel=mode, move_overhead=0.0)
+    if threads > 1:
+        from .parallel import ParallelAgent, WorkerPool
+        own = pool is None
+        pool = pool or WorkerPool()
+        agent = ParallelAgent(game, settings, pool)
+    else:
+        own, agent = False, make_agent(game, settings)
+    try:
+        agent.search(game.new_state(), Limits(movetime=min(0.2, seconds)), threading.Event())  # warm-up
+        agent.new_game()
+        start = time.perf_counter()
+        result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
+        elapsed = time.perf_counter() - start
+    finally:
+        if own:
+            pool.close()
+    return {"threads": threads, "mode": mode, "iterations": result.info.nodes, "wall_seconds": elapsed,
+            "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
+
+
+def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds: float,
+                 seed: int = 1) -> list[dict]:
+    """For each game and mode, UCT iterations per wall-second at each thread count, and the
+    speed-up over the first count."""
+    from .parallel import WorkerPool
+
+    pool = WorkerPool()
+    rows = []
+    try:
+        pool.ensure(max(threads) - 1)
+        for name in games:
+            game = get_game(name)
+            for mode in modes:
+                rates = [parallel_rate(game, t, seconds, mode, seed, pool) for t in threads]
+                base = rates[0]["iterations_per_sec"] or 1.0
+                for r in rates:
+                    r["speedup"] = r["iterations_per_sec"] / base
+                rows.append({"game": name, "mode": mode, "rates": rates})
+    finally:
+        pool.close()
+    return rows
+
+
+def parallel_table(rows: list[dict], reference: dict | None = None) -> str:
+    """The parallel bench rows as a text table: it/s (wall) per thread count, and speed-up."""
+    counts = [r["threads"] for r in rows[0]["rates"]] if rows else []
+    head = f"{'game':<14} {'mode':<5}" + "".join(f" {f'{t} thr it/s':>12}" for t in counts) + \
+        "".join(f" {f'x{t}':>6}" for t in counts[1:])
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        rates = row["rates"]
+        lines.append(f"{row['game']:<14} {row['mode']:<5}"
+                     + "".join(f" {r['iterations_per_sec']:>12,.0f}" for r in rates)
+                     + "".join(f" {r['speedup']:>6.2f}" for r in rates[1:]))
+    if reference:
+        lines.append("")
+        lines.append("reference (same run, one process):")
+        for name, r in reference.items():
+            lines.append(f"  {name}: " + ("not installed" if r is None
+                                          else f"{r['simulations_per_sec']:,.0f} simulations/s"))
+    return "\n".join(lines)
+
+
 def perft_rate(game: Game, seconds: float) -> dict:
     """Perft from the start at increasing depth until one depth takes ``seconds / 4`` of CPU time."""
     state = game.new_state()

@@ -17,7 +17,7 @@ from . import bench as bench_mod
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
-from .search import AGENTS
+from .search import AGENTS, PARALLEL_MODES
 
 
 def _game(name: str, rules: str | None):
@@ -81,12 +81,34 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--reference", is_flag=True,
               help="also measure OpenSpiel's C++ checkers (and pydraughts) in the same run, if installed")
+@click.option("--threads", "threads", type=click.IntRange(1, 64), multiple=True,
+              help="instead: UCT iterations per WALL-second with this many searchers (repeatable, "
+                   "e.g. --threads 1 --threads 2)")
+@click.option("--mode", "modes", type=click.Choice(PARALLEL_MODES), multiple=True,
+              help="parallel mode(s) for --threads (default: root)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, as_json: bool) -> None:
-    """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time."""
+def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
+          modes: tuple[str, ...], as_json: bool) -> None:
+    """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
+
+    With --threads: UCT iterations per wall-second for each thread count (parallel search).
+    """
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
+    if threads:
+        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed)
+        refs = None
+        if reference:
+            from . import reference as ref
+            mcts = ref.openspiel_checkers_mcts(seconds, seed)
+            refs = {"openspiel checkers MCTS (C++)": mcts and mcts["cpp"]}
+        if as_json:
+            click.echo(json.dumps({"seconds": seconds, "seed": seed, "parallel": rows, "reference": refs},
+                                  indent=2))
+        else:
+            click.echo(bench_mod.parallel_table(rows, refs))
+        return
     rows = bench_mod.run(names, seconds, seed)
     refs = None
     if reference:

@@ -28,9 +28,10 @@ breaks (so even a killed engine leaves no worker behind).
 """
 from __future__ import annotations
 
-import math
+import contextlib
 import queue
 import random
+import sys
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -204,6 +205,25 @@ def _worker_search(conn, job: int, agent: UctAgent, state: State, limits: Limits
 
 # --- the pool -------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _main_module_hidden():
+    """Hide ``__main__``'s file and spec while a worker is spawned.
+
+    ``spawn`` re-runs the parent's main script in the child unless told otherwise; a
+    worker needs only this package, and re-running a user's script (or a script read
+    from stdin, which cannot be re-run) would be wrong.
+    """
+    main = sys.modules.get("__main__")
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in main.__dict__}
+    try:
+        main.__dict__.pop("__file__", None)
+        main.__dict__["__spec__"] = None
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 class Worker:
     """One worker process and this side of its pipe."""
 
@@ -212,7 +232,8 @@ class Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child, index),
                                    name=f"mcts-worker-{index}", daemon=True)
-        self.process.start()
+        with _main_module_hidden():
+            self.process.start()
         child.close()
         self.ready = False
         self.dead = False
@@ -288,6 +309,7 @@ class WorkerPool:
         self._ctx = multiprocess.get_context("spawn")
         self.workers: list[Worker] = []
         self._next_index = 1
+        self._jobs = 0
         self.lock = threading.Lock()
 
     def ensure(self, count: int) -> list[str]:
@@ -315,6 +337,13 @@ class WorkerPool:
                     w.stop(0.1)
                     self.workers.remove(w)
         return notes
+
+    def next_job(self) -> int:
+        """A new job number: workers ignore messages of old jobs and a stop of job k stops
+        every job up to k, so the numbers rise across every agent that uses the pool."""
+        with self.lock:
+            self._jobs += 1
+            return self._jobs
 
     def live(self) -> list[Worker]:
         """The workers believed alive."""
@@ -397,7 +426,7 @@ class ParallelAgent(Agent):
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search with every searcher and merge (root mode) or share one tree (tree mode)."""
         self.pool_notes(self.pool.ensure(self.settings.threads - 1))
-        self._job += 1
+        self._job = self.pool.next_job()
         if self.settings.parallel == "tree":
             return self._tree_search(state, limits, stop, on_info, history)
         return self._root_search(state, limits, stop, on_info, history)
@@ -554,30 +583,24 @@ class ParallelAgent(Agent):
             if limits.nodes is not None and iterations >= limits.nodes:
                 break
             workers = self.pool.live()
-            size = per_searcher * (1 + len(workers))
+            sizes = [per_searcher] * (1 + len(workers))
             if limits.nodes is not None:
-                size = min(size, limits.nodes - iterations)
-            leaves = []
-            for _ in range(size):
-                leaf = self._select_leaf(root, state.copy(), c, solver, rng)
-                leaves.append(leaf)
-                depth_sum += leaf[2]
-                seldepth = max(seldepth, leaf[2])
-            pending = [lf for lf in leaves if lf[3] is None]
+                sizes = _split(min(sum(sizes), limits.nodes - iterations), len(sizes))
             t0 = now()
-            results = self._run_playouts(job, batch_no, [lf[1] for lf in pending], workers, stop)
+            leaves = self._tree_batch(root, state, sizes, workers, batch_no, stop)
             batch_no += 1
-            for leaf, result in zip(pending, results):
-                leaf[3] = result
-            for leaf in leaves:
+            for leaf in reversed(leaves):   # deepest first, so a dropped leaf's parent can go too
                 if leaf[3] is None:
                     _undo_virtual_loss(leaf[0])
-                else:
+            for leaf in leaves:
+                depth_sum += leaf[2]
+                seldepth = max(seldepth, leaf[2])
+                if leaf[3] is not None:
                     _back_up(leaf[0], leaf[3])
                     iterations += 1
             if not fixed:   # aim at about 20 ms of playouts per batch (quick stop, little overhead)
-                spent = (now() - t0) / max(1, len(pending))
-                per_searcher = max(1, min(64, int(0.02 / spent) if spent > 0 else 64))
+                spent = now() - t0
+                per_searcher = max(1, min(64, int(per_searcher * 0.02 / spent) if spent > 0 else 64))
             t = now()
             if deadline is not None and t >= deadline:
                 break
@@ -626,40 +649,40 @@ class ParallelAgent(Agent):
             state.play(node.move)
             depth += 1
 
-    def _run_playouts(self, job: int, batch_no: int, states: list, workers: list[Worker],
-                      stop: threading.Event) -> list:
-        """Playout results for ``states`` (in order), shared out among this process and the
-        workers; a shorter list if ``stop`` came (the rest are undone by the caller)."""
-        if not states:
-            return []
-        chunks = [states[i::1 + len(workers)] for i in range(1 + len(workers))]
+    def _tree_batch(self, root: Node, state: State, sizes: list[int], workers: list[Worker],
+                    batch_no: int, stop: threading.Event) -> list:
+        """Select ``sizes[i]`` leaves for searcher i (0 = this process), each worker's share
+        sent as soon as it is selected, so that selecting this process's share overlaps the
+        workers' playouts; run this share; gather the workers'.  Returns the leaves, whose
+        result is None where a playout did not run (after ``stop``, or a worker died)."""
+        c, solver, rng, job = self.settings.uct_c, self.settings.solver, self.local.rng, self._job
         base = self.settings.seed or self.rng.randrange(1, 2147483647)
-        seeds = [hash((base, batch_no, i)) & 0x7FFFFFFF for i in range(len(chunks))]
-        sent = []
-        for i, w in enumerate(workers, start=1):
-            if chunks[i] and w.send(("playouts", job, chunks[i], seeds[i], self.settings)):
-                sent.append((i, w))
-            elif chunks[i]:
-                self._died(w)
-        results: list[list] = [[] for _ in chunks]
-        policy = self.local.policy
-        rng = random.Random(seeds[0])
-        for s in chunks[0]:
-            if stop.is_set():
-                break
-            results[0].append(policy.run(s, rng))
+        seeds = [hash((base, batch_no, i)) & 0x7FFFFFFF for i in range(len(sizes))]
+        leaves, sent = [], []
+        for i in list(range(1, len(sizes))) + [0]:
+            share = [self._select_leaf(root, state.copy(), c, solver, rng) for _ in range(sizes[i])]
+            leaves.extend(share)
+            pending = [leaf for leaf in share if leaf[3] is None]
+            if not pending:
+                continue
+            if i == 0:
+                policy, local_rng = self.local.policy, random.Random(seeds[0])
+                for leaf in pending:
+                    if stop.is_set():
+                        break
+                    leaf[3] = policy.run(leaf[1], local_rng)
+            elif workers[i - 1].send(("playouts", job, [leaf[1] for leaf in pending], seeds[i],
+                                      self.settings)):
+                sent.append((workers[i - 1], pending))
+            else:
+                self._died(workers[i - 1])
         if stop.is_set():
-            for _, w in sent:
+            for w, _ in sent:
                 w.send(("stop", job))
-        for i, w in sent:
-            results[i] = self._await_playouts(w, job)
-        out = []
-        for k in range(len(states)):   # back to the original order, stopping at the first gap
-            i, j = k % len(chunks), k // len(chunks)
-            if j >= len(results[i]):
-                break
-            out.append(results[i][j])
-        return out
+        for w, pending in sent:
+            for leaf, result in zip(pending, self._await_playouts(w, job)):
+                leaf[3] = result
+        return leaves
 
     def _await_playouts(self, w: Worker, job: int) -> list:
         """The worker's results for this job's batch ([] if it died or hangs)."""

@@ -102,6 +102,17 @@ def test_both_trees_count_in_root_mode(pool):
     assert sum(ch.n for ch in agent.local.root.children) == 200   # the local share
 
 
+def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
+    """Job numbers rise across agents: a stop sent for an earlier agent's search must not
+    stop the next agent's workers before they start."""
+    game = get_game("english")
+    for seed in (1, 2):
+        agent = ParallelAgent(game, Settings(threads=2, seed=seed), pool)
+        result = agent.search(game.new_state(), Limits(movetime=0.3), threading.Event())
+        local = sum(ch.n for ch in agent.local.root.children)
+        assert result.info.nodes > local + 20, (seed, result.info.nodes, local)
+
+
 def test_stop_ends_a_pooled_search_quickly(pool):
     game = get_game("international")
     agent = ParallelAgent(game, Settings(threads=2, seed=2), pool)
