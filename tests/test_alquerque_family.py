@@ -322,11 +322,12 @@ def test_geese_variants_and_fox_start():
 # Perft, uniform random moves, evaluation, options and bad input
 # ----------------------------------------------------------------------------------------
 PERFT = {
-    "alquerque": [4, 5, 6, 12],
-    "zamma": [4, 6, 8, 20],
-    "harbagh": [4, 6, 8, 19],
+    "alquerque": [4, 5, 6, 12, 29, 109, 541, 2730],
+    "zamma": [4, 6, 8, 20, 91, 267, 1155],
+    "harbagh": [4, 6, 8, 19, 54, 200, 826],
     "fox-and-geese": [16, 86, 1822, 11418],
 }
+TREE_DEPTH = {"alquerque": 6, "zamma": 5, "harbagh": 5, "fox-and-geese": 2}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -336,7 +337,24 @@ def test_perft_from_start(name):
     counts = [game.perft(state, d) for d in range(1, len(PERFT[name]) + 1)]
     assert counts == PERFT[name]
     # the raw-mask perft agrees with the generic walk over states
-    assert counts[-1] == super(type(game), game).perft(state, len(counts))
+    assert counts[3] == super(type(game), game).perft(state, 4)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_node_near_the_start_matches_the_reference_model(name):
+    """The whole tree of the first plies, node by node, against the reference model."""
+    game = get_game(name)
+    ref = Reference(game)
+
+    def walk(state, depth):
+        assert legal_strs(state) == ref.moves(state.fen()), state.fen()
+        if depth:
+            for move in state.legal_moves():
+                child = state.copy()
+                child.play(move)
+                walk(child, depth - 1)
+
+    walk(game.new_state(), TREE_DEPTH[name])
 
 
 @pytest.mark.parametrize("name,fen", [("fox-and-geese", "F:Gd4,e5,c5:Fc4"), ("zamma", None),
@@ -446,3 +464,29 @@ def test_short_capture_forms_and_ambiguity():
     with pytest.raises(AmbiguousMove) as err:
         two.parse_move("c1xc1")
     assert len(err.value.candidates) == 2
+
+
+# ----------------------------------------------------------------------------------------
+# The line boards of geometry.py
+# ----------------------------------------------------------------------------------------
+def test_line_boards():
+    from mcts_engine.rules.geometry import alquerque_board, cross_board, harbagh_board
+
+    def around(board, name):
+        index = next(i for i, n in board.names.items() if n == name)
+        return {board.names[j] for j in board.neighbours(index)}
+
+    alq = alquerque_board(5)
+    assert len(alq.names) == 25
+    assert around(alq, "b1") == {"a1", "c1", "b2"}                 # a weak point: no diagonals
+    assert around(alq, "a1") == {"b1", "a2", "b2"}
+    harbagh = harbagh_board()
+    assert len(harbagh.names) == 41
+    assert around(harbagh, "a1") == {"b1", "a3", "a2"}
+    assert around(harbagh, "b4") == {"b3", "c3", "b5", "c5"}       # a centre: its cell's corners
+    assert around(harbagh, "c5") == {"b5", "d5", "c3", "c7", "b4", "c4", "b6", "c6"}
+    cross = cross_board()
+    assert len(cross.names) == 33
+    assert around(cross, "c6") == {"b5", "c5", "d5", "d6", "c7", "d7"}   # the notch diagonal c6-b5
+    assert around(cross_board(pattern="alternating"), "c6") == {"c5", "d6", "c7"}
+    assert around(cross_board(pattern="orthogonal"), "d4") == {"c4", "e4", "d3", "d5"}
