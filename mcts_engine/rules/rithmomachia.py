@@ -43,7 +43,9 @@ from .rithmomachia_options import BLACK, SHAPES, WHITE, read_options, setup_cell
 
 Move = int  # from_bit * 256 + to_bit
 ROUND, TRIANGLE, SQUARE, PYRAMID = 0, 1, 2, 3
-WHOLE = -1
+WHOLE_BIT = 1 << 20   # in a hit mask: the whole piece (bits 0.. are pyramid components)
+PLAYOUT_CAP = 3000    # plies: a random playout without a limit stops here (see playout)
+SLOTS = 12            # random_move: pattern slots per (virtual) piece
 ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 KNIGHT = tuple((a * r, b * f) for r, f in ((1, 2), (2, 1)) for a in (1, -1) for b in (1, -1))
@@ -99,10 +101,19 @@ class RithmomachiaGame(Game):
         # enemy territory of White (far half) and of Black (near half)
         self.territory = (g.where(lambda r, c: r >= half), g.where(lambda r, c: r < half))
         self.linear = o["movement"] == "linear"
+        self.natural_siege = o["siege"] == "natural"
+        self.movement_ambush = o["ambush"] == "movement"
+        self.same_piece_pairs = o["ambush_same_piece_pairs"]
         self.thresholds = ((o["win_value_white"], o["win_value_black"]) if o["value_thresholds"] == "text"
                            else (o["win_value_black"], o["win_value_white"]))
         self._build_patterns()
         self._build_tables()
+        self._pyramid_cache: dict = {}
+        self.slots = [max(len(e) for e in self.potential[k] if e is not None) for k in range(3)]
+        self.eq_cache: dict = {}
+        self.amb_cache: dict = {}
+        self.erupt_cache: dict = {}
+        self.cust_cache: dict = {}
         white, black = setup_cells(o["setup"], ranks)
         self.start_board = {}
         for army in (white, black):
@@ -169,6 +180,12 @@ class RithmomachiaGame(Game):
         self.diag_nb = [0] * n
         self.rays = [[None] * n for _ in range(3)]
         self.custodial = [None] * n
+        self.box1 = [0] * n
+        self.vline: list = [None] * n
+        self.reach = [[0] * n for _ in range(4)]
+        self.leaps = [[0] * n for _ in range(3)]
+        self.slides: list = [[None] * n for _ in range(3)]
+        self.potential: list = [[None] * n for _ in range(3)]
         reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
         pairs = [((1, 0), (-1, 0)), ((0, 1), (0, -1))]
         if self.options["custodial_diagonal"]:
@@ -192,8 +209,57 @@ class RithmomachiaGame(Game):
                 self.lines[x] = sum(1 << i for i in info)
                 self.orth_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in ORTH if self._on(r + dr, c + dc))
                 self.diag_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in DIAG if self._on(r + dr, c + dc))
+                self.box1[x] = g.where(lambda rr, cc: max(abs(rr - r), abs(cc - c)) == 1)
+                slide_dirs = ORTH + DIAG if self.linear or self.diag3 else ORTH
+                self.vline[x] = []
+                for dr, dc in slide_dirs:
+                    fwd = sum(g.mask(r + k * dr, c + k * dc) for k in (1, 2) if self._on(r + k * dr, c + k * dc))
+                    back = sum(g.mask(r - k * dr, c - k * dc) for k in (1, 2) if self._on(r - k * dr, c - k * dc))
+                    if fwd and back:
+                        self.vline[x].append((fwd, back))
+                for s in range(3):
+                    self.potential[s][x] = self._potential(self.patterns[s], r, c)
+                    self.reach[s][x] = sum(b for b, _ in self.potential[s][x])
+                    self.leaps[s][x] = sum(b for b, path in self.potential[s][x] if not path)
+                    self.slides[s][x] = [(b, path) for b, path in self.potential[s][x] if path]
+                self.reach[PYRAMID][x] = (self.reach[0][x] | self.reach[1][x] | self.reach[2][x]
+                                          | sum(b for b, _ in self._potential(self.diag3, r, c)))
                 self.custodial[x] = [(g.mask(r + a, c + b), g.mask(r + d, c + e)) for (a, b), (d, e) in pairs
                                      if self._on(r + a, c + b) and self._on(r + d, c + e)]
+
+    def _potential(self, pats, r: int, c: int) -> list[tuple[int, int]]:
+        """(destination bit, cells that must be empty) of every pattern from (r, c) that stays on the board."""
+        g = self.grid
+        out = []
+        for dr, dc, n, every in pats:
+            for i in (range(1, n + 1) if every else (n,)):
+                if all(self._on(r + j * dr, c + j * dc) for j in range(1, i + 1)):
+                    out.append((g.mask(r + i * dr, c + i * dc),
+                                sum(g.mask(r + j * dr, c + j * dc) for j in range(1, i))))
+        return out
+
+    def pyramid_potential(self, x: int, piece) -> list[tuple[int, int]]:
+        """The pattern destinations of a pyramid on ``x`` (one entry per cell), cached per composition."""
+        key = (x, piece)
+        out = self._pyramid_cache.get(key)
+        if out is None:
+            comps, alive = piece
+            shapes = 0
+            for i, cc in enumerate(comps):
+                if alive >> i & 1:
+                    shapes |= 1 << (cc & 3)
+            intact = alive == (1 << len(comps)) - 1 and bool(self.diag3)
+            r, c = divmod(x, self.stride)
+            pats = [p for s in range(3) if shapes >> s & 1 for p in self.patterns[s]]
+            if intact:
+                pats += self.diag3
+            seen, out = set(), []
+            for dest, path in self._potential(pats, r, c):
+                if dest not in seen:
+                    seen.add(dest)
+                    out.append((dest, path))
+            self._pyramid_cache[key] = out
+        return out
 
     def _ray(self, r: int, c: int, dr: int, dc: int, reach: int) -> tuple[list[int], bool]:
         """The cells (nearest first) within ``reach`` along a direction, and whether it leaves the board."""
@@ -203,6 +269,132 @@ class RithmomachiaGame(Game):
                 return cells, True
             cells.append(self.grid.mask(r + k * dr, c + k * dc))
         return cells, False
+
+    # --- capture arithmetic, cached per (attacker, target) piece values ------------------------
+    def target_values(self, piece) -> list[tuple[int, int]]:
+        """(value, hit bit) pairs a target can be hit through: WHOLE_BIT or a component's bit."""
+        if type(piece) is not tuple:
+            return [(piece >> 2, WHOLE_BIT)]
+        comps, alive = piece
+        out = [(cc >> 2, 1 << i) for i, cc in enumerate(comps) if alive >> i & 1]
+        o = self.options
+        if (not o["pyramid_total_only_intact"] or o["pyramid_total_only_intact_defence"]
+                or alive == (1 << len(comps)) - 1):
+            out.append((sum(v for v, _ in out), WHOLE_BIT))
+        return out
+
+    def _total_allowed(self, piece) -> bool:
+        comps, alive = piece
+        return not self.options["pyramid_total_only_intact"] or alive == (1 << len(comps)) - 1
+
+    def attack_values(self, piece, shapes: int, equality: bool) -> list[int]:
+        """Usable values of an attacker reaching the target by ``shapes`` (§5.2, §8.2.2)."""
+        if type(piece) is not tuple:
+            return [piece >> 2] if shapes >> (piece & 3) & 1 else []
+        comps, alive = piece
+        present = [(cc & 3, cc >> 2) for i, cc in enumerate(comps) if alive >> i & 1]
+        total = sum(v for _, v in present)
+        if equality and self.options["pyramid_equality_any_component"]:
+            values = [v for _, v in present]
+        else:
+            values = [v for s, v in present if shapes >> s & 1]
+            if not values:
+                return [total] if shapes & 8 and alive == (1 << len(comps)) - 1 else []
+        if self._total_allowed(piece) or (shapes & 8 and alive == (1 << len(comps)) - 1):
+            values.append(total)
+        return values
+
+    def all_values(self, piece) -> list[int]:
+        """Values an attacker uses where movement plays no role (eruption, custodial ambush)."""
+        if type(piece) is not tuple:
+            return [piece >> 2]
+        comps, alive = piece
+        values = [cc >> 2 for i, cc in enumerate(comps) if alive >> i & 1]
+        if self._total_allowed(piece):
+            values.append(sum(values))
+        return values
+
+    def eq_hit(self, apiece, shapes: int, tpiece) -> int:
+        """Equality hits (§5.4) of one attacker on one target."""
+        key = (apiece, shapes, tpiece)
+        h = self.eq_cache.get(key)
+        if h is None:
+            values = set(self.attack_values(apiece, shapes, True))
+            h = 0
+            for t, bit in self.target_values(tpiece):
+                if t in values:
+                    h |= bit
+            self.eq_cache[key] = h
+        return h
+
+    def amb_hit(self, p1, s1: int, p2, s2: int, tpiece) -> int:
+        """Ambush hits (§5.5) of two attackers; ``p2`` None = pairs inside one pyramid (A5 option)."""
+        key = (p1, s1, p2, s2, tpiece)
+        h = self.amb_cache.get(key)
+        if h is None:
+            h = 0
+            v1 = self.attack_values(p1, s1, False)
+            targets = self.target_values(tpiece)
+            if p2 is None:
+                pairs = [(v1[i], v1[j]) for i in range(len(v1)) for j in range(i + 1, len(v1))]
+            else:
+                pairs = [(a, b) for a in v1 for b in self.attack_values(p2, s2, False)]
+            for a, b in pairs:
+                for t, bit in targets:
+                    if _ambush_ok(a, b, t):
+                        h |= bit
+            self.amb_cache[key] = h
+        return h
+
+    def cust_hit(self, p1, p2, tpiece) -> int:
+        """Custodial ambush hits (§8.2.6) of the two pieces on opposite sides of a target."""
+        key = (p1, p2, tpiece)
+        h = self.cust_cache.get(key)
+        if h is None:
+            h = 0
+            for a in self.all_values(p1):
+                for b in self.all_values(p2):
+                    for t, bit in self.target_values(tpiece):
+                        if _ambush_ok(a, b, t):
+                            h |= bit
+            self.cust_cache[key] = h
+        return h
+
+    def erupt_table(self, apiece, tpiece) -> dict[int, int]:
+        """Distance D -> eruption hits (§5.6) of one attacker on one target (empty if none)."""
+        division = self.options["eruption_division"]
+        table: dict[int, int] = {}
+        top = max(self.ranks, 8)
+        for a in self.all_values(apiece):
+            for t, bit in self.target_values(tpiece):
+                if t % a == 0 and 2 <= t // a <= top:
+                    table[t // a] = table.get(t // a, 0) | bit
+                if division and a % t == 0 and 2 <= a // t <= top:
+                    table[a // t] = table.get(a // t, 0) | bit
+        self.erupt_cache[(apiece, tpiece)] = table
+        return table
+
+    def natural_siege_hits(self, state, x: int, piece, mover: int, occ: int) -> int:
+        """Natural siege (§8.2.5): the whole piece, or each pyramid component whose moves are all blocked."""
+        if type(piece) is not tuple:
+            return WHOLE_BIT if self._besieged(x, piece & 3, mover, occ) else 0
+        hits = 0
+        for i, cc in enumerate(piece[0]):
+            if piece[1] >> i & 1 and self._besieged(x, cc & 3, mover, occ):
+                hits |= 1 << i
+        return hits
+
+    def _besieged(self, x: int, shape: int, mover: int, occ: int) -> bool:
+        """Every direction of the shape's regular move is blocked (edge or a mover's piece first)."""
+        for cells, leaves in self.rays[shape][x]:
+            blocked = leaves
+            for bit in cells:
+                if bit & occ:
+                    blocked = bool(bit & mover)
+                    break
+            if not blocked:
+                return False
+        return True
 
     # --- contract ------------------------------------------------------------------------
     def new_state(self) -> "RithmomachiaState":
@@ -297,7 +489,7 @@ class RithmomachiaGame(Game):
 class RithmomachiaState(State):
     """A Rithmomachia position: pieces, bitboards, capture counters, side to move, result."""
 
-    __slots__ = ("game", "board", "m", "side", "ply", "caps", "result", "dirty", "dlines")
+    __slots__ = ("game", "board", "m", "side", "ply", "caps", "result", "vac", "tgt", "att")
 
     @classmethod
     def build(cls, game: RithmomachiaGame, board: dict, white: int, side: int, caps: list, ply: int):
@@ -310,8 +502,10 @@ class RithmomachiaState(State):
             m[colour * 4 + (PYRAMID if type(p) is tuple else p & 3)] |= 1 << i
         s.m = m
         s.result = None
-        s.dirty = [-1, -1]     # -1: examine every opposing piece at that side's next move
-        s.dlines = [0, 0]
+        # per colour, what changed since it last resolved captures (-1: everything)
+        s.vac = [-1, -1]       # cells vacated (slides, short eruptions and sieges through them)
+        s.tgt = [0, 0]         # opposing pieces that moved or lost components (new targets)
+        s.att = [0, 0]         # own pyramids that lost components (new attack values)
         return s
 
     @property
@@ -322,7 +516,7 @@ class RithmomachiaState(State):
     def copy(self) -> "RithmomachiaState":
         s = object.__new__(RithmomachiaState)
         s.game, s.board, s.m, s.side, s.ply = self.game, dict(self.board), list(self.m), self.side, self.ply
-        s.caps, s.result, s.dirty, s.dlines = list(self.caps), self.result, list(self.dirty), list(self.dlines)
+        s.caps, s.result, s.vac, s.tgt, s.att = list(self.caps), self.result, list(self.vac), list(self.tgt), list(self.att)
         return s
 
     def key(self) -> tuple:
@@ -397,23 +591,77 @@ class RithmomachiaState(State):
         return out
 
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move, or None when the game is over."""
+        """A uniformly random legal move, or None when the game is over.
+
+        Rejection sampling: a plain piece of kind k offers ``slots[k]`` pattern slots
+        (the longest pattern list of its kind), a pyramid one slot per destination of
+        its patterns; one slot is drawn uniformly and kept when it names a legal move.
+        Every legal move owns exactly one slot, so the draw is uniform.  After many
+        misses the exact list decides (it may be empty).
+        """
         if self.result is not None or self._ply_capped():
             return None
-        buckets = self._buckets()
-        total = sum(b[0].bit_count() for b in buckets)
+        g, m = self.game, self.m
+        c4 = self.side * 4
+        occ = m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7]
+        s0, s1, s2 = g.slots
+        w0 = m[c4].bit_count() * s0
+        w1 = w0 + m[c4 + 1].bit_count() * s1
+        w2 = w1 + m[c4 + 2].bit_count() * s2
+        pyramids = []
+        total = w2
+        if m[c4 + 3]:
+            for x in indices(m[c4 + 3]):
+                entries = g.pyramid_potential(x, self.board[x])
+                pyramids.append((x, entries))
+                total += len(entries)
         if not total:
             return None
-        k = int(rng.random() * total)
-        for dest, delta, origin in buckets:
-            n = dest.bit_count()
-            if k < n:
-                for _ in range(k):
-                    dest &= dest - 1
-                t = (dest & -dest).bit_length() - 1
-                return (t - delta if origin < 0 else origin) * 256 + t
-            k -= n
-        raise AssertionError("unreachable")
+        rnd, pot = rng.random, g.potential
+        for _ in range(64):
+            k = int(rnd() * total)
+            if k >= w2:
+                k -= w2
+                for x, entries in pyramids:
+                    if k < len(entries):
+                        dest, path = entries[k]
+                        if not (dest | path) & occ:
+                            return x * 256 + dest.bit_length() - 1
+                        break
+                    k -= len(entries)
+                continue
+            if k < w0:
+                kind, (i, slot) = 0, divmod(k, s0)
+            elif k < w1:
+                kind, (i, slot) = 1, divmod(k - w0, s1)
+            else:
+                kind, (i, slot) = 2, divmod(k - w1, s2)
+            mask = m[c4 + kind]
+            for _ in range(i):
+                mask &= mask - 1
+            x = (mask & -mask).bit_length() - 1
+            entries = pot[kind][x]
+            if slot < len(entries):
+                dest, path = entries[slot]
+                if not (dest | path) & occ:
+                    return x * 256 + dest.bit_length() - 1
+        moves = self._all_moves()
+        return moves[int(rnd() * len(moves))] if moves else None
+
+    def playout(self, rng, max_plies: int | None = None) -> float | None:
+        """Random moves in place to the end; the outcome, or None when cut off.
+
+        Without ``max_plies`` a playout stops after ``PLAYOUT_CAP`` plies (random games can
+        wander without captures); the state is then left unfinished and None returned.
+        """
+        limit = PLAYOUT_CAP if max_plies is None else max_plies
+        random_move, play = self.random_move, self.play
+        for _ in range(limit):
+            move = random_move(rng)
+            if move is None:
+                return self.outcome()
+            play(move)
+        return self.outcome()
 
     def _ply_capped(self) -> bool:
         cap = self.game.options["max_plies"]
@@ -436,49 +684,133 @@ class RithmomachiaState(State):
         self.ply += 1
 
     def _resolve(self, c: int, f: int, t: int) -> None:
-        g = self.game
+        """Captures by the mover ``c`` after its move f -> t (§5, §6), then the end test.
+
+        Only opposing pieces that can have a new capture relation since ``c`` last
+        resolved are examined (see ``candidates``); a fresh position examines them all.
+        """
         o = c ^ 1
         mover, opp = self.occupancy(c), self.occupancy(o)
-        dirty = self.dirty[c]
-        if dirty < 0:
+        if self.vac[c] < 0:
             hits = self.full_hits(c)
         else:
-            dirty |= (1 << f) | (1 << t)
-            near = 0
-            box3 = g.box3
-            for i in indices(dirty):
-                near |= box3[i]
-            near &= opp
-            changed = (1 << t) | (self.dlines[c] & mover)
-            far = 0
-            lines = g.lines
-            for i in indices(changed):
-                far |= lines[i]
-            far &= opp & ~near
             occ = mover | opp
+            targets, near, box, far, changed = self.candidates(c, f, t, mover, opp)
             hits = []
-            for x in indices(near):
-                h = self.target_hits(x, c, mover, occ)
+            while targets:
+                bit = targets & -targets
+                targets ^= bit
+                h = self.target_hits(bit.bit_length() - 1, c, mover, occ, mover)
                 if h:
                     hits.append(h)
-            for x in indices(far):
-                h = self.eruption_hits(x, c, changed, occ)
+            erupters = mover if self.game.options["eruption_short_range_blocking"] else changed
+            while near:
+                bit = near & -near
+                near ^= bit
+                h = self.target_hits(bit.bit_length() - 1, c, mover, occ, erupters)
                 if h:
                     hits.append(h)
-        removed, damaged, pyramid_gone = self._remove(c, hits)
-        self.dirty[c] = removed | damaged
-        if self.dirty[o] >= 0:
-            self.dirty[o] |= (1 << f) | (1 << t) | removed | damaged
-        self.dlines[c] = 0
-        self.dlines[o] |= damaged
+            if box:
+                g = self.game
+                orth_nb, diag_nb, lines = g.orth_nb, g.diag_nb, g.lines
+                while box:
+                    bit = box & -box
+                    box ^= bit
+                    x = bit.bit_length() - 1
+                    if not orth_nb[x] & ~mover or not diag_nb[x] & ~mover:
+                        hits.append((x, WHOLE_BIT))
+                    elif lines[x] & changed:
+                        h = self.eruption_hits(x, c, changed, occ)
+                        if h:
+                            hits.append(h)
+            while far:
+                bit = far & -far
+                far ^= bit
+                h = self.eruption_hits(bit.bit_length() - 1, c, changed, occ)
+                if h:
+                    hits.append(h)
+        if hits:
+            removed, damaged, pyramid_gone = self._remove(c, hits)
+        else:
+            removed = damaged = 0
+            pyramid_gone = False
+        self.vac[c] = removed
+        self.tgt[c] = damaged
+        self.att[c] = 0
+        if self.vac[o] >= 0:
+            self.vac[o] |= (1 << f) | removed
+            self.tgt[o] |= 1 << t
+            self.att[o] |= damaged
         self._end_test(c, pyramid_gone)
 
-    def full_hits(self, c: int) -> list[tuple[int, bool, int]]:
+    def candidates(self, c: int, f: int, t: int, mover: int, opp: int) -> tuple[int, int, int, int, int]:
+        """Opposing pieces that may be hit after the move f -> t.
+
+        A capture relation is new only if an attacker moved or changed (the moved piece,
+        own pyramids that lost components: what they reach, their neighbours, their
+        rank and file), a target moved or changed (``tgt``), or a cell was vacated
+        (slides and short eruptions through it reach at most 2 cells beyond; natural
+        sieges 3).  Older relations were resolved at ``c``'s previous turn.
+
+        Returns (changed targets: examine fully; other targets: examine with eruption
+        only by the changed attackers; neighbours of t: siege only; rank and file of the
+        changed attackers: eruption only; the changed attackers).
+        """
+        g, board = self.game, self.board
+        occ = mover | opp
+        piece = board[t]
+        if type(piece) is tuple:
+            near = g.reach[PYRAMID][t]
+        else:
+            kind = piece & 3
+            near = g.leaps[kind][t]
+            for dest, path in g.slides[kind][t]:
+                if not path & occ:
+                    near |= dest
+        vac = self.vac[c] | 1 << f
+        if g.natural_siege:
+            while vac:
+                bit = vac & -vac
+                vac ^= bit
+                near |= g.box3[bit.bit_length() - 1]
+        else:
+            # a line through a vacated cell: a slider (or, with short-range blocking, any
+            # piece) within 2 cells behind it, a target within 2 cells ahead
+            m, c4 = self.m, c * 4
+            sliders = mover if g.options["eruption_short_range_blocking"] else m[c4 + 1] | m[c4 + 2] | m[c4 + 3]
+            vline = g.vline
+            while vac:
+                bit = vac & -vac
+                vac ^= bit
+                for fwd, back in vline[bit.bit_length() - 1]:
+                    if back & sliders:
+                        near |= fwd
+        box = g.box1[t]
+        if g.natural_siege:
+            near |= g.box3[t]
+        elif not g.movement_ambush:
+            near |= box
+        changed = 1 << t
+        far = g.lines[t]
+        extra = self.att[c] & mover
+        while extra:
+            bit = extra & -extra
+            extra ^= bit
+            a = bit.bit_length() - 1
+            near |= g.box1[a] | g.reach[PYRAMID][a]
+            far |= g.lines[a]
+            changed |= bit
+        targets = self.tgt[c] & opp
+        near &= opp & ~targets
+        box &= opp & ~targets & ~near
+        return targets, near, box, far & opp & ~targets & ~near & ~box, changed
+
+    def full_hits(self, c: int) -> list[tuple[int, int]]:
         """Every capture the colour ``c`` makes on the current position (whole-board pass)."""
         mover, opp = self.occupancy(c), self.occupancy(c ^ 1)
         out = []
         for x in indices(opp):
-            h = self.target_hits(x, c, mover, mover | opp)
+            h = self.target_hits(x, c, mover, mover | opp, mover)
             if h:
                 out.append(h)
         return out
@@ -491,13 +823,13 @@ class RithmomachiaState(State):
         whole_on_part = g.options["pyramid_whole_on_component_hit"]
         removed = damaged = 0
         pyramid_gone = False
-        for x, whole, parts in hits:
+        for x, h in hits:
             piece = board[x]
             bit = 1 << x
             if type(piece) is tuple:
                 comps, alive = piece
-                parts &= alive
-                if whole or parts == alive or (whole_on_part and parts):
+                parts = h & alive
+                if h & WHOLE_BIT or parts == alive or (whole_on_part and parts):
                     parts = alive
                 for i, comp in enumerate(comps):
                     if parts >> i & 1:
@@ -538,173 +870,102 @@ class RithmomachiaState(State):
                 self.result = c ^ 1
 
     # --- the capture tests of one target (§5) ----------------------------------------------
-    def attack_values(self, piece, shape: int, equality: bool) -> list[int]:
-        """Usable values of an attacker through ``shape`` (§5.2), or [] when it cannot use it."""
-        if type(piece) is not tuple:
-            return [piece >> 2] if piece & 3 == shape else []
-        o = self.game.options
-        comps, alive = piece
-        present = [(cc & 3, cc >> 2) for i, cc in enumerate(comps) if alive >> i & 1]
-        if equality and o["pyramid_equality_any_component"]:
-            values = [v for _, v in present]
-        elif any(s == shape for s, _ in present):
-            values = [v for s, v in present if s == shape]
-        else:
-            return []
-        if not o["pyramid_total_only_intact"] or alive == (1 << len(comps)) - 1:
-            values.append(sum(v for _, v in present))
-        return values
-
-    def all_values(self, piece) -> list[int]:
-        """Values an attacker uses where movement plays no role (eruption, custodial ambush)."""
-        if type(piece) is not tuple:
-            return [piece >> 2]
-        comps, alive = piece
-        values = [cc >> 2 for i, cc in enumerate(comps) if alive >> i & 1]
-        if not self.game.options["pyramid_total_only_intact"] or alive == (1 << len(comps)) - 1:
-            values.append(sum(values))
-        return values
-
-    def target_values(self, piece) -> list[tuple[int, int]]:
-        """(value, part) pairs a target can be hit through: part WHOLE or a component index."""
-        if type(piece) is not tuple:
-            return [(piece >> 2, WHOLE)]
-        comps, alive = piece
-        out = [(cc >> 2, i) for i, cc in enumerate(comps) if alive >> i & 1]
-        o = self.game.options
-        if (not o["pyramid_total_only_intact"] or o["pyramid_total_only_intact_defence"]
-                or alive == (1 << len(comps)) - 1):
-            out.append((sum(v for v, _ in out), WHOLE))
-        return out
-
-    def attackers(self, x: int, c: int, occ: int) -> dict[int, tuple[list, list]]:
-        """Mover pieces attacking cell ``x`` (§5.2): cell -> (equality values, ambush values)."""
-        g, m, board = self.game, self.m, self.board
+    def attackers(self, x: int, c: int, occ: int) -> dict[int, int]:
+        """Mover pieces attacking cell ``x`` (§5.2): cell -> mask of the shapes it reaches ``x`` by
+        (bit 3: the pyramid's diagonal-3 pattern)."""
+        g, m = self.game, self.m
         c4 = c * 4
         pyr = m[c4 + 3]
-        found: dict[int, tuple[list, list]] = {}
-        for s in range(3):
-            mask, entries = g.rev[s][x]
-            if not mask & (m[c4 + s] | pyr):
+        found: dict[int, int] = {}
+        rev = g.rev
+        for s in (0, 1, 2):
+            movers = m[c4 + s] | pyr
+            mask, entries = rev[s][x]
+            if not mask & movers:
                 continue
             for abit, path in entries:
-                if abit & (m[c4 + s] | pyr) and not path & occ:
+                if abit & movers and not path & occ:
                     a = abit.bit_length() - 1
-                    piece = board[a]
-                    eq, amb = self.attack_values(piece, s, True), self.attack_values(piece, s, False)
-                    if eq or amb:
-                        old = found.get(a)
-                        found[a] = (eq, amb) if old is None else (old[0] + eq, old[1] + amb)
+                    found[a] = found.get(a, 0) | 1 << s
         if g.diag3 and pyr:
             mask, entries = g.rev_d3[x]
-            for abit, path in entries:
-                if abit & pyr and not path & occ:
-                    a = abit.bit_length() - 1
-                    comps, alive = board[a]
-                    if alive == (1 << len(comps)) - 1:
-                        total = [piece_total(board[a])]
-                        old = found.get(a, ([], []))
-                        found[a] = (old[0] + total, old[1] + total)
+            if mask & pyr:
+                for abit, path in entries:
+                    if abit & pyr and not path & occ:
+                        a = abit.bit_length() - 1
+                        found[a] = found.get(a, 0) | 8
         return found
 
-    def target_hits(self, x: int, c: int, mover: int, occ: int) -> tuple[int, bool, int] | None:
-        """What colour ``c`` takes of the piece on ``x``: (x, whole, component mask) or None (§6)."""
-        g, o = self.game, self.game.options
-        piece = self.board[x]
-        targets = self.target_values(piece)
-        whole, parts = False, 0
+    def target_hits(self, x: int, c: int, mover: int, occ: int, erupters: int) -> tuple[int, int] | None:
+        """What colour ``c`` takes of the piece on ``x``: (x, hit mask) or None (§6).
 
-        def hit(part: int) -> None:
-            nonlocal whole, parts
-            if part == WHOLE:
-                whole = True
-            else:
-                parts |= 1 << part
+        Eruption is tested from the pieces of ``erupters`` only (all of the mover's, or
+        the ones whose relations can be new).
 
-        # siege (§5.3, §8.2.5)
-        if o["siege"] == "adjacent":
-            if not g.orth_nb[x] & ~mover or not g.diag_nb[x] & ~mover:
-                return (x, True, 0)
+        The hit mask has ``WHOLE_BIT`` for the whole piece and bit i for pyramid component i.
+        """
+        g, board = self.game, self.board
+        piece = board[x]
+        if g.natural_siege:
+            hits = g.natural_siege_hits(self, x, piece, mover, occ)
+        elif not g.orth_nb[x] & ~mover or not g.diag_nb[x] & ~mover:
+            return (x, WHOLE_BIT)
         else:
-            shapes = ([(piece & 3, WHOLE)] if type(piece) is not tuple else
-                      [(cc & 3, i) for i, cc in enumerate(piece[0]) if piece[1] >> i & 1])
-            for s, part in shapes:
-                if self._besieged(x, s, mover, occ):
-                    hit(part)
-        # equality and movement ambush (§5.4, §5.5)
+            hits = 0
         found = self.attackers(x, c, occ)
-        values = {t for t, _ in targets}
-        for eq, _ in found.values():
-            for a in eq:
-                if a in values:
-                    for t, part in targets:
-                        if t == a:
-                            hit(part)
-        if o["ambush"] == "movement":
-            amb = [(a, v) for a, (_, vs) in found.items() for v in vs]
-            same = o["ambush_same_piece_pairs"]
-            for i in range(len(amb)):
-                a1, v1 = amb[i]
-                for j in range(i + 1, len(amb)):
-                    a2, v2 = amb[j]
-                    if a1 != a2 or same:
-                        for t, part in targets:
-                            if _ambush_ok(v1, v2, t):
-                                hit(part)
-        else:
-            board = self.board
+        if found:
+            eq = g.eq_hit
+            items = list(found.items())
+            for a, shapes in items:
+                hits |= eq(board[a], shapes, piece)
+            if g.movement_ambush:
+                amb = g.amb_hit
+                n = len(items)
+                for i in range(n):
+                    a1, s1 = items[i]
+                    p1 = board[a1]
+                    if g.same_piece_pairs:
+                        hits |= amb(p1, s1, None, 0, piece)
+                    for j in range(i + 1, n):
+                        a2, s2 = items[j]
+                        hits |= amb(p1, s1, board[a2], s2, piece)
+        if not g.movement_ambush:
             for b1, b2 in g.custodial[x]:
                 if b1 & mover and b2 & mover:
-                    for v1 in self.all_values(board[b1.bit_length() - 1]):
-                        for v2 in self.all_values(board[b2.bit_length() - 1]):
-                            for t, part in targets:
-                                if _ambush_ok(v1, v2, t):
-                                    hit(part)
-        # eruption (§5.6)
-        e = self.eruption_hits(x, c, mover, occ)
-        if e:
-            whole = whole or e[1]
-            parts |= e[2]
-        if whole or parts:
-            return (x, whole, parts)
-        return None
+                    hits |= g.cust_hit(board[b1.bit_length() - 1], board[b2.bit_length() - 1], piece)
+        near = g.lines[x] & erupters
+        if near:
+            hits |= self._erupt(x, piece, near, occ)
+        return (x, hits) if hits else None
 
-    def eruption_hits(self, x: int, c: int, attackers: int, occ: int) -> tuple[int, bool, int] | None:
+    def _erupt(self, x: int, piece, near: int, occ: int) -> int:
+        """Eruption hits on the piece on ``x`` by the attackers in ``near`` (on its rank and file)."""
+        g, board = self.game, self.board
+        info, cache = g.lineinfo[x], g.erupt_cache
+        blocking = g.options["eruption_short_range_blocking"]
+        hits = 0
+        while near:
+            abit = near & -near
+            near ^= abit
+            a = abit.bit_length() - 1
+            apiece = board[a]
+            table = cache.get((apiece, piece))
+            if table is None:
+                table = g.erupt_table(apiece, piece)
+            if table:
+                d, between = info[a]
+                h = table.get(d)
+                if h and not (blocking and (d == 3 or d == 4) and between & occ):
+                    hits |= h
+        return hits
+
+    def eruption_hits(self, x: int, c: int, attackers: int, occ: int) -> tuple[int, int] | None:
         """Eruption of the piece on ``x`` by the pieces of ``attackers`` on its rank and file."""
-        g, o, board = self.game, self.game.options, self.board
-        near = g.lines[x] & attackers
+        near = self.game.lines[x] & attackers
         if not near:
             return None
-        targets = self.target_values(board[x])
-        info = g.lineinfo[x]
-        division, blocking = o["eruption_division"], o["eruption_short_range_blocking"]
-        whole, parts = False, 0
-        for a in indices(near):
-            d, between = info[a]
-            if blocking and (d == 3 or d == 4) and between & occ:
-                continue
-            for v in self.all_values(board[a]):
-                for t, part in targets:
-                    if v * d == t or (division and v == t * d):
-                        if part == WHOLE:
-                            whole = True
-                        else:
-                            parts |= 1 << part
-        if whole or parts:
-            return (x, whole, parts)
-        return None
-
-    def _besieged(self, x: int, shape: int, mover: int, occ: int) -> bool:
-        """Natural siege (§8.2.5): every direction of the shape's regular move is blocked."""
-        for cells, leaves in self.game.rays[shape][x]:
-            blocked = leaves
-            for bit in cells:
-                if bit & occ:
-                    blocked = bool(bit & mover)
-                    break
-            if not blocked:
-                return False
-        return True
+        hits = self._erupt(x, self.board[x], near, occ)
+        return (x, hits) if hits else None
 
     # --- the end ---------------------------------------------------------------------------
     def outcome(self) -> float | None:
@@ -805,7 +1066,7 @@ class RithmomachiaState(State):
         """Cells of pieces that their opponent would take if it were to move now (pending threats)."""
         out = 0
         for c in (WHITE, BLACK):
-            for x, _, _ in self.full_hits(c):
+            for x, _ in self.full_hits(c):
                 out |= 1 << x
         return out
 
