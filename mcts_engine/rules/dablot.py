@@ -137,8 +137,9 @@ class DablotGame(Game):
 
     def _start(self) -> tuple[int, int, int, int]:
         """(black, white, kings, princes) of dablot.md §2."""
-        p = self.lattice.parse_point
-        bit = lambda name: 1 << p(name)  # noqa: E731
+        def bit(name: str) -> int:
+            return 1 << self.lattice.parse_point(name)
+
         black = sum(bit(f"{f}{r}") for f in "abcdef" for r in (1, 3, 5)) + \
             sum(bit(f"{f}{r}") for f in "abcde" for r in (2, 4))
         white = sum(bit(f"{f}{r}") for f in "abcdef" for r in (9, 11, 13)) + \
