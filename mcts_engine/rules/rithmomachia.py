@@ -104,11 +104,18 @@ class RithmomachiaGame(Game):
         self.natural_siege = o["siege"] == "natural"
         self.movement_ambush = o["ambush"] == "movement"
         self.same_piece_pairs = o["ambush_same_piece_pairs"]
+        self.blocking = o["eruption_short_range_blocking"]
+        self.glorious = o["glorious"] != "off"
         self.thresholds = ((o["win_value_white"], o["win_value_black"]) if o["value_thresholds"] == "text"
                            else (o["win_value_black"], o["win_value_white"]))
         self._build_patterns()
         self._build_tables()
         self._pyramid_cache: dict = {}
+        # per cell, per shape: (attacker cells, those reaching it without a path, the others with their paths)
+        self.rev_split = [None] * len(self.rev[0])
+        for x in indices(self.cells):
+            self.rev_split[x] = [(self.rev[s][x][0], sum(b for b, path in self.rev[s][x][1] if not path),
+                                  [(b, path) for b, path in self.rev[s][x][1] if path]) for s in range(3)]
         self.slots = [max(len(e) for e in self.potential[k] if e is not None) for k in range(3)]
         self.eq_cache: dict = {}
         self.amb_cache: dict = {}
@@ -249,15 +256,16 @@ class RithmomachiaGame(Game):
                 if alive >> i & 1:
                     shapes |= 1 << (cc & 3)
             intact = alive == (1 << len(comps)) - 1 and bool(self.diag3)
-            r, c = divmod(x, self.stride)
-            pats = [p for s in range(3) if shapes >> s & 1 for p in self.patterns[s]]
+            lists = [self.potential[s][x] for s in range(3) if shapes >> s & 1]
             if intact:
-                pats += self.diag3
+                r, c = divmod(x, self.stride)
+                lists.append(self._potential(self.diag3, r, c))
             seen, out = set(), []
-            for dest, path in self._potential(pats, r, c):
-                if dest not in seen:
-                    seen.add(dest)
-                    out.append((dest, path))
+            for entries in lists:
+                for dest, path in entries:
+                    if dest not in seen:
+                        seen.add(dest)
+                        out.append((dest, path))
             self._pyramid_cache[key] = out
         return out
 
@@ -690,7 +698,12 @@ class RithmomachiaState(State):
         resolved are examined (see ``candidates``); a fresh position examines them all.
         """
         o = c ^ 1
-        mover, opp = self.occupancy(c), self.occupancy(o)
+        m = self.m
+        mover = m[0] | m[1] | m[2] | m[3]
+        opp = m[4] | m[5] | m[6] | m[7]
+        if c:
+            mover, opp = opp, mover
+        g = self.game
         if self.vac[c] < 0:
             hits = self.full_hits(c)
         else:
@@ -703,7 +716,7 @@ class RithmomachiaState(State):
                 h = self.target_hits(bit.bit_length() - 1, c, mover, occ, mover)
                 if h:
                     hits.append(h)
-            erupters = mover if self.game.options["eruption_short_range_blocking"] else changed
+            erupters = mover if g.blocking else changed
             while near:
                 bit = near & -near
                 near ^= bit
@@ -711,7 +724,6 @@ class RithmomachiaState(State):
                 if h:
                     hits.append(h)
             if box:
-                g = self.game
                 orth_nb, diag_nb, lines = g.orth_nb, g.diag_nb, g.lines
                 while box:
                     bit = box & -box
@@ -723,6 +735,22 @@ class RithmomachiaState(State):
                         h = self.eruption_hits(x, c, changed, occ)
                         if h:
                             hits.append(h)
+            if far and changed == 1 << t and not g.blocking:
+                # the common case: eruption by the moved piece alone
+                board, cache, lineinfo = self.board, g.erupt_cache, g.lineinfo
+                piece = board[t]
+                while far:
+                    bit = far & -far
+                    far ^= bit
+                    x = bit.bit_length() - 1
+                    target = board[x]
+                    table = cache.get((piece, target))
+                    if table is None:
+                        table = g.erupt_table(piece, target)
+                    if table:
+                        h = table.get(lineinfo[x][t][0])
+                        if h:
+                            hits.append((x, h))
             while far:
                 bit = far & -far
                 far ^= bit
@@ -741,7 +769,8 @@ class RithmomachiaState(State):
             self.vac[o] |= (1 << f) | removed
             self.tgt[o] |= 1 << t
             self.att[o] |= damaged
-        self._end_test(c, pyramid_gone)
+        if hits or g.glorious:
+            self._end_test(c, pyramid_gone)
 
     def candidates(self, c: int, f: int, t: int, mover: int, opp: int) -> tuple[int, int, int, int, int]:
         """Opposing pieces that may be hit after the move f -> t.
@@ -877,13 +906,17 @@ class RithmomachiaState(State):
         c4 = c * 4
         pyr = m[c4 + 3]
         found: dict[int, int] = {}
-        rev = g.rev
-        for s in (0, 1, 2):
+        for s, (mask, leaps, slides) in enumerate(g.rev_split[x]):
             movers = m[c4 + s] | pyr
-            mask, entries = rev[s][x]
             if not mask & movers:
                 continue
-            for abit, path in entries:
+            hit = leaps & movers
+            while hit:
+                abit = hit & -hit
+                hit ^= abit
+                a = abit.bit_length() - 1
+                found[a] = found.get(a, 0) | 1 << s
+            for abit, path in slides:
                 if abit & movers and not path & occ:
                     a = abit.bit_length() - 1
                     found[a] = found.get(a, 0) | 1 << s
@@ -913,7 +946,10 @@ class RithmomachiaState(State):
         else:
             hits = 0
         found = self.attackers(x, c, occ)
-        if found:
+        if len(found) == 1 and not (g.same_piece_pairs and g.movement_ambush):
+            for a, shapes in found.items():
+                hits |= g.eq_hit(board[a], shapes, piece)
+        elif found:
             eq = g.eq_hit
             items = list(found.items())
             for a, shapes in items:
