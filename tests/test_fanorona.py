@@ -350,11 +350,17 @@ def ref_perft(board: dict, me: str, ply: int, depth: int, **options) -> int:
 
 def test_perft_from_the_start_matches_reference():
     assert [GAME.perft(GAME.new_state(), d) for d in range(5)] == [1, 5, 39, 724, 18026]
-    assert ref_perft(ref_board(GAME.new_state()), "W", 0, 3) == 724
+    assert ref_perft(ref_board(GAME.new_state()), "W", 0, 4) == 18026
     assert GAME.perft(GAME.parse_fen(EX2_FEN), 2) == ref_perft(ref_board(GAME.parse_fen(EX2_FEN)), "B", 1, 2)
     compulsory = get_game("fanorona", chain="compulsory")
     assert [compulsory.perft(compulsory.new_state(), d) for d in range(4)] == [1, 5, 21, 223]
     assert ref_perft(ref_board(GAME.new_state()), "W", 0, 3, chain="compulsory") == 223
+
+
+@pytest.mark.slow
+def test_perft_5_matches_reference():
+    assert GAME.perft(GAME.new_state(), 5) == 431852
+    assert ref_perft(ref_board(GAME.new_state()), "W", 0, 5) == 431852
 
 
 # --- properties over seeded random games -------------------------------------------------------------

@@ -99,12 +99,30 @@ def _ray(index: int, k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _step_table() -> list[tuple]:
-    """Per point: a row ``(k, to_bit, to, a0, approach_ray, w0, withdrawal_ray)`` per line from it.
+def _runs(ray: tuple[int, ...]) -> dict[int, int]:
+    """For every set of enemy stones on ``ray`` (as a mask), the run a capture takes:
+    the stones from the ray's first point up to the first point without an enemy."""
+    runs = {}
+    for subset in range(1 << len(ray)):
+        mask = run = 0
+        going = True
+        for n, b in enumerate(ray):
+            if subset >> n & 1:
+                mask |= b
+                run |= b if going else 0
+            else:
+                going = False
+        runs[mask] = run
+    return runs
 
-    ``approach_ray`` lists the points beyond the target ``to`` (an approach takes a run
-    of them), ``withdrawal_ray`` the points behind the start (a withdrawal takes a run);
-    ``a0`` and ``w0`` are their first points (0 if none).
+
+def _step_table() -> list[tuple]:
+    """Per point, a row ``(k, to_bit, to, a0, amask, aruns, w0, wmask, wruns)`` per line from it.
+
+    The approach ray holds the points beyond the target ``to``, the withdrawal ray the
+    points behind the start: ``a0``/``w0`` are their first points (0 if none), ``amask``/
+    ``wmask`` all their points, and ``aruns[opp & amask]`` the line an approach takes
+    (``_runs``), so no Python loop walks the line.
     """
     table: list[tuple] = [()] * (ROWS * STRIDE)
     for index in indices(CELLS):
@@ -113,7 +131,8 @@ def _step_table() -> list[tuple]:
             if _has_line(index, k):
                 to = index + DELTAS[k]
                 aray, wray = _ray(to, k), _ray(index, k ^ 1)
-                rows.append((k, 1 << to, to, aray[0] if aray else 0, aray, wray[0] if wray else 0, wray))
+                rows.append((k, 1 << to, to, aray[0] if aray else 0, sum(aray), _runs(aray),
+                             wray[0] if wray else 0, sum(wray), _runs(wray)))
         table[index] = tuple(rows)
     return table
 
@@ -153,28 +172,18 @@ def extend(out: list, frm: int, q: int, free: int, opp: int, last: int, taken: i
     A move is recorded after a step unless the chain must go on (``COMPULSORY``).
     """
     found = False
-    for k, tb, to, a0, aray, w0, wray in STEPS[q]:
+    for k, tb, to, a0, amask, aruns, w0, wmask, wruns in STEPS[q]:
         if not tb & free or k == last:
             continue
         if a0 & opp:
-            line = 0
-            for b in aray:
-                if b & opp:
-                    line |= b
-                else:
-                    break
+            line = aruns[opp & amask]
             found = True
             cap, p, f2, o2 = taken | line, path + (to << 1,), (free ^ tb) | line, opp ^ line
             if mode == SINGLE or not (NEIGHBOURS[to] & f2 and NEAR[to] & o2
                                       and extend(out, frm, to, f2, o2, k, cap, p, mode)) or mode == OPTIONAL:
                 out.append((frm, to, cap) + p)
         if w0 & opp:
-            line = 0
-            for b in wray:
-                if b & opp:
-                    line |= b
-                else:
-                    break
+            line = wruns[opp & wmask]
             found = True
             cap, p, f2, o2 = taken | line, path + ((to << 1) | 1,), (free ^ tb) | line, opp ^ line
             if mode == SINGLE or not (NEIGHBOURS[to] & f2 and NEAR[to] & o2
@@ -188,18 +197,13 @@ def extend_dagaz(out: list, frm: int, q: int, free: int, opp: int, last: int, ta
     """``extend`` with Dagaz's removal: only each line's first stone leaves during the chain;
     the whole line, traced on the start-of-turn board ``opp0``, is captured."""
     found = False
-    for k, tb, to, a0, aray, w0, wray in STEPS[q]:
+    for k, tb, to, a0, amask, aruns, w0, wmask, wruns in STEPS[q]:
         if not tb & free or k == last:
             continue
-        for kind, first, ray in ((0, a0, aray), (1, w0, wray)):
+        for kind, first, mask, runs in ((0, a0, amask, aruns), (1, w0, wmask, wruns)):
             if not first & opp:
                 continue
-            line = 0
-            for b in ray:
-                if b & opp0:
-                    line |= b
-                else:
-                    break
+            line = runs[opp0 & mask]
             found = True
             cap, p = taken | line, path + ((to << 1) | kind,)
             if mode == SINGLE or not extend_dagaz(out, frm, to, (free ^ tb) | first, opp ^ first, k, cap, p,
@@ -495,15 +499,9 @@ class FanoronaState(State):
         for c in move[3:]:
             to, kind = c >> 1, c & 1
             row = next(r for r in STEPS[q] if r[2] == to)
-            ray = row[4] if kind == 0 else row[6]
-            board = opp0 if self.game.dagaz else opp
-            line = 0
-            for b in ray:
-                if b & board:
-                    line |= b
-                else:
-                    break
-            opp &= ~(ray[0] if self.game.dagaz else line)
+            first, mask, runs = row[3 + 3 * kind: 6 + 3 * kind]
+            line = runs[(opp0 if self.game.dagaz else opp) & mask]
+            opp &= ~(first if self.game.dagaz else line)
             out.append((q, to, line))
             q = to
         return out
