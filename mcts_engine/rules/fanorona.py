@@ -34,7 +34,9 @@ SW -11, NW +9, SE -9.  The ghost column stops east-west wrap-around; a diagonal 
 keeps the parity of row + col, so computing diagonal captures from the strong points
 only (``STRONG``) is all the diagonal masking needed.  Which stones can capture is
 found for all stones at once by shifts (``capturers``); chains are then followed
-stone by stone with per-point step tables.
+stone by stone with per-point step tables (``STEPS``), whose run tables give the
+captured line with one dict lookup.  A uniformly random move lists the captures
+(every chain prefix is a move) but draws a paika by counting, without a list.
 
 Notation (§8).  A paika is ``from-to`` (``c3-d3``); a capturing move is the path of
 the stone with ``(A)`` (approach) or ``(W)`` (withdrawal) after every point reached,
