@@ -460,11 +460,14 @@ class ParallelAgent(Agent):
                 self._died(w)
         start = now()
 
+        emitted: list[SearchInfo] = []
+
         def merged_info(info: SearchInfo) -> None:
             for w in list(busy):
                 self._drain(w, job, reports, busy, now())
             if on_info is not None:
-                on_info(self._merged_info(info, reports, now() - start))
+                emitted.append(self._merged_info(info, reports, now() - start))
+                on_info(emitted[-1])
 
         local_limits = replace(limits, nodes=shares[0]) if limits.nodes is not None else limits
         if shares[0] == 0:
@@ -487,6 +490,8 @@ class ParallelAgent(Agent):
         set_score(info, best)
         info.pv = self._pv_for(best.move, result, reports)
         ponder = info.pv[1] if len(info.pv) > 1 else None
+        if emitted and _same_report(emitted[-1], info):
+            info = emitted[-1]   # already printed: the caller prints a final info only if new
         return SearchResult(best.move, ponder, info)
 
     def _collect(self, job: int, busy: list, reports: dict, stop: threading.Event, fixed: bool) -> None:
@@ -703,6 +708,12 @@ class ParallelAgent(Agent):
             if msg[0] == "error" and msg[1] == job:
                 self.pool_notes([f"search worker {w.index} failed: {msg[2]}"])
                 return []
+
+
+def _same_report(a: SearchInfo, b: SearchInfo) -> bool:
+    """Whether two reports say the same (all but the time)."""
+    return (a.nodes, a.score, a.mate, a.wdl, a.pv, a.seldepth) == (b.nodes, b.score, b.mate, b.wdl, b.pv,
+                                                                   b.seldepth)
 
 
 def _back_up(node: Node, result: float) -> None:
