@@ -116,91 +116,114 @@ def majority_vote(choices: list, merged: list[RootChild]):
 # --- the worker process ---------------------------------------------------------------
 
 def _worker_main(conn, index: int) -> None:
+    """A worker process's entry point (see ``WorkerLoop``)."""
+    WorkerLoop(conn, index).run()
+
+
+class WorkerLoop:
     """A worker's life: answer ``search``, ``playouts`` and ``newgame`` until ``quit`` or EOF.
 
-    A listener thread reads the pipe so that ``stop`` reaches a running search at once.
+    A listener thread reads the pipe, so that ``stop`` reaches a running search at once;
+    the main thread runs one job at a time.  A ``stop`` of job k stops every job up to k,
+    including one that arrives after the stop (the master may stop a job before it starts).
     """
-    inbox: queue.Queue = queue.Queue()
-    lock = threading.Lock()
-    current = {"job": -1, "event": threading.Event(), "stopped": -1}
 
-    def listen() -> None:
+    def __init__(self, conn, index: int):
+        self.conn = conn
+        self.index = index
+        self.inbox: queue.Queue = queue.Queue()
+        self.lock = threading.Lock()
+        self.job, self.stopped, self.event = -1, -1, threading.Event()
+        self.agent, self.agent_key = None, None
+        self.policy, self.policy_key = None, None
+
+    def listen(self) -> None:
+        """The listener thread: stops are handled at once, everything else is queued."""
         while True:
             try:
-                msg = conn.recv()
+                msg = self.conn.recv()
             except (EOFError, OSError):
-                msg = ("quit",)
+                msg = ("quit",)   # the engine is gone: stop and exit
             if msg[0] == "stop":
-                with lock:
-                    current["stopped"] = max(current["stopped"], msg[1])
-                    if current["job"] <= msg[1]:
-                        current["event"].set()
+                with self.lock:
+                    self.stopped = max(self.stopped, msg[1])
+                    if self.job <= msg[1]:
+                        self.event.set()
                 continue
             if msg[0] == "quit":
-                current["event"].set()
-                inbox.put(msg)
+                self.event.set()
+            self.inbox.put(msg)
+            if msg[0] == "quit":
                 return
-            inbox.put(msg)
 
-    threading.Thread(target=listen, name="listener", daemon=True).start()
-    conn.send(("ready", index))
-    agent, agent_key, policy, policy_key = None, None, None, None
-    while True:
-        msg = inbox.get()
-        kind = msg[0]
-        if kind == "quit":
-            break
-        try:
-            if kind == "newgame":
-                if agent is not None:
-                    agent.new_game()
-                if policy is not None:
-                    policy.new_game()
-                continue
-            job = msg[1]
-            event = threading.Event()
-            with lock:
-                current["job"], current["event"] = job, event
-                if current["stopped"] >= job:
-                    event.set()
-            if kind == "search":
-                _, job, state, limits, history, settings = msg
-                key = (id(state.game), settings)
-                if agent is None or agent_key != key:
-                    agent, agent_key = UctAgent(state.game, settings), key
-                _worker_search(conn, job, agent, state, limits, history, event)
-            elif kind == "playouts":
-                _, job, states, seed, settings = msg
-                key = (settings.playout, settings.playout_depth, settings.epsilon)
-                if policy is None or policy_key != key:
-                    policy, policy_key = make_playout(*key), key
-                rng = random.Random(seed)
-                results = []
-                for state in states:
-                    if event.is_set():
-                        break
-                    results.append(policy.run(state, rng))
-                conn.send(("playouts", job, results))
-        except (EOFError, OSError, BrokenPipeError):
-            break
-        except Exception as err:  # report, and stay alive for the next job
-            try:
-                conn.send(("error", msg[1] if len(msg) > 1 else -1, f"{type(err).__name__}: {err}"))
-            except (OSError, BrokenPipeError):
+    def run(self) -> None:
+        """The main thread: one message at a time until ``quit``."""
+        threading.Thread(target=self.listen, name="listener", daemon=True).start()
+        self.conn.send(("ready", self.index))
+        while True:
+            msg = self.inbox.get()
+            if msg[0] == "quit":
                 break
-    conn.close()
+            try:
+                self.handle(msg)
+            except (EOFError, OSError):
+                break
+            except Exception as err:  # report, and stay alive for the next job
+                try:
+                    self.conn.send(("error", msg[1] if len(msg) > 1 else -1, f"{type(err).__name__}: {err}"))
+                except OSError:
+                    break
+        self.conn.close()
 
+    def handle(self, msg) -> None:
+        """One message: ``newgame``, ``search`` (root parallel) or ``playouts`` (tree parallel)."""
+        if msg[0] == "newgame":
+            if self.agent is not None:
+                self.agent.new_game()
+            if self.policy is not None:
+                self.policy.new_game()
+            return
+        event = self._start_job(msg[1])
+        if msg[0] == "search":
+            _, job, state, limits, history, settings = msg
+            key = (id(state.game), settings)
+            if self.agent is None or self.agent_key != key:
+                self.agent, self.agent_key = UctAgent(state.game, settings), key
+            self._search(job, state, limits, history, event)
+        elif msg[0] == "playouts":
+            _, job, states, seed, settings = msg
+            key = (settings.playout, settings.playout_depth, settings.epsilon)
+            if self.policy is None or self.policy_key != key:
+                self.policy, self.policy_key = make_playout(*key), key
+            rng = random.Random(seed)
+            results = []
+            for state in states:
+                if event.is_set():
+                    break
+                results.append(self.policy.run(state, rng))
+            self.conn.send(("playouts", job, results))
 
-def _worker_search(conn, job: int, agent: UctAgent, state: State, limits: Limits,
-                   history: tuple, event: threading.Event) -> None:
-    """Run one root-parallel search and send progress reports and the final report."""
-    def progress(info: SearchInfo) -> None:
-        conn.send(("progress", job, info.nodes, root_children(agent.root), info.seldepth, info.pv))
+    def _start_job(self, job: int) -> threading.Event:
+        """The stop flag of a new job (already set if a stop for it came first)."""
+        event = threading.Event()
+        with self.lock:
+            self.job, self.event = job, event
+            if self.stopped >= job:
+                event.set()
+        return event
 
-    result = agent.search(state, limits, event, progress, history)
-    info = result.info
-    conn.send(("result", job, info.nodes, root_children(agent.root), info.seldepth,
-               info.depth, info.pv, result.move))
+    def _search(self, job: int, state: State, limits: Limits, history: tuple,
+                event: threading.Event) -> None:
+        """One root-parallel search: progress reports while searching, then the final report."""
+        agent, conn = self.agent, self.conn
+
+        def progress(info: SearchInfo) -> None:
+            conn.send(("progress", job, info.nodes, root_children(agent.root), info.seldepth, info.pv))
+
+        result = agent.search(state, limits, event, progress, history)
+        info = result.info
+        conn.send(("result", job, info.nodes, root_children(agent.root), info.seldepth,
+                   info.depth, info.pv, result.move))
 
 
 # --- the pool -------------------------------------------------------------------------
