@@ -35,6 +35,7 @@ it, counters past a threshold also mean the game is won).
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from typing import Any
 
 from .base import BadOption, BadPosition, Game, IllegalMove, State
@@ -119,7 +120,9 @@ class RithmomachiaGame(Game):
         self.slots = [max(len(e) for e in self.potential[k] if e is not None) for k in range(3)]
         self.eq_cache: dict = {}
         self.amb_cache: dict = {}
-        self.erupt_cache: dict = {}
+        # erupt_table results by attacker then target piece, and by target then attacker
+        self.erupt_by_attacker: defaultdict = defaultdict(dict)
+        self.erupt_by_target: defaultdict = defaultdict(dict)
         self.cust_cache: dict = {}
         white, black = setup_cells(o["setup"], ranks)
         self.start_board = {}
@@ -189,6 +192,7 @@ class RithmomachiaGame(Game):
         self.custodial = [None] * n
         self.box1 = [0] * n
         self.vline: list = [None] * n
+        self.vback = [0] * n
         self.reach = [[0] * n for _ in range(4)]
         self.leaps = [[0] * n for _ in range(3)]
         self.slides: list = [[None] * n for _ in range(3)]
@@ -224,6 +228,7 @@ class RithmomachiaGame(Game):
                     back = sum(g.mask(r - k * dr, c - k * dc) for k in (1, 2) if self._on(r - k * dr, c - k * dc))
                     if fwd and back:
                         self.vline[x].append((fwd, back))
+                self.vback[x] = sum(back for _, back in self.vline[x])
                 for s in range(3):
                     self.potential[s][x] = self._potential(self.patterns[s], r, c)
                     self.reach[s][x] = sum(b for b, _ in self.potential[s][x])
@@ -324,6 +329,9 @@ class RithmomachiaGame(Game):
 
     def eq_hit(self, apiece, shapes: int, tpiece) -> int:
         """Equality hits (§5.4) of one attacker on one target."""
+        if type(apiece) is int and type(tpiece) is int and shapes >> (apiece & 3) & 1:
+            # two plain pieces (the common case): no table needed
+            return WHOLE_BIT if apiece >> 2 == tpiece >> 2 else 0
         key = (apiece, shapes, tpiece)
         h = self.eq_cache.get(key)
         if h is None:
@@ -337,6 +345,10 @@ class RithmomachiaGame(Game):
 
     def amb_hit(self, p1, s1: int, p2, s2: int, tpiece) -> int:
         """Ambush hits (§5.5) of two attackers; ``p2`` None = pairs inside one pyramid (A5 option)."""
+        if (type(p1) is int and type(p2) is int and type(tpiece) is int
+                and s1 >> (p1 & 3) & 1 and s2 >> (p2 & 3) & 1):
+            # three plain pieces (the common case): no table needed
+            return WHOLE_BIT if _ambush_ok(p1 >> 2, p2 >> 2, tpiece >> 2) else 0
         key = (p1, s1, p2, s2, tpiece)
         h = self.amb_cache.get(key)
         if h is None:
@@ -379,7 +391,7 @@ class RithmomachiaGame(Game):
                     table[t // a] = table.get(t // a, 0) | bit
                 if division and a % t == 0 and 2 <= a // t <= top:
                     table[a // t] = table.get(a // t, 0) | bit
-        self.erupt_cache[(apiece, tpiece)] = table
+        self.erupt_by_attacker[apiece][tpiece] = self.erupt_by_target[tpiece][apiece] = table
         return table
 
     def natural_siege_hits(self, state, x: int, piece, mover: int, occ: int) -> int:
@@ -609,6 +621,10 @@ class RithmomachiaState(State):
         """
         if self.result is not None or self._ply_capped():
             return None
+        return self._draw(rng.random)
+
+    def _draw(self, rnd) -> Move | None:
+        """``random_move`` of a running game, drawing with ``rnd()`` uniform in [0, 1)."""
         g, m = self.game, self.m
         c4 = self.side * 4
         occ = m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7]
@@ -625,7 +641,7 @@ class RithmomachiaState(State):
                 total += len(entries)
         if not total:
             return None
-        rnd, pot = rng.random, g.potential
+        pot = g.potential
         for _ in range(64):
             k = int(rnd() * total)
             if k >= w2:
@@ -663,11 +679,17 @@ class RithmomachiaState(State):
         wander without captures); the state is then left unfinished and None returned.
         """
         limit = PLAYOUT_CAP if max_plies is None else max_plies
-        random_move, play = self.random_move, self.play
+        cap = self.game.options["max_plies"]
+        if cap:
+            limit = min(limit, cap - self.ply)
+        # the random_move / play loop, with random_move's end tests hoisted
+        draw, play, rnd = self._draw, self.play, rng.random
         for _ in range(limit):
-            move = random_move(rng)
+            if self.result is not None:
+                break
+            move = draw(rnd)
             if move is None:
-                return self.outcome()
+                break
             play(move)
         return self.outcome()
 
@@ -737,14 +759,15 @@ class RithmomachiaState(State):
                             hits.append(h)
             if far and changed == 1 << t and not g.blocking:
                 # the common case: eruption by the moved piece alone
-                board, cache, lineinfo = self.board, g.erupt_cache, g.lineinfo
+                board, lineinfo = self.board, g.lineinfo
                 piece = board[t]
+                row = g.erupt_by_attacker[piece]
                 while far:
                     bit = far & -far
                     far ^= bit
                     x = bit.bit_length() - 1
                     target = board[x]
-                    table = cache.get((piece, target))
+                    table = row.get(target)
                     if table is None:
                         table = g.erupt_table(piece, target)
                     if table:
@@ -807,13 +830,15 @@ class RithmomachiaState(State):
             # piece) within 2 cells behind it, a target within 2 cells ahead
             m, c4 = self.m, c * 4
             sliders = mover if g.options["eruption_short_range_blocking"] else m[c4 + 1] | m[c4 + 2] | m[c4 + 3]
-            vline = g.vline
+            vline, vback = g.vline, g.vback
             while vac:
                 bit = vac & -vac
                 vac ^= bit
-                for fwd, back in vline[bit.bit_length() - 1]:
-                    if back & sliders:
-                        near |= fwd
+                x = bit.bit_length() - 1
+                if vback[x] & sliders:
+                    for fwd, back in vline[x]:
+                        if back & sliders:
+                            near |= fwd
         box = g.box1[t]
         if g.natural_siege:
             near |= g.box3[t]
@@ -977,15 +1002,15 @@ class RithmomachiaState(State):
     def _erupt(self, x: int, piece, near: int, occ: int) -> int:
         """Eruption hits on the piece on ``x`` by the attackers in ``near`` (on its rank and file)."""
         g, board = self.game, self.board
-        info, cache = g.lineinfo[x], g.erupt_cache
-        blocking = g.options["eruption_short_range_blocking"]
+        info, column = g.lineinfo[x], g.erupt_by_target[piece]
+        blocking = g.blocking
         hits = 0
         while near:
             abit = near & -near
             near ^= abit
             a = abit.bit_length() - 1
             apiece = board[a]
-            table = cache.get((apiece, piece))
+            table = column.get(apiece)
             if table is None:
                 table = g.erupt_table(apiece, piece)
             if table:
