@@ -66,6 +66,24 @@ def test_random_game_properties(options):
         assert end.random_move(random.Random(0)) is None
 
 
+@pytest.mark.parametrize("options, max_plies", [({}, None), ({}, 150), ({"setup": "back_ranks", "max_plies": 60}, None)])
+def test_playout_equals_the_random_move_loop(options, max_plies):
+    # the playout fast path draws exactly what random_move / play would with the same seed
+    game = get_game("rithmomachia", **options)
+    for seed in range(3):
+        fast, slow = game.new_state(), game.new_state()
+        rng_fast, rng_slow = random.Random(seed), random.Random(seed)
+        outcome = fast.playout(rng_fast, max_plies)
+        for _ in range(MAX_PLIES if max_plies is None else max_plies):
+            move = slow.random_move(rng_slow)
+            if move is None:
+                break
+            slow.play(move)
+        assert fast.key() == slow.key() and fast.ply == slow.ply
+        assert outcome == slow.outcome()
+        assert rng_fast.random() == rng_slow.random()
+
+
 def test_copy_independence():
     game = get_game("rithmomachia")
     s = game.new_state()

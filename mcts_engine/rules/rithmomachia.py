@@ -105,6 +105,7 @@ class RithmomachiaGame(Game):
         self.natural_siege = o["siege"] == "natural"
         self.movement_ambush = o["ambush"] == "movement"
         self.same_piece_pairs = o["ambush_same_piece_pairs"]
+        self.pairs_in_one = self.same_piece_pairs and self.movement_ambush  # one attacker can ambush
         self.blocking = o["eruption_short_range_blocking"]
         self.glorious = o["glorious"] != "off"
         self.thresholds = ((o["win_value_white"], o["win_value_black"]) if o["value_thresholds"] == "text"
@@ -112,11 +113,13 @@ class RithmomachiaGame(Game):
         self._build_patterns()
         self._build_tables()
         self._pyramid_cache: dict = {}
-        # per cell, per shape: (attacker cells, those reaching it without a path, the others with their paths)
+        # per cell, per shape s that can reach it: (s, 1 << s, attacker cells, those reaching it
+        # without a path, the others with their paths)
         self.rev_split = [None] * len(self.rev[0])
         for x in indices(self.cells):
-            self.rev_split[x] = [(self.rev[s][x][0], sum(b for b, path in self.rev[s][x][1] if not path),
-                                  [(b, path) for b, path in self.rev[s][x][1] if path]) for s in range(3)]
+            self.rev_split[x] = [(s, 1 << s, self.rev[s][x][0], sum(b for b, path in self.rev[s][x][1] if not path),
+                                  [(b, path) for b, path in self.rev[s][x][1] if path])
+                                 for s in range(3) if self.rev[s][x][0]]
         self.slots = [max(len(e) for e in self.potential[k] if e is not None) for k in range(3)]
         self.eq_cache: dict = {}
         self.amb_cache: dict = {}
@@ -751,7 +754,7 @@ class RithmomachiaState(State):
                     bit = box & -box
                     box ^= bit
                     x = bit.bit_length() - 1
-                    if not orth_nb[x] & ~mover or not diag_nb[x] & ~mover:
+                    if orth_nb[x] & mover == orth_nb[x] or diag_nb[x] & mover == diag_nb[x]:
                         hits.append((x, WHOLE_BIT))
                     elif lines[x] & changed:
                         h = self.eruption_hits(x, c, changed, occ)
@@ -931,7 +934,7 @@ class RithmomachiaState(State):
         c4 = c * 4
         pyr = m[c4 + 3]
         found: dict[int, int] = {}
-        for s, (mask, leaps, slides) in enumerate(g.rev_split[x]):
+        for s, sbit, mask, leaps, slides in g.rev_split[x]:
             movers = m[c4 + s] | pyr
             if not mask & movers:
                 continue
@@ -940,11 +943,11 @@ class RithmomachiaState(State):
                 abit = hit & -hit
                 hit ^= abit
                 a = abit.bit_length() - 1
-                found[a] = found.get(a, 0) | 1 << s
+                found[a] = found.get(a, 0) | sbit
             for abit, path in slides:
                 if abit & movers and not path & occ:
                     a = abit.bit_length() - 1
-                    found[a] = found.get(a, 0) | 1 << s
+                    found[a] = found.get(a, 0) | sbit
         if g.diag3 and pyr:
             mask, entries = g.rev_d3[x]
             if mask & pyr:
@@ -966,12 +969,12 @@ class RithmomachiaState(State):
         piece = board[x]
         if g.natural_siege:
             hits = g.natural_siege_hits(self, x, piece, mover, occ)
-        elif not g.orth_nb[x] & ~mover or not g.diag_nb[x] & ~mover:
+        elif g.orth_nb[x] & mover == g.orth_nb[x] or g.diag_nb[x] & mover == g.diag_nb[x]:
             return (x, WHOLE_BIT)
         else:
             hits = 0
         found = self.attackers(x, c, occ)
-        if len(found) == 1 and not (g.same_piece_pairs and g.movement_ambush):
+        if len(found) == 1 and not g.pairs_in_one:
             for a, shapes in found.items():
                 hits |= g.eq_hit(board[a], shapes, piece)
         elif found:
