@@ -638,8 +638,11 @@ class RithmomachiaState(State):
         pyramids = []
         total = w2
         if m[c4 + 3]:
+            cache, board = g._pyramid_cache, self.board
             for x in indices(m[c4 + 3]):
-                entries = g.pyramid_potential(x, self.board[x])
+                entries = cache.get((x, board[x]))
+                if entries is None:
+                    entries = g.pyramid_potential(x, board[x])
                 pyramids.append((x, entries))
                 total += len(entries)
         if not total:
