@@ -365,3 +365,33 @@ def test_engines_file_errors(tmp_path, content, needle):
     with pytest.raises(EngineSpecError) as info:
         load_engines_file(path)
     assert needle in str(info.value)
+
+
+def test_the_game_and_its_rules_are_set_after_the_spec_options():
+    """``game``/``rules`` become UCI_Variant and Rules, sent after the spec's own options
+    (so a spec's UCI_Variant cannot override the tournament's game)."""
+    engine = EngineProcess(ours(UCI_Variant="english"), game="frisian", rules={"king_move_limit": "0"})
+    with engine:
+        engine.send("query rules")
+        line = engine._next_line(time.monotonic() + GO_TIMEOUT)
+        assert line.startswith("response ") and "king_move_limit=0" in line and "size=10" in line
+        engine.send("query moves")
+        moves = engine._next_line(time.monotonic() + GO_TIMEOUT).split()[1:]
+        assert sorted(moves) == sorted(s.move_str(m) for s in [get_game("frisian").new_state()]
+                                       for m in s.legal_moves())
+
+
+def test_an_engine_without_uci_variant_can_only_play_the_default_game(tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text("import sys\n"
+                      "for line in sys.stdin:\n"
+                      "    word = line.split()[0] if line.split() else ''\n"
+                      "    if word == 'uci': print('id name plain\\nuciok', flush=True)\n"
+                      "    elif word == 'isready': print('readyok', flush=True)\n"
+                      "    elif word == 'quit': break\n")
+    spec = EngineSpec(name="plain", cmd=[sys.executable, str(script)])
+    with EngineProcess(spec, game="english") as engine:   # the default game: nothing to set
+        assert engine.alive
+    with pytest.raises(EngineStartError, match="does not declare the UCI_Variant option.*russian"):
+        with EngineProcess(spec, game="russian"):
+            pass

@@ -221,3 +221,29 @@ def test_engines_file_names(tmp_path):
     proc = run("match", "--game", "english", "--engines-file", str(spec), "--engine", "rand", "--engine", "nosuch",
                "--journal", str(tmp_path / "k.jsonl"), check=False)
     assert proc.returncode == 2 and "nosuch" in proc.stderr and "rand, eval" in proc.stderr
+
+
+@pytest.mark.parametrize("game", sorted(__import__("mcts_engine.rules", fromlist=["list_games"]).list_games()))
+def test_every_game_is_played_by_its_own_rules(tmp_path, game):
+    """The manager tells each engine the game (UCI_Variant): random players finish every
+    game by the game's rules, never with an engine's move refused as illegal."""
+    journal = tmp_path / "j.jsonl"
+    run("match", "--game", game, "--engine", ours("A", "Agent=random", "Seed=1"),
+        "--engine", ours("B", "Agent=random", "Seed=2"), "--games", "2", "--concurrency", "2",
+        "--nodes", "1", "--opening-plies", "2", "--journal", str(journal), "--quiet")
+    games = games_of(journal)
+    assert len(games) == 2
+    for g in games:
+        assert g["game"] == game and "illegal" not in g["reason"], g["reason"]
+
+
+def test_rule_options_reach_the_engines(tmp_path):
+    """With --rules the engines get the Rules option: Russian men that may only capture
+    forwards (man_jumps=fwd) never play a backward capture the manager would refuse."""
+    journal = tmp_path / "j.jsonl"
+    run("match", "--game", "russian", "--rules", "man_jumps=fwd,no_progress=10",
+        "--engine", ours("A", "Agent=random", "Seed=3"), "--engine", ours("B", "Agent=random", "Seed=4"),
+        "--games", "6", "--concurrency", "2", "--nodes", "1", "--journal", str(journal), "--quiet")
+    games = games_of(journal)
+    assert len(games) == 6 and all("illegal" not in g["reason"] for g in games)
+    assert all(g["rules"] == {"man_jumps": "fwd", "no_progress": "10"} for g in games)

@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 STOP_GRACE = 0.5          # seconds a go may overrun its timeout after we send stop
+DEFAULT_GAME = "english"    # the protocol's default UCI_Variant
 NEW_GAME_TIMEOUT = 5.0    # seconds for ucinewgame + isready -> readyok
 EXIT_GRACE = 0.2          # seconds to read the last lines after the engine process exited
 POLL = 0.05               # seconds between checks of the process while waiting for a line
@@ -132,6 +133,11 @@ def resolve_cmd(cmd: list[str]) -> list[str]:
         elif shutil.which(OUR_ENGINE) is None:
             cmd[0:1] = [sys.executable, "-m", "mcts_engine"]
     return cmd
+
+
+def _rules_text(rules: dict) -> str:
+    """Rule options as the ``Rules`` option's text ``key=value,key=value``."""
+    return ",".join(f"{k}={_option_text(v)}" for k, v in rules.items())
 
 
 def _option_text(value) -> str:
@@ -395,10 +401,13 @@ class EngineProcess:
     thread may call to end a hung engine (a waiting ``go`` then raises EngineCrash).
     """
 
-    def __init__(self, spec: EngineSpec, startup_timeout: float = 10.0, *, strict_options: bool = True):
+    def __init__(self, spec: EngineSpec, startup_timeout: float = 10.0, *, strict_options: bool = True,
+                 game: str | None = None, rules: dict | None = None):
         self.spec = spec
         self.startup_timeout = startup_timeout
         self.strict_options = strict_options   # refuse options the engine does not declare
+        self.game = game                       # the game to set (UCI_Variant) after the spec's options
+        self.rules = dict(rules or {})         # its rule options (the Rules option)
         self.id_name: str | None = None
         self.id_author: str | None = None
         self.options_declared: dict[str, str] = {}   # declared name -> its full "option name ..." line
@@ -510,7 +519,7 @@ class EngineProcess:
                 if match:
                     self.options_declared[match.group(1)] = line.strip()
         declared = {n.lower(): n for n in self.options_declared}
-        for key, value in self.spec.options.items():
+        for key, value in list(self.spec.options.items()) + self._game_options(declared):
             if self.strict_options and declared and " ".join(key.split()).lower() not in declared:
                 raise self._error(EngineStartError, f"option {key!r} is not declared by the engine "
                                   f"(its options: {', '.join(self.options_declared)})")
@@ -523,6 +532,28 @@ class EngineProcess:
         errors = self._sync(deadline_in=self.startup_timeout, what="isready")
         if errors:
             raise self._error(EngineStartError, f"error during the handshake: {'; '.join(errors)}")
+
+    def _game_options(self, declared: dict[str, str]) -> list[tuple[str, str]]:
+        """The options that tell the engine the tournament's game: ``UCI_Variant`` and, with
+        rule options, ``Rules``.  Sent after the spec's own options, so the game wins.
+
+        An engine that does not declare ``UCI_Variant`` plays the protocol's default game
+        (English draughts) and can take part only in that game.
+        """
+        if self.game is None:
+            return []
+        options = []
+        if "uci_variant" in declared:
+            options.append(("UCI_Variant", self.game))
+        elif self.game != DEFAULT_GAME:
+            raise self._error(EngineStartError, f"the engine does not declare the UCI_Variant option, "
+                              f"so it cannot be told to play {self.game}")
+        if self.rules:
+            if "rules" not in declared:
+                raise self._error(EngineStartError, "the engine does not declare the Rules option, so it "
+                                  "cannot be given the rule options " + _rules_text(self.rules))
+            options.append(("Rules", _rules_text(self.rules)))
+        return options
 
     # --- talking -------------------------------------------------------------------------
     def send(self, line: str) -> None:

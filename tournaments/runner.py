@@ -276,7 +276,8 @@ class Tournament:
             return engine
         if engine is not None:
             engine.quit()
-        engine = EngineProcess(self.specs[name], self.settings.startup_timeout)
+        engine = EngineProcess(self.specs[name], self.settings.startup_timeout, game=self.game.name,
+                               rules=self.settings.rules)
         engines[name] = engine
         engine.start()
         return engine
