@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State, is_subsequence
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned, route_masks)
@@ -697,7 +697,7 @@ class AlquerqueState(State):
         if len(exact) == 1:
             return exact[0]
         matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1] and m[4]
-                   and _subsequence(masks[1:-1], m[4][:-1])]
+                   and is_subsequence(masks[1:-1], m[4][:-1])]
         if not matches:
             why = " (a capture is compulsory)" if g.compulsory and legal[0][4] else ""
             raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
@@ -777,11 +777,6 @@ class AlquerqueState(State):
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.fen()}>"
-
-
-def _subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
-    it = iter(hay)
-    return all(any(x == h for h in it) for x in needle)
 
 
 def make_game(name: str, **options) -> AlquerqueGame:

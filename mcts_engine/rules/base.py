@@ -150,6 +150,13 @@ def divide(game: Game, state: State, depth: int) -> list[tuple[str, int]]:
     return out
 
 
+def is_subsequence(needle: list, hay: tuple) -> bool:
+    """Whether ``needle``'s items occur in ``hay`` in order (not necessarily adjacent): a short
+    capture text naming some of a route's landing points matches that route."""
+    it = iter(hay)
+    return all(any(x == h for h in it) for x in needle)
+
+
 def parse_rule_options(text: str) -> dict[str, str]:
     """Read the ``Rules`` option string ``key=value,key=value`` into a dict.
 

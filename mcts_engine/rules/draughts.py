@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State, is_subsequence
 from .geometry import Grid, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
@@ -976,7 +976,7 @@ class DraughtsState(State):
             if exact:
                 matches = list(dict.fromkeys(exact))
             elif len(masks) > 2:
-                matches = list(dict.fromkeys(q[:4] for q in routes if _subsequence(masks[1:-1], q[5])))
+                matches = list(dict.fromkeys(q[:4] for q in routes if is_subsequence(masks[1:-1], q[5])))
         if not matches:
             why = " (a capture is compulsory)" if legal[0][2] else ""
             raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
@@ -1043,11 +1043,6 @@ class DraughtsState(State):
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.fen()}>"
-
-
-def _subsequence(needle: list[int], hay: tuple[int, ...]) -> bool:
-    it = iter(hay)
-    return all(any(x == h for h in it) for x in needle)
 
 
 def make_game(name: str, **options) -> DraughtsGame:
