@@ -492,9 +492,7 @@ class ParallelAgent(Agent):
                 emitted.append(self._merged_info(info, reports, now() - start))
                 on_info(emitted[-1])
 
-        local_limits = replace(limits, nodes=shares[0]) if limits.nodes is not None else limits
-        if shares[0] == 0:
-            local_limits = replace(limits, nodes=0)
+        local_limits = replace(limits, nodes=shares[0])
         result = self.local.search(state, local_limits, stop, merged_info if busy else on_info, history)
         self._collect(job, busy, reports, stop, fixed=limits.nodes is not None and not limits.infinite
                       and budget(limits, self.settings.move_overhead) is None)
@@ -588,20 +586,13 @@ class ParallelAgent(Agent):
     def _tree_search(self, state, limits, stop, on_info, history) -> SearchResult:
         local = self.local
         start = now()
-        root = local._root_for(state, history)
-        if limits.searchmoves:
-            root = local.root = Node(None, None, 1 - state.to_move, state.to_move)
-            root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
-            local.rng.shuffle(root.untried)
+        root = local.search_root(state, limits, history)
         seconds = budget(limits, self.settings.move_overhead)
         deadline = None if seconds is None else start + seconds
         fixed = limits.nodes is not None and deadline is None and not limits.infinite
-        c, solver = self.settings.uct_c, self.settings.solver
-        rng = local.rng
         iterations = depth_sum = seldepth = batch_no = 0
         per_searcher = 8
         next_report = start + 0.5
-        job = self._job
         while not stop.is_set():
             if root.proven is not None:
                 if not limits.infinite:
@@ -640,11 +631,7 @@ class ParallelAgent(Agent):
         info = local._info(root, state, iterations, now() - start, depth_sum, seldepth)
         if on_info is not None:
             on_info(info)
-        best = local._final_child(root)
-        if best is None:
-            return SearchResult(state.random_move(rng), None, info)
-        ponder = max(best.children, key=lambda n: n.n).move if best.children else None
-        return SearchResult(best.move, ponder, info)
+        return local.result(root, state, info)
 
     @staticmethod
     def _select_leaf(root: Node, state: State, c: float, solver: bool, rng) -> list:

@@ -68,11 +68,7 @@ class UctAgent(Agent):
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
         start = now()
-        root = self._root_for(state, history)
-        if limits.searchmoves:  # a root restricted to these moves (not kept for reuse)
-            root = self.root = Node(None, None, 1 - state.to_move, state.to_move)
-            root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
-            self.rng.shuffle(root.untried)
+        root = self.search_root(state, limits, history)
         seconds = budget(limits, self.settings.move_overhead)
         deadline = None if seconds is None else start + seconds
         c = self.settings.uct_c
@@ -110,10 +106,24 @@ class UctAgent(Agent):
         info = self._info(root, state, iterations, now() - start, depth_sum, seldepth)
         if on_info is not None:
             on_info(info)
+        return self.result(root, state, info)
+
+    def search_root(self, state: State, limits: Limits, history: tuple) -> Node:
+        """The root to search: the reused subtree for ``state`` (or a new one); a fresh root
+        restricted to ``limits.searchmoves`` when given (not kept for reuse)."""
+        root = self._root_for(state, history)
+        if limits.searchmoves:
+            root = self.root = Node(None, None, 1 - state.to_move, state.to_move)
+            root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
+            self.rng.shuffle(root.untried)
+        return root
+
+    def result(self, root: Node, state: State, info: SearchInfo) -> SearchResult:
+        """The move to play from ``root`` and the reply to ponder on; any legal move if no
+        iteration ran (stopped at once)."""
         best = self._final_child(root)
-        if best is None:  # no iteration ran (stopped at once): any legal move
-            move = state.random_move(rng)
-            return SearchResult(move, None, info)
+        if best is None:
+            return SearchResult(state.random_move(self.rng), None, info)
         ponder = max(best.children, key=lambda n: n.n).move if best.children else None
         return SearchResult(best.move, ponder, info)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State, is_subsequence
+from .base import BadOption, BadPosition, Game, IllegalMove, State, is_subsequence, single_match
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned, route_masks)
@@ -698,13 +698,8 @@ class AlquerqueState(State):
             return exact[0]
         matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1] and m[4]
                    and is_subsequence(masks[1:-1], m[4][:-1])]
-        if not matches:
-            why = " (a capture is compulsory)" if g.compulsory and legal[0][4] else ""
-            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
-        if len(matches) > 1:
-            names = [self.move_str(m) for m in matches]
-            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
-        return matches[0]
+        why = " (a capture is compulsory)" if g.compulsory and legal[0][4] else ""
+        return single_match(self, text, matches, why)
 
     # --- evaluation and display -------------------------------------------------------
     def evaluate(self) -> float:

@@ -150,6 +150,21 @@ def divide(game: Game, state: State, depth: int) -> list[tuple[str, int]]:
     return out
 
 
+def single_match(state: State, text: str, matches: list, why: str = ""):
+    """The one legal move in ``matches`` that the move text ``text`` names.
+
+    Raises IllegalMove (quoting the text, the position and ``why``) when there is none, and
+    AmbiguousMove listing the full notations when there are several.  Every game's
+    ``parse_move`` ends here, so the errors read the same in every game.
+    """
+    if not matches:
+        raise IllegalMove(f"move {text!r} is illegal in {state.fen()}{why}")
+    if len(matches) > 1:
+        names = [state.move_str(m) for m in matches]
+        raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
+    return matches[0]
+
+
 def is_subsequence(needle: list, hay: tuple) -> bool:
     """Whether ``needle``'s items occur in ``hay`` in order (not necessarily adjacent): a short
     capture text naming some of a route's landing points matches that route."""

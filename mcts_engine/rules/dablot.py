@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import re
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .base import BadOption, BadPosition, Game, IllegalMove, State, single_match
 from .geometry import FILES, Grid, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, route)
@@ -580,12 +580,7 @@ class DablotState(State):
         matches = [m for m in legal if m[2] and m[0] == frm and m[3] == route]
         if not matches and len(idx) == 2:
             matches = [m for m in legal if m[2] and m[0] == frm and m[1] == to]
-        if not matches:
-            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}")
-        if len(matches) > 1:
-            names = [self.move_str(m) for m in matches]
-            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
-        return matches[0]
+        return single_match(self, text, matches)
 
     # --- evaluation and display -------------------------------------------------------------
     def _material(self, mask: int) -> float:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State, is_subsequence
+from .base import BadOption, BadPosition, Game, IllegalMove, State, is_subsequence, single_match
 from .geometry import Grid, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
@@ -977,13 +977,8 @@ class DraughtsState(State):
                 matches = list(dict.fromkeys(exact))
             elif len(masks) > 2:
                 matches = list(dict.fromkeys(q[:4] for q in routes if is_subsequence(masks[1:-1], q[5])))
-        if not matches:
-            why = " (a capture is compulsory)" if legal[0][2] else ""
-            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
-        if len(matches) > 1:
-            names = [self.move_str(m) for m in matches]
-            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
-        return matches[0]
+        why = " (a capture is compulsory)" if legal[0][2] else ""
+        return single_match(self, text, matches, why)
 
     # --- evaluation and display -------------------------------------------------
     def evaluate(self) -> float:

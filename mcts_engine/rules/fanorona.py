@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from .base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove, State
+from .base import BadOption, BadPosition, Game, IllegalMove, State, single_match
 from .geometry import Grid, indices
 
 Move = tuple  # (from, to, captured mask, *step codes)
@@ -546,13 +546,8 @@ class FanoronaState(State):
             if all(c >> 1 == p and (k is None or KINDS[c & 1].lower() == k)
                    for c, p, k in zip(move[3:], points[1:], kinds[1:])):
                 matches.append(move)
-        if not matches:
-            why = " (a capture is compulsory)" if len(legal[0]) > 3 else ""
-            raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
-        if len(matches) > 1:
-            names = [self.move_str(m) for m in matches]
-            raise AmbiguousMove(f"move {text!r} is ambiguous: it could be {', '.join(names)}", names)
-        return matches[0]
+        why = " (a capture is compulsory)" if len(legal[0]) > 3 else ""
+        return single_match(self, text, matches, why)
 
     # --- evaluation and display ----------------------------------------------------------------
     def evaluate(self) -> float:

@@ -38,7 +38,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .base import BadPosition, Game, IllegalMove, State
 from .geometry import Grid, indices
 from .rithmomachia_options import BLACK, SHAPES, WHITE, read_options, setup_cells
 
