@@ -494,8 +494,7 @@ class ParallelAgent(Agent):
 
         local_limits = replace(limits, nodes=shares[0])
         result = self.local.search(state, local_limits, stop, merged_info if busy else on_info, history)
-        self._collect(job, busy, reports, stop, fixed=limits.nodes is not None and not limits.infinite
-                      and budget(limits, self.settings.move_overhead) is None)
+        self._collect(job, busy, reports, stop, fixed=limits.nodes_only())
         if not reports:
             return result
         info = self._merged_info(result.info, reports, now() - start)
@@ -589,7 +588,7 @@ class ParallelAgent(Agent):
         root = local.search_root(state, limits, history)
         seconds = budget(limits, self.settings.move_overhead)
         deadline = None if seconds is None else start + seconds
-        fixed = limits.nodes is not None and deadline is None and not limits.infinite
+        fixed = limits.nodes_only()
         iterations = depth_sum = seldepth = batch_no = 0
         per_searcher = 8
         next_report = start + 0.5

@@ -31,6 +31,12 @@ class Limits:
     infinite: bool = False            # until stop (also while pondering)
     searchmoves: list | None = None   # consider only these root moves (legal moves of the state)
 
+    def nodes_only(self) -> bool:
+        """Whether only a node count ends the search (no clock, no infinite): the case in
+        which a seeded search is reproducible, so its reports follow the count, not the time."""
+        return (self.nodes is not None and not self.infinite and self.movetime is None
+                and self.time_left is None)
+
 
 @dataclass
 class Settings:

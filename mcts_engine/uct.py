@@ -75,7 +75,7 @@ class UctAgent(Agent):
         solver = self.settings.solver
         rng, policy = self.rng, self.policy
         iterations = depth_sum = seldepth = 0
-        by_nodes = limits.nodes is not None and deadline is None and not limits.infinite
+        by_nodes = limits.nodes_only()
         report_every = max(1000, (limits.nodes or 0) // 8) if by_nodes else 0
         next_report = start + 0.5
         while not stop.is_set():
