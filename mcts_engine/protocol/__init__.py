@@ -1,0 +1,18 @@
+"""The engine's text protocol (``../shared/PROTOCOL.md``): one engine session, one class per dialect.
+
+* ``loop.py``: ``run()`` on standard I/O, ``serve()`` on any transport; the first line
+  picks the dialect (``hub`` = Hub, anything else = ours).
+* ``uci.py``: our UCI/UGI-like dialect; ``hub.py``: the Hub v2 dialect of draughts GUIs.
+* ``session.py``: what both share: options, game, position, agent, search thread.
+* ``options.py``: the option table and its validation; ``errors.py``: ``ProtocolError``.
+* ``search_api.py``: the one place that imports the search.
+"""
+from .errors import ProtocolError
+from .hub import HubProtocol
+from .loop import StdioTransport, Transport, run, serve
+from .options import Option, OptionError, option_table
+from .session import FinishedSearch, Position, Session, side_name
+from .uci import UciProtocol
+
+__all__ = ["run", "serve", "Transport", "StdioTransport", "UciProtocol", "HubProtocol", "Session",
+           "FinishedSearch", "Position", "side_name", "Option", "OptionError", "option_table", "ProtocolError"]

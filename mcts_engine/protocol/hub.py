@@ -1,0 +1,254 @@
+"""The Hub protocol v2 of draughts GUIs (Scan 3.0, Hub 2.0, pydraughts' ``HubEngine``).
+
+A session whose first line is ``hub`` speaks this dialect over the same engine
+session as ours.  Lines are ``command arg=value arg="quoted value" flag``.
+Parameters are the engine options (``variant`` is ``UCI_Variant``; Scan's name
+``normal`` is ``international``).  Every registered game plays:
+
+* ``pos pos=<position> [moves="m1 m2 ..."]``: a Hub position string (side to move,
+  then one of ``w b W B e`` per square) for the games whose rules read one
+  (``game.hub_squares`` > 0), or our FEN for any game (quoted when it has spaces);
+  moves and the ``done``/``info pv`` moves are in the game's Hub notation
+  (``state.parse_hub_move`` / ``state.hub_move_str``: draughts captures as
+  ``from x to x captured ...``, every other game its own notation).
+* A client that never set the variant and sends a position string of another
+  board size gets the usual game of that size (``HUB_BOARDS``).
+
+Unknown commands are ignored, as Hub asks; bad arguments, and what a game cannot
+do, get one ``error message="..."`` line; every ``go`` gets exactly one ``done``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from typing import Callable
+
+from .. import __version__
+from ..rules import RulesError, State
+from .errors import ProtocolError, one_line, short
+from .options import Option, OptionError
+from .search_api import Limits, SearchInfo
+from .session import FinishedSearch, Session, build_position
+from .uci import ENGINE_AUTHOR, ENGINE_NAME
+
+HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual game of that size
+HUB_VARIANTS = {"normal": "international"}    # Scan's variant names that differ from ours
+HUB_START_VARIANT = "international"           # Hub is the 10x10 GUIs' protocol
+_HUB_ARG = re.compile(r'([^\s=]+)(?:=("(?:[^"]*)"|\S*))?')
+_HUB_POSITION = re.compile(r"[WB][wbWBe]+")
+
+
+def hub_args(text: str) -> dict[str, str]:
+    """``a=1 b="x y" flag`` -> {"a": "1", "b": "x y", "flag": ""}."""
+    out = {}
+    for m in _HUB_ARG.finditer(text):
+        value = m.group(2) or ""
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        out[m.group(1)] = value
+    return out
+
+
+def hub_quote(value: object) -> str:
+    """A value as Hub writes it: quoted when empty or holding a space, ``=`` or quote."""
+    value = str(value).replace('"', "'")
+    return f'"{value}"' if (not value or any(c in value for c in ' ="')) else value
+
+
+def param_line(opt: Option, value: object) -> str:
+    """An option and its current value as a Hub ``param`` line."""
+    name = "variant" if opt.name == "UCI_Variant" else opt.name
+    kind = "real" if opt.real else {"check": "bool", "spin": "int", "combo": "enum"}.get(opt.type, "string")
+    if opt.type == "check":
+        value = "true" if value else "false"
+    line = f"param name={name} value={hub_quote(value)} type={kind}"
+    if opt.type == "spin":
+        line += f" min={opt.min} max={opt.max}"
+    if opt.type == "combo":
+        line += f" values={hub_quote(' '.join(opt.vars))}"
+    return line
+
+
+def hub_info_line(state: State, info: SearchInfo) -> str:
+    """A progress report as Scan writes it: score in men, time in seconds, speed in Mnps, quoted PV."""
+    if info.mate is not None:
+        plies = max(1, 2 * abs(info.mate) - (1 if info.mate > 0 else 0))
+        score = (10000 - plies) / 100 * (1 if info.mate > 0 else -1)
+    else:
+        score = info.cp / 100
+    walker, pv = state.copy(), []
+    for move in info.pv:
+        if move not in walker.legal_moves():
+            break
+        pv.append(walker.hub_move_str(move))
+        walker.play(move)
+    return (f"info depth={max(1, round(info.depth))} mean-depth={info.depth:.1f} score={score:.2f} "
+            f"nodes={info.nodes} time={info.time:.3f} nps={info.nps / 1e6:.3f} pv={hub_quote(' '.join(pv))}")
+
+
+def parse_level(args: dict[str, str]) -> Limits:
+    """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits."""
+    def number(key: str, kind: type = float) -> float:
+        try:
+            value = kind(args[key])
+        except ValueError:
+            raise ProtocolError(f"level {key}={short(args[key])!r} is not a number") from None
+        if not (kind is int or math.isfinite(value)) or value < 0:
+            raise ProtocolError(f"level {key}={short(args[key])!r} is out of range")
+        return value
+    limits = Limits(infinite="infinite" in args)
+    if "depth" in args:
+        limits.depth = number("depth", int)
+    if "nodes" in args:
+        limits.nodes = number("nodes", int)
+    if "move-time" in args:
+        limits.movetime = number("move-time")
+    if "time" in args:
+        limits.time_left = number("time")
+        limits.increment = number("inc") if "inc" in args else 0.0
+        if "moves" in args:
+            limits.movestogo = number("moves", int) or None
+    return limits
+
+
+class HubProtocol:
+    """The Hub v2 dialect over one engine session; also the session's output."""
+
+    def __init__(self, write: Callable[[str], None]):
+        self.write = write
+        self.session = Session(self)
+        self.limits = Limits()
+        self.variant_chosen = False    # set-param variant was sent: no board-size guessing
+        self.session.set_option("UCI_Variant", HUB_START_VARIANT)
+
+    # --- the session's output --------------------------------------------------------------
+    def info(self, state: State, info: SearchInfo) -> None:
+        """A progress report as a Hub ``info`` line."""
+        self.write(hub_info_line(state, info))
+
+    def finished(self, done: FinishedSearch) -> None:
+        """The final ``info`` line (if new), then ``done move=<move> [ponder=<move>]``."""
+        if done.info is not None:
+            self.write(hub_info_line(done.state, done.info))
+        if done.move is None:
+            self.write("done move=0000")
+            return
+        line = f"done move={done.state.hub_move_str(done.move)}"
+        if done.ponder is not None:
+            after = done.state.copy()
+            after.play(done.move)
+            line += f" ponder={after.hub_move_str(done.ponder)}"
+        self.write(line)
+
+    def note(self, text: str) -> None:
+        """An ``info message=`` line."""
+        self.write(f"info message={hub_quote(one_line(text))}")
+
+    def error(self, text: str) -> None:
+        """An ``error message=`` line."""
+        self.write(f"error message={hub_quote(one_line(text))}")
+
+    # --- input -----------------------------------------------------------------------------
+    def handle(self, line: str) -> None:
+        """Process one input line; bad arguments get one error line, unknown commands nothing."""
+        try:
+            self.execute(line)
+        except (ProtocolError, OptionError, RulesError) as err:
+            self.error(str(err))
+
+    def execute(self, line: str) -> None:
+        """Process one input line; raises ProtocolError, OptionError or RulesError on bad input."""
+        words = line.split(None, 1)
+        handler = COMMANDS.get(words[0].lower()) if words else None
+        if handler is not None:
+            handler(self, hub_args(words[1] if len(words) > 1 else ""))
+
+    # --- commands ------------------------------------------------------------------------------
+    def cmd_hub(self, args: dict[str, str]) -> None:
+        """hub: identify, declare every option as a param, then wait."""
+        self.write(f"id name={ENGINE_NAME} version={__version__} author={hub_quote(ENGINE_AUTHOR)}")
+        options = self.session.options
+        for key, opt in options.table.items():
+            self.write(param_line(opt, options.values[key]))
+        self.write("wait")
+
+    def cmd_set_param(self, args: dict[str, str]) -> None:
+        """set-param name=<param> value=<value>: checked before a running search is stopped."""
+        name, value = args.get("name", ""), args.get("value")
+        if name.lower() == "variant":
+            name = "UCI_Variant"
+            value = HUB_VARIANTS.get((value or "").lower(), value)
+        self.session.apply_option(self.session.check_option(name, value))
+        if name == "UCI_Variant":
+            self.variant_chosen = True
+
+    def cmd_init(self, args: dict[str, str]) -> None:
+        """init: build the agent now, then ready."""
+        self.session.get_agent()
+        self.write("ready")
+
+    def cmd_new_game(self, args: dict[str, str]) -> None:
+        """new-game: forget the search tree and the game."""
+        self.session.new_game()
+
+    def cmd_ping(self, args: dict[str, str]) -> None:
+        """ping: pong, also during a search."""
+        self.write("pong")
+
+    def cmd_pos(self, args: dict[str, str]) -> None:
+        """pos [pos=<position>] [moves="..."]: a bad one leaves the position (and the game) alone."""
+        change = None
+        game = self.session.game
+        text = args.get("pos", "")
+        if _HUB_POSITION.fullmatch(text):
+            squares = len(text) - 1
+            if squares != game.hub_squares and squares in HUB_BOARDS and not self.variant_chosen:
+                change = self.session.check_option("UCI_Variant", HUB_BOARDS[squares])
+                game = change.game
+            start = game.parse_hub_position(text)
+        else:
+            start = game.parse_fen(text) if text else game.new_state()
+        position = build_position(start, args.get("moves", "").split(), lambda s, t: s.parse_hub_move(t))
+        if change is not None:
+            self.session.apply_option(change)
+        self.session.set_position(position)
+
+    def cmd_level(self, args: dict[str, str]) -> None:
+        """level ...: the limits of the next searches."""
+        self.limits = parse_level(args)
+
+    def cmd_go(self, args: dict[str, str]) -> None:
+        """go think|ponder|analyze: search; exactly one done follows."""
+        self.session.check_idle()
+        limits = replace(self.limits)
+        if "analyze" in args and not (limits.movetime or limits.nodes or limits.depth or limits.time_left):
+            limits = Limits(infinite=True)
+        self.session.go(limits, ponder="ponder" in args)
+
+    def cmd_stop(self, args: dict[str, str]) -> None:
+        """stop: end the search now (its done follows)."""
+        self.session.stop()
+
+    def cmd_ponder_hit(self, args: dict[str, str]) -> None:
+        """ponder-hit: the pondered move was played."""
+        self.session.ponderhit()
+
+    def cmd_quit(self, args: dict[str, str]) -> None:
+        """quit: stop searching and end the loop."""
+        self.session.shutdown()
+
+
+COMMANDS: dict[str, Callable[[HubProtocol, dict[str, str]], None]] = {
+    "hub": HubProtocol.cmd_hub,
+    "set-param": HubProtocol.cmd_set_param,
+    "init": HubProtocol.cmd_init,
+    "new-game": HubProtocol.cmd_new_game,
+    "ping": HubProtocol.cmd_ping,
+    "pos": HubProtocol.cmd_pos,
+    "level": HubProtocol.cmd_level,
+    "go": HubProtocol.cmd_go,
+    "stop": HubProtocol.cmd_stop,
+    "ponder-hit": HubProtocol.cmd_ponder_hit,
+    "quit": HubProtocol.cmd_quit,
+}
