@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcts_engine.rules import get_game
-from mcts_engine.rules.draughts import VARIANTS
+from mcts_engine.rules.draughts_variants import VARIANTS
 
 GAMES = sorted(VARIANTS)  # every draughts variant
 # a few rule options on top of the registered variants (name, options)

@@ -14,7 +14,7 @@ import pytest
 
 from mcts_engine.rules import (AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame,
                                get_game)
-from mcts_engine.rules.draughts import VARIANTS
+from mcts_engine.rules.draughts_variants import VARIANTS
 
 # ----------------------------------------------------------------------------
 # helpers

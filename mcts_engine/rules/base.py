@@ -1,53 +1,49 @@
-"""The rules contract every game implements, and the errors it raises.
+"""The rules contract every game implements, declared whole, and the errors it raises.
 
 Search, protocol and tournaments talk to games only through this contract, so a
-rule lives in exactly one place (the game's module).  See ``../shared/DESIGN.md`` §3.
+rule lives in exactly one place (the game's module) and no caller probes a game with
+``hasattr``: every member any caller uses is declared here, with a default where a
+game may have nothing better to offer.  See ``../shared/DESIGN.md`` §3.
 
 A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
 ``State.outcome()`` is the single truth about the end of a game.
+
+Also here: the small helpers every game's contract methods share (``single_match``
+for the end of ``parse_move``, ``perft_walk`` for perft over raw positions,
+``count_limit`` for draw counters, ``divide``).
 """
 from __future__ import annotations
 
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable
 
+from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
+from .options import Schema
 
-class RulesError(ValueError):
-    """Base class of every error raised by the rules layer."""
+__all__ = ["State", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
+           "IllegalMove", "AmbiguousMove", "divide", "single_match", "is_subsequence", "perft_walk",
+           "count_limit"]
 
-
-class UnknownGame(RulesError):
-    """A game or variant name that is not registered."""
-
-
-class BadOption(RulesError):
-    """A rule option that the game does not have, or a value it does not allow."""
-
-
-class BadPosition(RulesError):
-    """A FEN (position text) that cannot be read or describes an impossible position."""
-
-
-class IllegalMove(RulesError):
-    """A move text that is malformed or not legal in the position."""
-
-
-class AmbiguousMove(IllegalMove):
-    """A short move text that matches several legal moves; ``candidates`` lists them."""
-
-    def __init__(self, message: str, candidates: list[str]):
-        super().__init__(message)
-        self.candidates = candidates
+#: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
+NO_LIMIT = 1 << 62
 
 
 class State(ABC):
-    """One position of a game, with the history its draw rules need."""
+    """One position of a game, with the history its draw rules need.
 
-    to_move: int  # 0 = the player who moves first from the start position
+    ``to_move`` (0 or 1) is the player to move: 0 is the player who moves first from
+    the start position.  ``ply`` counts the plies played: from 0 at ``new_state()``, or
+    from the FEN's ply counter where the game has one; bench reads it to count the
+    plies of a playout.  Both are plain attributes or properties of every state.
+    """
 
+    to_move: int
+    ply: int
+
+    # --- the core: every game implements these ------------------------------------------
     @abstractmethod
     def legal_moves(self) -> list:
         """All legal moves; a multi-capture is one move.  Empty when the game is over."""
@@ -58,7 +54,7 @@ class State(ABC):
 
     @abstractmethod
     def copy(self) -> "State":
-        """An independent copy (cheap)."""
+        """An independent copy (cheap: the search makes one per iteration)."""
 
     @abstractmethod
     def outcome(self) -> float | None:
@@ -80,28 +76,103 @@ class State(ABC):
     def key(self) -> Hashable:
         """Position identity (pieces and side to move), for repetition and transpositions."""
 
+    # --- fast paths: a game overrides these when it can do them faster -----------------------
     def random_move(self, rng: random.Random):
         """A uniformly random legal move, or None when there is none.
 
-        Games override this with a fast path that avoids listing every move.
+        Default: one draw ``rng.random()`` over ``legal_moves()``.  Games override it
+        with a fast path that avoids listing every move.
         """
         moves = self.legal_moves()
         return moves[int(rng.random() * len(moves))] if moves else None
 
+    def playout(self, rng: random.Random, max_plies: int = NO_LIMIT) -> float | None:
+        """Play uniformly random moves in place to the end; return ``outcome()``.
+
+        Returns None when the game still runs after ``max_plies`` plies (a cut-off
+        playout: the caller may ``evaluate()``).  Default: the ``random_move`` /
+        ``play`` loop.  Games override it with a loop over local variables; an
+        override must draw from ``rng`` exactly as this loop does, so that a seeded
+        search gives the same result either way.
+        """
+        for _ in range(max_plies):
+            move = self.random_move(rng)
+            if move is None:
+                return self.outcome()
+            self.play(move)
+        return self.outcome()
+
+    # --- knowledge for playout policies, priors and greedy play ----------------------------
+    def evaluate(self) -> float:
+        """A score in [0, 1] for the first player of a position that is not over.
+
+        Used where a playout is cut off and by greedy play.  Default: 0.5, the
+        material-free "no idea"; games score their material (and more) instead.
+        """
+        return 0.5
+
+    def heuristic(self, move) -> float:
+        """A one-ply estimate of how good a legal move is for its mover (higher is better).
+
+        Used by the greedy playout policy and by priors.  Default: 0.0 for every move.
+        """
+        return 0.0
+
+    def is_capture(self, move) -> bool:
+        """Whether a legal move captures (the capture playout policy prefers those).
+
+        Default: False (a game without captures).
+        """
+        return False
+
+    # --- display and other notations ----------------------------------------------------------
+    def board_text(self) -> str:
+        """The position drawn as text for people (``d`` in the protocol, ``play``).
+
+        Default: the FEN, for a game without a drawing.
+        """
+        return self.fen()
+
+    def hub_move_str(self, move) -> str:
+        """A legal move in Hub protocol notation (Scan's ``from x to x captured...`` for captures).
+
+        Default: ``move_str(move)``, for games that have no Hub notation of their own.
+        """
+        return self.move_str(move)
+
+    def parse_hub_move(self, text: str):
+        """The legal move that Hub notation ``text`` names; falls back to ``parse_move``.
+
+        Default: ``parse_move(text)``.  Raises IllegalMove / AmbiguousMove.
+        """
+        return self.parse_move(text)
+
 
 class Game(ABC):
-    """A rule set: a game or variant with its options fixed."""
+    """A rule set: a game or variant with its options fixed.
+
+    ``name`` is the registered name; ``players`` is 2 for every game here.
+    ``options`` holds the rule options in effect (name -> typed value, in the order of
+    ``schema``); ``get_game(game.name, **game.options)`` rebuilds the game.
+    ``colours`` are the colour letters of player 0 and player 1 (``("B", "W")`` where
+    Black moves first); the default ``("W", "B")`` says "player 0 is White".
+    ``hub_squares`` is the number of squares in a Hub position string, 0 when the game
+    has none (then ``parse_hub_position`` refuses).
+    """
 
     name: str
     players: int = 2
-    options: dict[str, Any]
+    options: dict[str, Any] = {}   # read-only; a game with options sets its own dict
+    colours: tuple[str, str] = ("W", "B")
+    hub_squares: int = 0
+    schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
     def __reduce_ex__(self, protocol):
         """Pickle a registered game as its name and options, so that a state sent to a search
         process is a few hundred bytes and unpickles onto the receiver's own cached game."""
         from . import _registered
         if _registered(self):
-            return (_game_from_registry, (self.name, tuple(getattr(self, "options", {}).items())))
+            return (_game_from_registry, (self.name, tuple(self.options.items())))
         return super().__reduce_ex__(protocol)
 
     @abstractmethod
@@ -115,7 +186,8 @@ class Game(ABC):
     def perft(self, state: State, depth: int) -> int:
         """Leaf count of the legal-move tree ``depth`` plies deep (draw rules ignored).
 
-        Games may override this with a faster walk over their raw position.
+        Default: a walk over ``copy``/``play``.  Games override it with ``perft_walk``
+        over their raw positions.
         """
         if depth <= 0:
             return 1
@@ -129,15 +201,47 @@ class Game(ABC):
             total += self.perft(child, depth - 1)
         return total
 
+    def parse_hub_position(self, text: str) -> State:
+        """A position from a Hub position string: the side (``W``/``B``), then one of
+        ``w b W B e`` per numbered square in numeric order.
+
+        Default: BadPosition, for games without numbered squares.
+        """
+        raise BadPosition(f"{self.name} has no Hub position string (its squares are not numbered): "
+                          "send its FEN instead")
+
 
 def _game_from_registry(name: str, options: tuple) -> Game:
     """Unpickling a registered game: the receiver's cached game of that name and options."""
     from . import _CACHE, get_game
     wanted = dict(options)
     for game in _CACHE.values():
-        if game.name == name and getattr(game, "options", {}) == wanted:
+        if game.name == name and game.options == wanted:
             return game
     return get_game(name, **wanted)
+
+
+def count_limit(plies: int) -> int:
+    """A draw-counter option as the limit the state compares with: 0 (off) never triggers."""
+    return plies or NO_LIMIT
+
+
+def perft_walk(legal: Callable[..., list], child: Callable[[tuple, Any], tuple], position: tuple,
+               depth: int) -> int:
+    """Leaf count of the legal-move tree below a raw ``position`` (a tuple of ints).
+
+    ``legal(*position)`` lists the moves and ``child(position, move)`` is the raw
+    position after one: games run perft on these without building states.
+    """
+    if depth <= 0:
+        return 1
+    moves = legal(*position)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        total += perft_walk(legal, child, child(position, move), depth - 1)
+    return total
 
 
 def divide(game: Game, state: State, depth: int) -> list[tuple[str, int]]:
@@ -170,23 +274,6 @@ def is_subsequence(needle: list, hay: tuple) -> bool:
     capture text naming some of a route's landing points matches that route."""
     it = iter(hay)
     return all(any(x == h for h in it) for x in needle)
-
-
-def parse_rule_options(text: str) -> dict[str, str]:
-    """Read the ``Rules`` option string ``key=value,key=value`` into a dict.
-
-    Raises BadOption naming the piece that has no ``=``.
-    """
-    options: dict[str, str] = {}
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise BadOption(f"rule option {part!r} is not key=value")
-        options[key.strip().lower().replace("-", "_")] = value.strip()
-    return options
 
 
 def cpu_time() -> float:

@@ -1,8 +1,9 @@
 """One table-driven engine for the whole draughts family.
 
 Every variant is a row of the parameters of ``../shared/rules/draughts.md`` §2-3
-(``Variant`` below, table ``VARIANTS``); ``DraughtsGame`` compiles a row into
-direction and mask tables once, and the same move generator serves all rows.
+(``Variant`` and the table ``VARIANTS`` in ``draughts_variants.py``); ``DraughtsGame``
+compiles a row into direction and mask tables once, and the same move generator
+serves all rows.
 
 Internal frame: the board is seen from the first player's side.  Row 0 is the
 first player's back rank, so player 0's men move up (+stride) and player 1's
@@ -18,204 +19,19 @@ capture routes that differ only in order collapse into one move by construction.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State, is_subsequence, single_match
+from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, State, count_limit, is_subsequence, perft_walk,
+                   single_match)
+from .draughts_variants import ENDGAME_COUNTS, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
+from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
 
 
-@dataclass(frozen=True)
-class Variant:
-    """One row of the variant table: the parameters of draughts.md §2 (ids in comments)."""
-
-    name: str
-    size: int = 8                      # B1 rows = columns
-    squares: str = "dark"              # B2 dark | all
-    invert: bool = False               # B3 inverted: the first player's near-left corner is NOT playable
-    men_rows: int = 3                  # B4 rows of men per side
-    skip_back_row: bool = False        # B4 Turkish family: own back row empty
-    first: str = "W"                   # B5 colour letter of the first player
-    corner: str = "top-left"           # square 1 as seen by the first player (PDN GameType N0..N3)
-    notation: str = "numeric"          # numeric | algebraic
-    capture_sep: str = "x"             # PDN capture separator
-    lines: str = "diagonal"            # M1 diagonal | orthogonal | both (Frisian: diagonal steps, 8-way jumps)
-    man_steps: str = "fwd-diag"        # M2 fwd-diag | fwd+side
-    man_jumps: str = "fwd"             # M3 fwd | all-diag | fwd+side | all-8
-    man_takes_king: bool = True        # M4
-    king_range: str = "flying"         # M5 short | flying
-    king_landing: str = "any"          # M6 any | next
-    king_reverse: bool = True          # M7 may a king jump back along the line it came
-    removal: str = "end"               # C2 end (Turkish strike) | immediate
-    choice: str = "free"               # C3 free | max | max-kings | italian | frisian | king-first
-    promotion: str = "stop"            # C4 stop | pass | fly
-    repetition: int = 3                # D  occurrences of a position that draw (0 = off)
-    no_progress: int = 0               # D  plies without progress that draw (0 = off)
-    progress: str = "man-or-capture"   # D  what resets no_progress: man-or-capture | capture
-    endgame: str = "none"              # D  endgame counts: none | fmjd | russian | frisian | turkish
-    king_move_limit: int = 0           # Frisian: one king moves at most N times in a row (men left)
-
-
-CHOICES = {
-    "squares": ("dark", "all"),
-    "first": ("W", "B"),
-    "corner": ("bottom-left", "bottom-right", "top-left", "top-right"),
-    "notation": ("numeric", "algebraic"),
-    "capture_sep": ("x", ":", "-"),
-    "lines": ("diagonal", "orthogonal", "both"),
-    "man_steps": ("fwd-diag", "fwd+side"),
-    "man_jumps": ("fwd", "all-diag", "fwd+side", "all-8"),
-    "king_range": ("short", "flying"),
-    "king_landing": ("any", "next"),
-    "removal": ("end", "immediate"),
-    "choice": ("free", "max", "max-kings", "italian", "frisian", "king-first"),
-    "promotion": ("stop", "pass", "fly"),
-    "progress": ("man-or-capture", "capture"),
-    "endgame": ("none", "fmjd", "russian", "frisian", "turkish"),
-}
-
-_INTL = dict(choice="max", man_jumps="all-diag", promotion="pass")
-_TURKISH = dict(squares="all", men_rows=2, skip_back_row=True, notation="algebraic", corner="bottom-left",
-                lines="orthogonal", man_steps="fwd+side", man_jumps="fwd+side", removal="immediate",
-                choice="max", no_progress=50, progress="capture", endgame="turkish")
-
-VARIANTS: dict[str, Variant] = {v.name: v for v in [
-    Variant("english", first="B", corner="bottom-right", king_range="short", king_landing="next",
-            no_progress=80),
-    Variant("italian", invert=True, man_takes_king=False, king_range="short", king_landing="next",
-            choice="italian", no_progress=80),
-    Variant("spanish", invert=True, corner="bottom-right", choice="max-kings", no_progress=40),
-    Variant("russian", notation="algebraic", corner="bottom-left", capture_sep=":", man_jumps="all-diag",
-            promotion="fly", no_progress=30, endgame="russian"),
-    Variant("international", size=10, men_rows=4, no_progress=50, endgame="fmjd", **_INTL),
-    Variant("brazilian", notation="algebraic", corner="bottom-left", no_progress=30, endgame="russian",
-            **_INTL),
-    Variant("canadian", size=12, men_rows=5, no_progress=50, endgame="fmjd", **_INTL),
-    Variant("pool", first="B", corner="bottom-right", man_jumps="all-diag", promotion="pass",
-            no_progress=30),
-    Variant("czech", notation="algebraic", corner="bottom-left", choice="king-first", no_progress=30),
-    Variant("turkish", king_reverse=False, promotion="fly", **_TURKISH),
-    Variant("greek", king_landing="next", promotion="stop", **_TURKISH),
-    Variant("argentine", invert=True, first="B", corner="bottom-right", king_landing="next",
-            choice="max-kings", no_progress=40),
-    Variant("thai", first="B", men_rows=2, king_landing="next", removal="immediate", capture_sep="-",
-            no_progress=30),
-    Variant("frisian", size=10, men_rows=4, lines="both", man_jumps="all-8", choice="frisian",
-            promotion="pass", no_progress=50, endgame="frisian", king_move_limit=3),
-]}
-
-ALIASES = {"american": "english", "checkers": "english", "shashki": "russian", "dama": "turkish",
-           "draughts": "international", "frysk": "frisian", "mak-hot": "thai", "damas": "spanish"}
-
 # Frisian: a king is worth more than one man but less than two (pydraughts: 1.501).
 _MAN_VALUE, _KING_VALUE = 1000, 1501
-
-
-def variant_with_options(name: str, **options) -> Variant:
-    """The variant row ``name`` with some parameters overridden (rule options).
-
-    Values may be strings (from the ``Rules`` protocol option); they are checked
-    against the allowed values of each parameter.  Raises BadOption.
-    """
-    base = VARIANTS[name]
-    types = {f.name: f.type for f in fields(Variant)}
-    changes = {}
-    for key, value in options.items():
-        key = key.lower().replace("-", "_")
-        if key not in types or key == "name":
-            raise BadOption(f"{name} has no rule option {key!r}; options: "
-                            + ", ".join(k for k in types if k != "name"))
-        default = getattr(base, key)
-        try:
-            if isinstance(default, bool):
-                if isinstance(value, str):
-                    if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-                        raise ValueError
-                    value = value.lower() in ("1", "true", "yes", "on")
-                value = bool(value)
-            elif isinstance(default, int):
-                value = int(value)
-                if value < 0:
-                    raise ValueError
-            else:
-                value = str(value)
-        except (TypeError, ValueError):
-            raise BadOption(f"rule option {key}={value!r} is not a valid {type(default).__name__}") from None
-        allowed = CHOICES.get(key)
-        if allowed and value not in allowed:
-            raise BadOption(f"rule option {key}={value!r}: allowed values are {', '.join(allowed)}")
-        if key == "size" and value not in (8, 10, 12):
-            raise BadOption(f"rule option size={value}: allowed values are 8, 10, 12")
-        changes[key] = value
-    return replace(base, **changes)
-
-
-# ----------------------------------------------------------------------------
-# Endgame counts (draughts.md §2.4 and §3.2; thresholds as coded in pydraughts)
-# Each returns the number of plies since the last capture after which the game
-# is drawn in this material balance, or None.
-# ----------------------------------------------------------------------------
-
-def _smallest(limits) -> int | None:
-    limits = [x for x in limits if x is not None]
-    return min(limits) if limits else None
-
-
-def _fmjd_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
-    limits = []
-    for a_men, a_kings, b_men, b_kings in ((own_men, own_kings, opp_men, opp_kings),
-                                           (opp_men, opp_kings, own_men, own_kings)):
-        if b_men == 0 and b_kings == 1 and a_kings >= 1:
-            if a_men + a_kings == 3:
-                limits.append(32)
-            if a_men + a_kings <= 2:
-                limits.append(10)
-    return _smallest(limits)
-
-
-def _russian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
-    own_n, opp_n = own_men + own_kings, opp_men + opp_kings
-    limits = []
-    for a_men, a_kings, b_men, b_kings, long_a, long_b in (
-            (own_men, own_kings, opp_men, opp_kings, other_on_long[0], lone_on_long[1]),
-            (opp_men, opp_kings, own_men, own_kings, other_on_long[1], lone_on_long[0])):
-        if b_men == 0 and b_kings == 1:
-            if a_men == 0 and a_kings >= 3:
-                limits.append(30)
-            if a_men + a_kings == 2 and a_kings >= 1:
-                limits.append(10)
-            if a_men + a_kings == 3 and a_kings >= 1 and long_b and not long_a:
-                limits.append(10)
-    if own_kings == opp_kings >= 1 and own_n == opp_n:
-        if own_n in (4, 5):
-            limits.append(60)
-        if own_n in (6, 7):
-            limits.append(120)
-    return _smallest(limits)
-
-
-def _frisian_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
-    if own_men or opp_men:
-        return None
-    if {own_kings, opp_kings} == {1, 2}:
-        return 14
-    if own_kings == opp_kings == 1:
-        return 4
-    return None
-
-
-def _turkish_counts(own_men, own_kings, opp_men, opp_kings, lone_on_long, other_on_long):
-    """One piece each: drawn at once (unless the side to move can capture: see ``_endgame_drawn``)."""
-    return 0 if own_men + own_kings == 1 and opp_men + opp_kings == 1 else None
-
-
-ENDGAME_COUNTS: dict[str, Callable | None] = {
-    "none": None, "fmjd": _fmjd_counts, "russian": _russian_counts,
-    "frisian": _frisian_counts, "turkish": _turkish_counts,
-}
-_ENDGAME_MAX_PIECES = {"fmjd": 4, "russian": 14, "frisian": 4, "turkish": 2}
 
 
 class DraughtsGame(Game):
@@ -224,7 +40,8 @@ class DraughtsGame(Game):
     def __init__(self, variant: Variant):
         v = self.variant = variant
         self.name = v.name
-        self.options = {f.name: getattr(v, f.name) for f in fields(Variant) if f.name != "name"}
+        self.schema = schema(v.name)
+        self.options = {name: getattr(v, name) for name in self.schema.names()}
         n = v.size
         grid_ghost = 2 if v.lines == "both" and v.squares == "dark" else 1
         playable = (lambda r, c: (r + c) % 2 == (1 if v.invert else 0)) if v.squares == "dark" else (lambda r, c: True)
@@ -261,12 +78,12 @@ class DraughtsGame(Game):
         self.promo = (grid.row_mask(n - 1), grid.row_mask(0))
         self.men_sideways = v.man_steps == "fwd+side"
         self.repetition = v.repetition
-        self.no_progress = v.no_progress or 1 << 62
+        self.no_progress = count_limit(v.no_progress)
         self.quiet_on_man_move = v.progress == "capture"   # does a man move leave the counter running?
         self.king_move_limit = v.king_move_limit
         self.extra_rules = bool(v.king_move_limit) or v.endgame != "none"
         self.endgame_counts = ENDGAME_COUNTS[v.endgame]
-        self.endgame_max = _ENDGAME_MAX_PIECES.get(v.endgame, 0)
+        self.endgame_max = ENDGAME_MAX_PIECES.get(v.endgame, 0)
         self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
         self._setup_names()
         self._setup_start()
@@ -365,88 +182,57 @@ class DraughtsGame(Game):
     def parse_fen(self, text: str) -> "DraughtsState":
         """Read a PDN FEN ``T:W<list>:B<list>`` (K marks kings; numeric ranges like 31-50 allowed)."""
         original = text
-        text = text.strip().strip('"').strip()
-        if text.endswith("."):
-            text = text[:-1]
-        parts = [p.strip() for p in text.split(":")]
-        if len(parts) < 1 or parts[0].upper() not in ("W", "B"):
-            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, W or B")
-        lists: dict[str, tuple[int, int]] = {}
-        occupied = 0
-        for part in parts[1:]:
-            if not part:
-                continue
-            colour = part[0].upper()
-            if colour not in ("W", "B"):
-                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with W or B")
-            if colour in lists:
-                raise BadPosition(f"bad FEN {original!r}: colour {colour} given twice")
-            men = kings = 0
-            for item in part[1:].split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                is_king = item[0] == "K" or (item[0] == "k" and self.parse_square(item) is None)
-                body = item[1:] if is_king else item
-                for mask in self._fen_squares(body, original):
-                    if mask & occupied:
-                        raise BadPosition(f"bad FEN {original!r}: square {self.square_name(mask)} given twice")
-                    occupied |= mask
-                    if is_king:
-                        kings |= mask
-                    else:
-                        men |= mask
-            lists[colour] = (men, kings)
-        side = parts[0].upper()
-        p0_men, p0_kings = lists.get(self.colours[0], (0, 0))
-        p1_men, p1_kings = lists.get(self.colours[1], (0, 0))
-        for men, p, colour in ((p0_men, 0, self.colours[0]), (p1_men, 1, self.colours[1])):
-            if men & self.promo[p]:
-                bad = self.square_name(men & self.promo[p] & -(men & self.promo[p]))
-                raise BadPosition(f"bad FEN {original!r}: {colour} man on {bad} stands on its crowning row")
+        text = str(text).strip().strip('"').strip()
+        fields = fen_fields(text[:-1] if text.endswith(".") else text)
+        side = fen_side(fields, original, ("W", "B"))
+        lists, _ = read_piece_lists(fields[1:], original, tags="WB", square=self.parse_square, noun="square",
+                                    board=self.name, prefixes="K", ranges=self.variant.notation == "numeric")
+        men = [lists.get(colour, {}).get("", 0) for colour in self.colours]
+        kings = [lists.get(colour, {}).get("K", 0) for colour in self.colours]
+        for p in (0, 1):
+            crowning = men[p] & self.promo[p]
+            if crowning:
+                raise BadPosition(f"bad FEN {original!r}: {self.colours[p]} man on "
+                                  f"{self.square_name(crowning & -crowning)} stands on its crowning row")
         turn = self.colours.index(side)
-        p0, p1 = p0_men | p0_kings, p1_men | p1_kings
+        p0, p1 = men[0] | kings[0], men[1] | kings[1]
         own, opp = (p0, p1) if turn == 0 else (p1, p0)
-        return DraughtsState(self, own, opp, p0_kings | p1_kings, turn)
-
-    def _fen_squares(self, body: str, original: str) -> list[int]:
-        """Masks of one FEN list item: a square name or a numeric range ``a-b``."""
-        if "-" in body and self.variant.notation == "numeric":
-            lo, _, hi = body.partition("-")
-            if not (lo.isdigit() and hi.isdigit()) or int(lo) > int(hi):
-                raise BadPosition(f"bad FEN {original!r}: bad square range {body!r}")
-            names = [str(k) for k in range(int(lo), int(hi) + 1)]
-        else:
-            names = [body]
-        out = []
-        for name in names:
-            mask = self.parse_square(name)
-            if mask is None:
-                raise BadPosition(f"bad FEN {original!r}: {name!r} is not a square of {self.name}")
-            out.append(mask)
-        return out
+        return DraughtsState(self, own, opp, kings[0] | kings[1], turn)
 
     def perft(self, state: "DraughtsState", depth: int) -> int:
         """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
-        return self._perft(state.own, state.opp, state.kings, state.turn, depth)
+        return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
 
-    def _perft(self, own: int, opp: int, kings: int, turn: int, depth: int) -> int:
-        moves = self.legal(own, opp, kings, turn)
-        if depth <= 1:
-            return len(moves) if depth == 1 else 1
-        total = 0
-        perft = self._perft
-        for frm, to, cap, crown in moves:
-            o = own ^ frm ^ to
-            k = kings
-            if k & frm:
-                k ^= frm ^ to
-            elif crown:
-                k |= to
-            if cap:
-                k &= ~cap
-            total += perft(opp & ~cap, o, k, turn ^ 1, depth - 1)
-        return total
+    @staticmethod
+    def _child(position: tuple, move: Move) -> tuple:
+        """The raw position ``(own, opp, kings, turn)`` after a legal move (for perft)."""
+        own, opp, kings, turn = position
+        frm, to, cap, crown = move
+        if kings & frm:
+            kings ^= frm ^ to
+        elif crown:
+            kings |= to
+        return opp & ~cap, own ^ frm ^ to, kings & ~cap, turn ^ 1
+
+    # --- Hub protocol notation -------------------------------------------------------
+    @property
+    def hub_squares(self) -> int:
+        """The squares of a Hub position string: every playing square on numbered boards, else 0."""
+        return len(self.name_of) if self.variant.notation == "numeric" else 0
+
+    def parse_hub_position(self, text: str) -> "DraughtsState":
+        """A position from Hub's ``W``/``B`` + one of ``w b W B e`` per square 1, 2, ... (numbered boards)."""
+        n = self.hub_squares
+        if not n:
+            return super().parse_hub_position(text)
+        text = text.strip()
+        if len(text) != n + 1 or text[0] not in "WB" or any(c not in "wbWBe" for c in text[1:]):
+            raise BadPosition(f"bad Hub position {text!r}: expected W or B then {n} of w b W B e")
+        lists: dict[str, list[str]] = {"W": [], "B": []}
+        for number, c in enumerate(text[1:], 1):
+            if c != "e":
+                lists[c.upper()].append(("K" if c.isupper() else "") + str(number))
+        return self.parse_fen(f"{text[0]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}")
 
     # --- move generation -----------------------------------------------------------
     def scan(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> tuple[int, int, list]:
@@ -817,7 +603,7 @@ class DraughtsState(State):
             return moves[int(rng.random() * len(moves))]
         return g.pick_step(count, buckets, kings, turn, rng.random) if count else None
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Play uniformly random moves in place to the end; return ``outcome()``.
 
         The fast path behind random playouts: the same rules and the same random
@@ -979,6 +765,31 @@ class DraughtsState(State):
                 matches = list(dict.fromkeys(q[:4] for q in routes if is_subsequence(masks[1:-1], q[5])))
         why = " (a capture is compulsory)" if legal[0][2] else ""
         return single_match(self, text, matches, why)
+
+    def hub_move_str(self, move: Move) -> str:
+        """Hub notation: a step as ``move_str``; a capture ``from x to x captured...`` with the
+        captured squares in numeric order (how Scan and the Hub GUIs name a capture)."""
+        frm, to, cap, _ = move
+        if not cap:
+            return self.move_str(move)
+        g = self.game
+        taken = sorted((g.name_of[i] for i in indices(cap)), key=lambda name: (len(name), name))
+        return "x".join([g.square_name(frm), g.square_name(to)] + taken)
+
+    def parse_hub_move(self, text: str) -> Move:
+        """The legal move named in Hub notation (``from x to x captured...``), else by ``parse_move``."""
+        g = self.game
+        parts = text.strip().lower().split("x")
+        if len(parts) > 2 and all(parts):
+            masks = [g.parse_square(p) for p in parts]
+            if None not in masks:
+                cap = 0
+                for mask in masks[2:]:
+                    cap |= mask
+                hits = [m for m in self.legal_moves() if m[0] == masks[0] and m[1] == masks[1] and m[2] == cap]
+                if len(hits) == 1:
+                    return hits[0]
+        return self.parse_move(text)
 
     # --- evaluation and display -------------------------------------------------
     def evaluate(self) -> float:
