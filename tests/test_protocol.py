@@ -4,145 +4,25 @@ Every read has a timeout, so a silent or dead engine fails a test instead of han
 """
 from __future__ import annotations
 
-import os
-import queue
 import random
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from drivers import ROOT, EngineProcess, engine_command, engine_env
+from drivers import processes_in_group as _processes_in_group
 from mcts_engine import __version__
 from mcts_engine.rules import get_game, list_games
-
-ROOT = Path(__file__).resolve().parents[1]
-HAS_UCT = (ROOT / "mcts_engine" / "uct.py").exists()
-READ_TIMEOUT = 20.0       # generous: the machine may be slow and shared
-
-
-def engine_command() -> list[str]:
-    """The installed console script next to the interpreter, else ``python -m mcts_engine``."""
-    script = Path(sys.executable).parent / "mcts-engine"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "mcts_engine"]
-
-
-class EngineProcess:
-    """The engine as a subprocess: write lines, read lines with timeouts (a reader thread + queue)."""
-
-    def __init__(self):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen(engine_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=ROOT, env=env, bufsize=0,
-                                     start_new_session=True)
-        self.lines: queue.Queue = queue.Queue()
-        self.stderr: list[bytes] = []
-        self.log: list[str] = []
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        for raw in iter(self.proc.stdout.readline, b""):
-            self.lines.put((time.perf_counter(), raw.decode("utf-8", errors="replace").rstrip("\r\n")))
-        self.lines.put((time.perf_counter(), None))
-
-    def _read_stderr(self) -> None:
-        for raw in iter(self.proc.stderr.readline, b""):
-            self.stderr.append(raw)
-
-    # --- writing -----------------------------------------------------------------------
-    def send(self, line: str | bytes) -> float:
-        """Write one line; returns the time just before writing."""
-        data = line if isinstance(line, bytes) else line.encode("utf-8")
-        t = time.perf_counter()
-        self.proc.stdin.write(data + b"\n")
-        self.proc.stdin.flush()
-        return t
-
-    # --- reading -----------------------------------------------------------------------
-    def read_timed(self, timeout: float = READ_TIMEOUT) -> tuple[float, str]:
-        """The next line and the time it was read; fails after ``timeout`` or at end of output."""
-        try:
-            t, line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output within {timeout} s; last lines: {self.log[-10:]}; "
-                                 f"stderr: {b''.join(self.stderr)[-2000:]!r}") from None
-        if line is None:
-            self.lines.put((t, None))
-            raise AssertionError(f"the engine closed its output; last lines: {self.log[-10:]}; "
-                                 f"stderr: {b''.join(self.stderr)[-2000:]!r}")
-        self.log.append(line)
-        return t, line
-
-    def read(self, timeout: float = READ_TIMEOUT) -> str:
-        return self.read_timed(timeout)[1]
-
-    def read_until(self, predicate, timeout: float = READ_TIMEOUT) -> list[str]:
-        """Lines up to and including the first for which ``predicate`` holds."""
-        deadline = time.perf_counter() + timeout
-        out = []
-        while True:
-            line = self.read(max(0.01, deadline - time.perf_counter()))
-            out.append(line)
-            if predicate(line):
-                return out
-
-    def until(self, first_word: str, timeout: float = READ_TIMEOUT) -> list[str]:
-        return self.read_until(lambda s: s.split()[:1] == [first_word], timeout)
-
-    def sync(self, timeout: float = READ_TIMEOUT) -> list[str]:
-        """Send isready; the lines before readyok."""
-        self.send("isready")
-        return self.read_until(lambda s: s == "readyok", timeout)[:-1]
-
-    def ask(self, line: str) -> list[str]:
-        """Send a command, then isready: what the command printed."""
-        self.send(line)
-        return self.sync()
-
-    def query(self, what: str) -> str:
-        """``query what`` -> the text after ``response``."""
-        self.send(f"query {what}")
-        line = self.read()
-        assert line.split()[:1] == ["response"], line
-        return line[len("response"):].strip()
-
-    def go(self, limits: str, timeout: float = READ_TIMEOUT) -> tuple[list[str], str]:
-        """``go limits`` -> (its info lines, the move of ``bestmove``)."""
-        self.send(f"go {limits}")
-        lines = self.until("bestmove", timeout)
-        assert all(s.startswith("info") for s in lines[:-1]), lines
-        return lines[:-1], lines[-1].split()[1]
-
-    def close(self, timeout: float = 5.0) -> int:
-        """Send quit and wait for the exit status (kill after ``timeout``)."""
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.stdin.close()
-            except (BrokenPipeError, OSError, ValueError):
-                pass
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
-            raise AssertionError("the engine did not exit after quit")
-
 
 @pytest.fixture
 def engine():
     eng = EngineProcess()
     yield eng
-    if eng.proc.poll() is None:
-        eng.proc.kill()
-        eng.proc.wait(5)
+    eng.kill()
 
 
 def options_of(lines: list[str]) -> dict[str, str]:
@@ -434,13 +314,11 @@ def test_full_game_random_agent(engine):
     play_random_against_engine(engine, engine_side=1, limits="movetime 20", seed=2)
 
 
-@pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
 def test_full_game_default_agent(engine):
     engine.ask("setoption name Seed value 5")
     play_random_against_engine(engine, engine_side=1, limits="nodes 200", seed=3)
 
 
-@pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
 def test_won_endgame_is_reported_as_mate_and_lost_one_as_negative_mate(engine):
     engine.ask("position fen W:W8,K13,19,20:BK25")      # 13-17 forces a win within 5 plies
     infos, best = engine.go("nodes 3000")
@@ -468,7 +346,6 @@ def test_go_infinite_then_stop_answers_within_100_ms(engine):
     assert engine.close() == 0
 
 
-@pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
 def test_isready_during_search_is_prompt_and_the_search_goes_on(engine):
     engine.send("go infinite")
     first = engine.until("info")                  # the first report, after about 0.5 s
@@ -556,7 +433,6 @@ def test_clock_limits_of_the_side_to_move(engine):
     assert move in engine.query("moves").split()
 
 
-@pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
 def test_ponder_then_ponderhit_then_stop(engine):
     engine.send("position startpos moves 11-15")
     engine.send("go ponder movetime 200")
@@ -574,7 +450,6 @@ def test_ponder_then_ponderhit_then_stop(engine):
     assert not any(s.startswith("bestmove") for s in engine.sync())
 
 
-@pytest.mark.skipif(not HAS_UCT, reason="the UCT agent (uct.py) is not there yet")
 def test_same_seed_same_output():
     """Two processes, Seed 7, go nodes 300: the same bestmove and info lines (time and nps aside)."""
     outputs = []
@@ -587,8 +462,7 @@ def test_same_seed_same_output():
             lines = eng.until("bestmove")
             assert eng.close() == 0
         finally:
-            if eng.proc.poll() is None:
-                eng.proc.kill()
+            eng.kill()
         outputs.append([re.sub(r" (time|nps) \d+", "", s) for s in lines])
     assert outputs[0] == outputs[1]
     assert any(s.startswith("info depth") for s in outputs[0])
@@ -596,37 +470,6 @@ def test_same_seed_same_output():
 
 
 # --- ending the session ---------------------------------------------------------------------------
-
-def _processes_in_group(pgid: int) -> list[int]:
-    """Live processes in the engine's process group or children of it (it runs in its own session)."""
-    try:
-        import psutil
-    except ImportError:
-        psutil = None
-    if psutil is not None:
-        out = set()
-        for proc in psutil.process_iter(["pid", "ppid", "status"]):
-            try:
-                if proc.info["status"] != psutil.STATUS_ZOMBIE and (
-                        proc.info["ppid"] == pgid or os.getpgid(proc.info["pid"]) == pgid):
-                    out.add(proc.info["pid"])
-            except (psutil.Error, OSError):
-                continue
-        return sorted(out)
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        state, ppid, pgrp = fields[0], int(fields[1]), int(fields[2])
-        if state != "Z" and (pgrp == pgid or ppid == pgid):
-            out.append(int(entry.name))
-    return out
-
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_eof_during_search_exits_0_quickly_leaving_no_process(engine):
@@ -650,8 +493,7 @@ def test_quit_exits_0(engine):
 
 
 def test_python_dash_m_runs_the_loop():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = engine_env()
     out = subprocess.run([sys.executable, "-m", "mcts_engine"], input="isready\nquery p1turn\n", text=True,
                          capture_output=True, timeout=30, cwd=ROOT, env=env)
     assert out.returncode == 0 and out.stdout.splitlines() == ["readyok", "response true"]
@@ -714,8 +556,7 @@ def test_play_a_whole_game_in_process():
 
 
 def test_play_command_handles_bad_moves_and_end_of_input():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = engine_env()
     cmd = engine_command() + ["play", "english", "--agent", "random", "--movetime", "10"]
     result = subprocess.run(cmd, input="11-16x\n99-1\n22-18\nmoves\n11-15\n", text=True,
                             capture_output=True, timeout=30, cwd=ROOT, env=env)

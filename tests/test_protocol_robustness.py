@@ -12,7 +12,7 @@ import re
 import time
 
 from mcts_engine.rules import get_game, list_games
-from test_protocol import EngineProcess
+from drivers import EngineProcess
 
 SEED = 20240611
 LINES = 3000
@@ -246,9 +246,7 @@ def test_fuzz_one_engine_never_dies():
         assert engine.close() == 0
         assert elapsed < 120, f"the fuzz took {elapsed:.0f} s"
     finally:
-        if engine.proc.poll() is None:
-            engine.proc.kill()
-            engine.proc.wait(5)
+        engine.kill()
 
 
 def test_every_variant_plays_a_move():
@@ -264,6 +262,4 @@ def test_every_variant_plays_a_move():
             assert move in legal, (name, move)
         assert engine.close() == 0
     finally:
-        if engine.proc.poll() is None:
-            engine.proc.kill()
-            engine.proc.wait(5)
+        engine.kill()
