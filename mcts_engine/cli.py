@@ -1,6 +1,6 @@
 """The ``mcts-engine`` command: the protocol loop, perft, bench, play and the list of games.
 
-With no subcommand it speaks the engine protocol on stdin/stdout (``protocol.py``).
+With no subcommand it speaks the engine protocol on stdin/stdout (the ``protocol`` package).
 
 Every subcommand reports bad input (unknown game, bad FEN, bad rule option) as
 one clear error line and exit status 2, never as a traceback.

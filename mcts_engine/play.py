@@ -1,6 +1,6 @@
 """``mcts-engine play``: a human against the engine in the terminal.
 
-The board is drawn as text (the state's ``board_text()``, else its FEN); the human
+The board is drawn as text (the state's ``board_text()``), then its FEN; the human
 types moves in the game's notation; a bad move gets the rules' own message and the
 list of legal moves, and the prompt comes back.  ``moves`` lists the legal moves,
 ``help`` explains, ``quit`` (or end of input) resigns the session.
@@ -11,26 +11,14 @@ import re
 import threading
 from typing import Callable
 
+from .protocol.search_api import Limits, Settings, make_agent
+from .protocol.session import side_name
 from .rules.base import AmbiguousMove, Game, IllegalMove, State
-from .search import Limits, Settings, make_agent
-
-RESULT_WORDS = {1.0: "the first player wins", 0.0: "the second player wins", 0.5: "draw"}
-
-
-def side_name(game: Game, player: int) -> str:
-    """``Black (first player)`` for draughts games with colours, else ``first player``."""
-    order = "first player" if player == 0 else "second player"
-    colours = getattr(game, "colours", None)
-    if colours:
-        colour = {"W": "White", "B": "Black"}.get(colours[player], colours[player])
-        return f"{colour} ({order})"
-    return order
 
 
 def show(state: State, echo: Callable[[str], None]) -> None:
     """The board as text, then the FEN."""
-    if hasattr(state, "board_text"):
-        echo(state.board_text())
+    echo(state.board_text())
     echo(f"FEN {state.fen()}")
 
 

@@ -386,3 +386,16 @@ def test_hub_captures_are_written_and_read_in_hub_notation(hub):
     hub.send('pos moves="32-28 19-23 28x19x23 14x23x19"')
     hub.send("ping")
     assert hub.until("pong") == ["pong"]
+
+
+def test_d_and_play_name_the_sides_alike(engine):
+    from mcts_engine.play import play
+    assert engine.ask("d")[-1] == "side to move: Black (p1, first player)"
+    engine.ask("setoption name UCI_Variant value international")
+    assert engine.ask("d")[-1] == "side to move: White (p1, first player)"
+    out: list[str] = []
+    play(get_game("english"), human_first=True, agent="random", ask=lambda prompt: out.append(prompt) or "quit",
+         echo=out.append)
+    assert out[0].startswith("english: you play Black (first player), the engine (random) plays "
+                             "White (second player).")
+    assert "your move (Black (first player)): " in out
