@@ -34,10 +34,9 @@ progress) and ``N`` the plies played (the safety cap).  E.g. Alquerque's start:
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
-from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, State, count_limit, is_subsequence, perft_walk,
+from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, perft_walk, read_move_squares,
                    single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
@@ -468,7 +467,7 @@ class AlquerqueGame(Game):
         return captures + self.steps_from(buckets, kings, turn, huffed)
 
 
-class AlquerqueState(State):
+class AlquerqueState(TurnState):
     """A position of an Alquerque-family game with its draw counters."""
 
     __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "quiet", "history", "drawn")
@@ -480,11 +479,6 @@ class AlquerqueState(State):
         self.quiet = 0        # plies since the last capture (or promotion, where that is progress)
         self.history = ()     # keys since the last capture / crowning (repetition rule only)
         self.drawn = False
-
-    @property
-    def to_move(self) -> int:
-        """0 when the first player is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "AlquerqueState":
         """An independent copy (the history tuple is shared: it is immutable)."""
@@ -598,19 +592,9 @@ class AlquerqueState(State):
         """The legal move named by ``text``: a full path, or a capture's start and end (with any
         landing points in between) when that names one move.  Separators ``-``, ``x``, ``:``."""
         g = self.game
-        raw = str(text).strip().lower()
-        parts = re.split(r"[-x:×]", raw)
-        if len(parts) < 2 or any(not p for p in parts):
-            raise IllegalMove(f"move {text!r} is not in the notation from-to or fromxto[x...] (e.g. d3-c3)")
-        masks = []
-        for part in parts:
-            bit = g.parse_square(part)
-            if bit is None:
-                raise IllegalMove(f"move {text!r}: {part!r} is not a point of {g.name}")
-            masks.append(bit)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        masks, legal = read_move_squares(self, text, square=g.parse_square, separators="-x:×",
+                                         notation="in the notation from-to or fromxto[x...] (e.g. d3-c3)",
+                                         where=f"a point of {g.name}")
         exact = [m for m in legal if (m[0],) + (m[4] or (m[1],)) == tuple(masks)]
         if len(exact) == 1:
             return exact[0]

@@ -50,9 +50,9 @@ Prince's point), then the draw counters when they are not zero::
 """
 from __future__ import annotations
 
-import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State, count_limit, perft_walk, single_match
+from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, perft_walk, read_move_squares,
+                   single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import FILES, Grid, indices
 from .options import Option, Schema
@@ -337,7 +337,7 @@ class DablotGame(Game):
         return None if index is None else 1 << index
 
 
-class DablotState(State):
+class DablotState(TurnState):
     """A Dablot position relative to the side to move, with the draw counters."""
 
     __slots__ = ("game", "own", "opp", "kings", "princes", "turn", "ply", "quiet")
@@ -347,11 +347,6 @@ class DablotState(State):
         self.own, self.opp, self.kings, self.princes, self.turn = own, opp, kings, princes, turn
         self.ply = 0     # plies played (the 400-ply cap)
         self.quiet = 0   # plies since the last capture (the 50-ply rule)
-
-    @property
-    def to_move(self) -> int:
-        """0 when the first colour (Black by default) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "DablotState":
         """An independent copy."""
@@ -525,31 +520,22 @@ class DablotState(State):
         A capture may be shortened to ``fromxto`` when only one legal capture
         joins those points (else AmbiguousMove lists the full paths).
         """
-        g = self.game
-        body = str(text).strip().lower()
-        capture = "x" in body
-        parts = re.split(r"[-x:]", body)
-        if len(parts) < 2 or any(not p for p in parts) or (not capture and len(parts) != 2):
-            raise IllegalMove(f"move {text!r} is not in Dablot notation (e.g. e6-e7, b3xb7)")
-        idx = []
-        for p in parts:
-            i = g.lattice.parse_point(p)
-            if i is None:
-                raise IllegalMove(f"move {text!r}: {p!r} is not a point of the Dablot board")
-            idx.append(i)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
-        frm, to = 1 << idx[0], 1 << idx[-1]
+        notation = "in Dablot notation (e.g. e6-e7, b3xb7)"
+        capture = "x" in str(text).lower()
+        masks, legal = read_move_squares(self, text, square=self.game._point_mask, separators="-x:",
+                                         notation=notation, where="a point of the Dablot board")
+        if not capture and len(masks) != 2:
+            raise IllegalMove(f"move {text!r} is not {notation}")
+        frm, to = masks[0], masks[-1]
         if not capture:
             for m in legal:
                 if not m[2] and m[0] == frm and m[1] == to:
                     return m
             why = " (a capture is compulsory)" if all(m[2] for m in legal) else ""
             raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
-        route = tuple(idx[1:])
+        route = tuple(mask.bit_length() - 1 for mask in masks[1:])
         matches = [m for m in legal if m[2] and m[0] == frm and m[3] == route]
-        if not matches and len(idx) == 2:
+        if not matches and len(masks) == 2:
             matches = [m for m in legal if m[2] and m[0] == frm and m[1] == to]
         return single_match(self, text, matches)
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State, count_limit, single_match
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, single_match
 from .geometry import Grid, indices
 from .options import Option, Schema
 
@@ -385,7 +385,7 @@ class FanoronaGame(Game):
         return total
 
 
-class FanoronaState(State):
+class FanoronaState(TurnState):
     """A Fanorona position: the mover's and the other side's stones, and the draw counters."""
 
     __slots__ = ("game", "own", "opp", "turn", "ply", "quiet")
@@ -395,11 +395,6 @@ class FanoronaState(State):
         self.own, self.opp, self.turn = own, opp, turn
         self.ply = ply        # plies since the start of the game (FEN field 4)
         self.quiet = quiet    # plies in a row without a capture (FEN field 3)
-
-    @property
-    def to_move(self) -> int:
-        """0 when White (the first player) is to move, else 1."""
-        return self.turn
 
     @property
     def white(self) -> int:

@@ -40,9 +40,8 @@ ranks 2..(last but one): no piece can ever stand elsewhere.
 """
 from __future__ import annotations
 
-import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State, perft_walk
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, perft_walk, read_move_squares
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
 from .options import Option, Schema
@@ -185,7 +184,7 @@ class GauntletGame(Game):
         return self.name_of[mask.bit_length() - 1]
 
 
-class GauntletState(State):
+class GauntletState(TurnState):
     """A Gauntlet position: runner, left-blocker and right-blocker masks and the side to move."""
 
     __slots__ = ("game", "runners", "left", "right", "turn", "ply")
@@ -194,11 +193,6 @@ class GauntletState(State):
         self.game = game
         self.runners, self.left, self.right, self.turn = runners, left, right, turn
         self.ply = 0  # plies played since this state was set up
-
-    @property
-    def to_move(self) -> int:
-        """0 when White (the runners) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "GauntletState":
         """An independent copy."""
@@ -308,23 +302,13 @@ class GauntletState(State):
     def parse_move(self, text: str) -> Move:
         """The legal move named by ``d1-d2`` or ``d3xd5xd7`` (or its short form ``d3xd7``)."""
         g = self.game
-        body = str(text).strip().lower()
-        parts = re.split(r"[-x:]", body)
-        if len(parts) < 2 or any(not p for p in parts):
-            raise IllegalMove(f"move {text!r} is not in Gauntlet notation (e.g. d1-d2, d3xd5xd7)")
-        squares = []
-        for p in parts:
-            index = g.grid.parse_algebraic(p)
-            if index is None:
-                raise IllegalMove(f"move {text!r}: {p!r} is not a square of the {g.files}x{g.ranks} board")
-            squares.append(index)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
-        frm, to = 1 << squares[0], 1 << squares[-1]
-        path = "x".join(g.name_of[i] for i in squares)
+        masks, legal = read_move_squares(self, text, square=g._square_mask, separators="-x:",
+                                         notation="in Gauntlet notation (e.g. d1-d2, d3xd5xd7)",
+                                         where=f"a square of the {g.files}x{g.ranks} board")
+        frm, to = masks[0], masks[-1]
+        path = "x".join(g.square_name(mask) for mask in masks)
         for move in legal:
-            if move[0] == frm and move[1] == to and (len(squares) == 2 or self.move_str(move) == path):
+            if move[0] == frm and move[1] == to and (len(masks) == 2 or self.move_str(move) == path):
                 return move
         why = " (a capture is compulsory)" if g.compulsory and legal[0][2] else ""
         raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
 from .options import Option, Schema, option_error
@@ -231,7 +231,7 @@ class LifeGame(Game):
         return total
 
 
-class LifeState(State):
+class LifeState(TurnState):
     """A Life position: black and white stone masks and the side to move."""
 
     __slots__ = ("game", "black", "white", "turn", "ply")
@@ -240,11 +240,6 @@ class LifeState(State):
         self.game = game
         self.black, self.white, self.turn = black, white, turn
         self.ply = 0  # plies played since this state was set up
-
-    @property
-    def to_move(self) -> int:
-        """0 when B (the first player) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "LifeState":
         s = object.__new__(LifeState)
