@@ -34,10 +34,10 @@ progress) and ``N`` the plies played (the safety cap).  E.g. Alquerque's start:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
-from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, perft_walk, read_move_squares,
-                   single_match)
+from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, material_share, perft_walk,
+                   read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
 from .options import option_error, option_field, schema_of
@@ -131,8 +131,7 @@ class AlquerqueGame(Game):
     def __init__(self, rules: Rules):
         r = self.rules = rules
         self.name = r.name
-        self.schema = schema(r.name)
-        self.options = {name: getattr(r, name) for name in self.schema.names()}
+        self.use_options(schema(r.name), asdict(r))
         if r.board == "harbagh":
             board = harbagh_board()
         elif r.board == "cross":
@@ -621,7 +620,7 @@ class AlquerqueState(TurnState):
             return 0.5 * geese + 0.5 * (1.0 - min(1.0, mobility))
         a = (p0 & ~kings).bit_count() + _KING_VALUE * (p0 & kings).bit_count()
         b = (p1 & ~kings).bit_count() + _KING_VALUE * (p1 & kings).bit_count()
-        return 0.5 if a + b == 0 else a / (a + b)
+        return material_share(a, b, 0)
 
     def _hunter_mobility(self, hunter: int, prey: int) -> int:
         """Steps plus jumps of the ``hunter`` pieces (counted on the whole board at once)."""

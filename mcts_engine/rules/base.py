@@ -19,14 +19,14 @@ import random
 import re
 import time
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Mapping
 
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import Schema
 
 __all__ = ["State", "TurnState", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
            "IllegalMove", "AmbiguousMove", "divide", "read_move_squares", "single_match", "is_subsequence",
-           "perft_walk", "count_limit"]
+           "perft_walk", "count_limit", "material_share"]
 
 #: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
 NO_LIMIT = 1 << 62
@@ -187,6 +187,12 @@ class Game(ABC):
             return (_game_from_registry, (self.name, tuple(self.options.items())))
         return super().__reduce_ex__(protocol)
 
+    def use_options(self, schema: Schema, values: Mapping[str, Any]) -> None:
+        """Record the rule options in effect: ``schema``, and ``options`` read from ``values``
+        (a mapping holding at least every option of the schema) in the schema's order."""
+        self.schema = schema
+        self.options = {name: values[name] for name in schema.names()}
+
     @abstractmethod
     def new_state(self) -> State:
         """The start position."""
@@ -236,6 +242,16 @@ def _game_from_registry(name: str, options: tuple) -> Game:
 def count_limit(plies: int) -> int:
     """A draw-counter option as the limit the state compares with: 0 (off) never triggers."""
     return plies or NO_LIMIT
+
+
+def material_share(own: float, opp: float, turn: int) -> float:
+    """The first player's share of the material, from the side to move's (``own``) and the
+    other side's (``opp``) with ``turn`` the side to move: an ``evaluate`` for material
+    games.  0.5 on a bare board."""
+    if own + opp == 0:
+        return 0.5
+    share = own / (own + opp)
+    return share if turn == 0 else 1.0 - share
 
 
 def perft_walk(legal: Callable[..., list], child: Callable[[tuple, Any], tuple], position: tuple,

@@ -51,8 +51,8 @@ Prince's point), then the draw counters when they are not zero::
 from __future__ import annotations
 
 
-from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, perft_walk, read_move_squares,
-                   single_match)
+from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, perft_walk,
+                   read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import FILES, Grid, indices
 from .options import Option, Schema
@@ -125,11 +125,8 @@ class DablotGame(Game):
 
     name = "dablot"
 
-    def __init__(self, compulsory: str = "dagaz", chain: str = "compulsory", win: str = "dagaz",
-                 first: str = "B", no_capture_plies: int = 50, max_plies: int = 400):
-        self.schema = SCHEMA
-        self.options = {"compulsory": compulsory, "chain": chain, "win": win, "first": first,
-                        "no_capture_plies": no_capture_plies, "max_plies": max_plies}
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
         self.lattice = lat = DablotLattice()
         self.points = lat.points
         self.up = tuple((d, 2 * d, src) for d, src in lat.dirs if d > 0)
@@ -137,11 +134,12 @@ class DablotGame(Game):
         self.jumps = lat.jumps
         self.ring = {i: sum(mid for mid, _, _ in js) for i, js in lat.jumps.items()}   # jumpable neighbours
         self.name_of, self.index_of = lat.name_of, lat.index_of
-        self.man_forced = compulsory == "dagaz"
-        self.chain_optional = chain == "optional"
-        self.ludii_win = win == "ludii"
-        self.no_capture = count_limit(no_capture_plies)
-        self.max_plies = count_limit(max_plies)
+        self.man_forced = options["compulsory"] == "dagaz"
+        self.chain_optional = options["chain"] == "optional"
+        self.ludii_win = options["win"] == "ludii"
+        self.no_capture = count_limit(options["no_capture_plies"])
+        self.max_plies = count_limit(options["max_plies"])
+        first = options["first"]
         self.colours = (first, "W" if first == "B" else "B")
         self.start = self._start()
 
@@ -547,11 +545,7 @@ class DablotState(TurnState):
 
     def evaluate(self) -> float:
         """Material by rank (man 1, Prince 3, King 6) as the first player's share, in [0, 1]."""
-        own, opp = self._material(self.own), self._material(self.opp)
-        if own + opp == 0:
-            return 0.5
-        share = own / (own + opp)
-        return share if self.turn == 0 else 1.0 - share
+        return material_share(self._material(self.own), self._material(self.opp), self.turn)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""
@@ -604,4 +598,4 @@ class DablotState(TurnState):
 
 def make_game(**options) -> DablotGame:
     """Dablot with rule options (``SCHEMA``; strings accepted); raises BadOption naming a bad one."""
-    return DablotGame(**SCHEMA.parse(options))
+    return DablotGame(SCHEMA.parse(options))

@@ -18,10 +18,11 @@ capture routes that differ only in order collapse into one move by construction.
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Callable
 
-from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, perft_walk, read_move_squares,
-                   single_match)
+from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, material_share, perft_walk,
+                   read_move_squares, single_match)
 from .draughts_variants import ENDGAME_COUNTS, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
@@ -39,8 +40,7 @@ class DraughtsGame(Game):
     def __init__(self, variant: Variant):
         v = self.variant = variant
         self.name = v.name
-        self.schema = schema(v.name)
-        self.options = {name: getattr(v, name) for name in self.schema.names()}
+        self.use_options(schema(v.name), asdict(v))
         n = v.size
         grid_ghost = 2 if v.lines == "both" and v.squares == "dark" else 1
         playable = (lambda r, c: (r + c) % 2 == (1 if v.invert else 0)) if v.squares == "dark" else (lambda r, c: True)
@@ -786,10 +786,7 @@ class DraughtsState(TurnState):
         kv, kings = g.king_value, self.kings
         own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
         opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
-        if own + opp == 0:
-            return 0.5
-        share = own / (own + opp)
-        return share if self.turn == 0 else 1.0 - share
+        return material_share(own, opp, self.turn)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, single_match
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, single_match
 from .geometry import Grid, indices
 from .options import Option, Schema
 
@@ -235,16 +235,13 @@ class FanoronaGame(Game):
     name = "fanorona"
     colours = ("W", "B")
 
-    def __init__(self, chain: str = "optional", first_turn_single_capture: bool = False,
-                 removal: str = "immediate", no_capture_plies: int = 50, max_plies: int = 400):
-        self.schema = SCHEMA
-        self.options = {"chain": chain, "first_turn_single_capture": first_turn_single_capture,
-                        "removal": removal, "no_capture_plies": no_capture_plies, "max_plies": max_plies}
-        self.mode = OPTIONAL if chain == "optional" else COMPULSORY
-        self.first_turn_single = first_turn_single_capture
-        self.dagaz = removal == "dagaz"
-        self.quiet_limit = count_limit(no_capture_plies)
-        self.ply_limit = count_limit(max_plies)
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        self.mode = OPTIONAL if options["chain"] == "optional" else COMPULSORY
+        self.first_turn_single = options["first_turn_single_capture"]
+        self.dagaz = options["removal"] == "dagaz"
+        self.quiet_limit = count_limit(options["no_capture_plies"])
+        self.ply_limit = count_limit(options["max_plies"])
         self.grid = GRID
         self.name_of = {i: GRID.algebraic(i) for i in indices(CELLS)}
 
@@ -554,8 +551,7 @@ class FanoronaState(TurnState):
     # --- evaluation and display ----------------------------------------------------------------
     def evaluate(self) -> float:
         """White's share of the stones on the board, in [0, 1] (0.5 on an empty board)."""
-        w, b = self.white.bit_count(), self.black.bit_count()
-        return 0.5 if w + b == 0 else w / (w + b)
+        return material_share(self.white.bit_count(), self.black.bit_count(), 0)
 
     def heuristic(self, move: Move) -> float:
         """Stones a legal move captures (0 for a paika)."""
@@ -587,4 +583,4 @@ class FanoronaState(TurnState):
 
 def make_game(**options) -> FanoronaGame:
     """Fanorona with rule options (``SCHEMA``, see the module docstring); BadOption names a bad one."""
-    return FanoronaGame(**SCHEMA.parse(options))
+    return FanoronaGame(SCHEMA.parse(options))

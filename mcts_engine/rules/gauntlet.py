@@ -63,11 +63,11 @@ class GauntletGame(Game):
     name = "gauntlet"
     colours = ("W", "B")
 
-    def __init__(self, files: int = 8, ranks: int = 8, max_capture: bool = False, compulsory: bool = True):
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        files, ranks = (int(n) for n in options["size"].split("x"))
         self.files, self.ranks = files, ranks
-        self.max_capture, self.compulsory = max_capture, compulsory
-        self.schema = SCHEMA
-        self.options = {"max_capture": max_capture, "compulsory": compulsory, "size": f"{files}x{ranks}"}
+        self.max_capture, self.compulsory = options["max_capture"], options["compulsory"]
         self.grid = g = Grid(ranks, files)
         self.cells = g.cells
         self.stride = g.stride
@@ -366,6 +366,4 @@ class GauntletState(TurnState):
 
 def make_game(**options) -> GauntletGame:
     """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (``SCHEMA``; strings accepted)."""
-    values = SCHEMA.parse(options)
-    files, ranks = (int(x) for x in values["size"].split("x"))
-    return GauntletGame(files, ranks, values["max_capture"], values["compulsory"])
+    return GauntletGame(SCHEMA.parse(options))

@@ -68,17 +68,16 @@ class LifeGame(Game):
     name = "life"
     colours = ("B", "W")
 
-    def __init__(self, size: int = 19, opening: str = "standard"):
-        self.size = size
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        self.size = size = options["size"]
         self.grid = g = Grid(size, size)
         self.cells = g.cells
         self.stride = g.stride
-        self.schema = SCHEMA
-        self.options = {"size": size, "opening": opening}
         self.name_of = {i: g.algebraic(i) for i in indices(g.cells)}
         # halving masks for the k-th set bit search
         self._low = [(1 << k) - 1 for k in range(g.stride * size + 2)]
-        self.start = self._opening(opening)
+        self.start = self._opening(options["opening"])
 
     # --- set-up ------------------------------------------------------------------
     def _opening(self, opening: str) -> tuple[int, int]:
@@ -396,5 +395,4 @@ class LifeState(TurnState):
 
 def make_game(**options) -> LifeGame:
     """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted)."""
-    values = SCHEMA.parse(options)
-    return LifeGame(values["size"], values["opening"])
+    return LifeGame(SCHEMA.parse(options))

@@ -79,8 +79,8 @@ class RithmomachiaGame(CaptureArithmetic, Game):
     name = "rithmomachia"
 
     def __init__(self, options: dict[str, Any]):
-        self.schema = SCHEMA
-        self.options = o = options
+        self.use_options(SCHEMA, options)
+        o = options
         self.ranks = ranks = o["board_ranks"]
         self.grid = g = Grid(ranks, 8, ghost=3)
         self.stride = g.stride
