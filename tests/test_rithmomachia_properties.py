@@ -73,7 +73,7 @@ def test_playout_equals_the_random_move_loop(options, max_plies):
     for seed in range(3):
         fast, slow = game.new_state(), game.new_state()
         rng_fast, rng_slow = random.Random(seed), random.Random(seed)
-        outcome = fast.playout(rng_fast, max_plies)
+        outcome = fast.playout(rng_fast) if max_plies is None else fast.playout(rng_fast, max_plies)
         for _ in range(MAX_PLIES if max_plies is None else max_plies):
             move = slow.random_move(rng_slow)
             if move is None:

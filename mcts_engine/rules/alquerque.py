@@ -34,60 +34,64 @@ progress) and ``N`` the plies played (the safety cap).  E.g. Alquerque's start:
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State, is_subsequence, single_match
+from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, material_share, perft_walk,
+                   read_move_squares, single_match)
+from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
+from .options import option_error, option_field, schema_of
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned, route_masks)
 
-
-@dataclass(frozen=True)
-class Rules:
-    """One row of the game table: every rule parameter of one game of the family."""
-
-    name: str
-    board: str = "alquerque"            # alquerque (size x size) | harbagh (41 points) | cross (33 points)
-    size: int = 5                       # alquerque boards: points per side
-    lines: str = "all"                  # cross board: all | alternating | orthogonal
-    colours: tuple = ("W", "B")         # colour letters of player 0 and player 1
-    start0: str = ""                    # player 0's men (space-separated points)
-    start1: str = ""                    # player 1's men
-    hunt: bool = False                  # only player 1 captures (Fox and Geese)
-    geese: str = "13"                   # Fox and Geese: 13 | 15 | british | french
-    fox_start: str = "d4"               # Fox and Geese: the fox's start point
-    man_steps: str = "any"              # any | no-back (forward, diagonal-forward, sideways) | forward
-    capture: str = "compulsory"         # compulsory | optional
-    chain: str = "compulsory"           # compulsory (continue while possible) | optional (may stop) | single
-    choice: str = "free"                # free | max (the capture taking most pieces)
-    removal: str = "immediate"          # immediate | end (Turkish strike)
-    promotion: str = "none"             # none | stop (crowned, the capture ends) | pass (crowned only at the end)
-    king_reverse: bool = False          # may a flying king turn back 180 degrees in a chain
-    huff: bool = False                  # a man that neglects a capture is removed (capture then optional)
-    no_progress: int = 50               # plies without progress that draw (0 = off)
-    progress: str = "capture"           # capture | capture-or-promotion: what resets no_progress
-    repetition: int = 0                 # occurrences of a position that draw (0 = off)
-    max_plies: int = 400                # safety cap: a draw after this many plies (0 = off)
-
-
-CHOICES = {
-    "lines": ("all", "alternating", "orthogonal"),
-    "geese": ("13", "15", "british", "french"),
-    "man_steps": ("any", "no-back", "forward"),
-    "capture": ("compulsory", "optional"),
-    "chain": ("compulsory", "optional", "single"),
-    "choice": ("free", "max"),
-    "removal": ("immediate", "end"),
-    "promotion": ("none", "stop", "pass"),
-    "progress": ("capture", "capture-or-promotion"),
-}
+CROSS_POINTS = tuple(cross_board().names.values())   # Fox and Geese: every point (the fox may start on any)
 GEESE = {
     "13": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1",
     "15": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4",
     "british": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4 b4 f4",
     "french": "a3 b3 c3 d3 e3 f3 g3 c2 d2 e2 c1 d1 e1 a4 g4 a5 g5",
 }
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One row of the game table: every rule parameter of one game of the family.
+
+    The board and set-up fields are fixed per game; the ``option_field`` ones are rule
+    options (``OPTIONS`` says which each game offers).
+    """
+
+    name: str
+    board: str = "alquerque"            # alquerque (size x size) | harbagh (41 points) | cross (33 points)
+    size: int = 5                       # alquerque boards: points per side
+    colours: tuple = ("W", "B")         # colour letters of player 0 and player 1
+    start0: str = ""                    # player 0's men (space-separated points)
+    start1: str = ""                    # player 1's men
+    hunt: bool = False                  # only player 1 captures (Fox and Geese)
+    lines: str = option_field("all", "Fox and Geese: which diagonals the cross board has",
+                              choices=("all", "alternating", "orthogonal"))
+    geese: str = option_field("13", "Fox and Geese: the flock (17 = british)", choices=tuple(GEESE),
+                              aliases={"17": "british"})
+    fox_start: str = option_field("d4", "Fox and Geese: the fox's start point", choices=CROSS_POINTS)
+    man_steps: str = option_field("any", "which way men step (no-back: forward, diagonal-forward, sideways)",
+                                  choices=("any", "no-back", "forward"))
+    capture: str = option_field("compulsory", "capturing is compulsory or optional",
+                                choices=("compulsory", "optional"))
+    chain: str = option_field("compulsory", "a capture goes on while it can, may stop, or is one jump",
+                              choices=("compulsory", "optional", "single"))
+    choice: str = option_field("free", "any capture, or only those taking the most pieces", choices=("free", "max"))
+    removal: str = option_field("immediate", "captured pieces leave at once or at the end (Turkish strike)",
+                                choices=("immediate", "end"))
+    promotion: str = option_field("none", "none, or crowned on the far row: the capture stops, or only at its end",
+                                  choices=("none", "stop", "pass"))
+    king_reverse: bool = option_field(False, "a flying king may turn back 180 degrees in a chain")
+    huff: bool = option_field(False, "a man that neglects a capture is removed (capturing is then optional)")
+    no_progress: int = option_field(50, "plies without progress that draw (0 = off)")
+    progress: str = option_field("capture", "what resets no_progress", choices=("capture", "capture-or-promotion"))
+    repetition: int = option_field(0, "occurrences of a position that draw (0 = off, else 2 or more)")
+    max_plies: int = option_field(400, "safety cap: a draw after this many plies (0 = off)")
+
+
 _ZAMMA_BLACK = " ".join(f"{f}{r}" for r in range(1, 5) for f in "abcdefghi") + " f5 g5 h5 i5"
 _ZAMMA_WHITE = " ".join(f"{f}{r}" for r in range(6, 10) for f in "abcdefghi") + " a5 b5 c5 d5"
 _KINGS = dict(man_steps="no-back", choice="max", promotion="stop", progress="capture-or-promotion")
@@ -112,42 +116,9 @@ OPTIONS = {"alquerque": _COMMON, "zamma": _COMMON, "harbagh": _COMMON,
 _KING_VALUE = 3.0  # material weight of a flying king (evaluate, heuristic)
 
 
-def rules_with_options(name: str, **options) -> Rules:
-    """The row ``name`` with rule options applied (strings or Python values); raises BadOption."""
-    base = GAMES[name]
-    allowed = OPTIONS[name]
-    changes = {}
-    for key, value in options.items():
-        key = str(key).lower().replace("-", "_")
-        if key not in allowed:
-            raise BadOption(f"{name} has no rule option {key!r}; options: {', '.join(allowed)}")
-        default = getattr(base, key)
-        try:
-            if isinstance(default, bool):
-                if isinstance(value, str):
-                    if value.strip().lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-                        raise ValueError
-                    value = value.strip().lower() in ("1", "true", "yes", "on")
-                value = bool(value)
-            elif isinstance(default, int):
-                value = int(str(value).strip())
-                if value < 0:
-                    raise ValueError
-            else:
-                value = str(value).strip().lower()
-        except (TypeError, ValueError):
-            raise BadOption(f"{name} rule option {key}={value!r} is not a valid "
-                            f"{type(default).__name__}") from None
-        if key == "geese" and value == "17":
-            value = "british"
-        choices = CHOICES.get(key)
-        if choices and value not in choices:
-            raise BadOption(f"{name} rule option {key}={value!r}: allowed values are {', '.join(choices)}")
-        changes[key] = value
-    rules = replace(base, **changes)
-    if rules.repetition == 1:
-        raise BadOption(f"{name} rule option repetition=1: use 0 (off) or 2 or more")
-    return rules
+def schema(name: str):
+    """The rule options of game ``name`` with its row's values as defaults."""
+    return schema_of(Rules, name, GAMES[name]).only(OPTIONS[name])
 
 
 def _shift(x: int, d: int) -> int:
@@ -160,7 +131,7 @@ class AlquerqueGame(Game):
     def __init__(self, rules: Rules):
         r = self.rules = rules
         self.name = r.name
-        self.options = {f.name: getattr(r, f.name) for f in fields(Rules) if f.name in OPTIONS[r.name]}
+        self.use_options(schema(r.name), asdict(r))
         if r.board == "harbagh":
             board = harbagh_board()
         elif r.board == "cross":
@@ -180,8 +151,8 @@ class AlquerqueGame(Game):
         self.promotion = r.promotion
         self.king_reverse = r.king_reverse
         self.huff = r.huff
-        self.no_progress = r.no_progress or 1 << 62
-        self.max_plies = r.max_plies or 1 << 62
+        self.no_progress = count_limit(r.no_progress)
+        self.max_plies = count_limit(r.max_plies)
         self.crown_is_progress = r.progress == "capture-or-promotion"
         self.repetition = r.repetition
         self._setup_directions()
@@ -226,21 +197,13 @@ class AlquerqueGame(Game):
                                         for d, m in self.jline.items() if sq & m)
 
     def _start_position(self) -> tuple[int, int]:
+        """(player 0's pieces, player 1's pieces) at the start; the fox may not start on a goose."""
         r = self.rules
         lists = (GEESE[r.geese], r.fox_start) if r.hunt else (r.start0, r.start1)
-        masks = []
-        for text in lists:
-            mask = 0
-            for name in text.split():
-                bit = self.parse_square(name)
-                if bit is None:
-                    raise BadOption(f"{r.name}: {name!r} is not a point of the board")
-                mask |= bit
-            masks.append(mask)
-        if masks[0] & masks[1]:
-            raise BadOption(f"{r.name}: the start position puts two pieces on "
-                            f"{self.square_name(masks[0] & masks[1] & -(masks[0] & masks[1]))}")
-        return masks[0], masks[1]
+        first, second = (sum(self.parse_square(name) for name in text.split()) for text in lists)
+        if first & second:
+            raise option_error(r.name, "fox_start", r.fox_start, f"is a goose's point (geese={r.geese})")
+        return first, second
 
     # --- names -----------------------------------------------------------------------
     def square_name(self, mask: int) -> str:
@@ -260,73 +223,31 @@ class AlquerqueGame(Game):
     def parse_fen(self, text: str) -> "AlquerqueState":
         """A position from its FEN (see the module docstring); raises BadPosition."""
         original = text
-        parts = [p.strip() for p in str(text).strip().strip('"').strip().split(":")]
-        side = parts[0].upper() if parts else ""
-        if side not in self.colours:
-            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, "
-                              f"{' or '.join(self.colours)}")
-        lists: dict[str, tuple[int, int]] = {}
-        counters = {"H": 0, "N": 0}
-        seen_counters = set()
-        occupied = 0
-        for part in parts[1:]:
-            if not part:
-                continue
-            letter = part[0].upper()
-            if letter in counters and letter not in self.colours:
-                if letter in seen_counters or not part[1:].isdigit():
-                    raise BadPosition(f"bad FEN {original!r}: bad counter field {part!r}")
-                seen_counters.add(letter)
-                counters[letter] = int(part[1:])
-                continue
-            if letter not in self.colours:
-                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with "
-                                  f"{' or '.join(self.colours)} (or H / N for the counters)")
-            if letter in lists:
-                raise BadPosition(f"bad FEN {original!r}: colour {letter} given twice")
-            men = kings = 0
-            for item in part[1:].split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                is_king = item[0] in "Kk" and self.parse_square(item) is None
-                bit = self.parse_square(item[1:] if is_king else item)
-                if bit is None:
-                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a point of {self.name}")
-                if bit & occupied:
-                    raise BadPosition(f"bad FEN {original!r}: point {self.square_name(bit)} given twice")
-                if is_king and self.promotion == "none":
-                    raise BadPosition(f"bad FEN {original!r}: {self.name} has no kings ({item!r})")
-                occupied |= bit
-                if is_king:
-                    kings |= bit
-                else:
-                    men |= bit
-            lists[letter] = (men, kings)
+        fields = fen_fields(text)
+        side = fen_side(fields, original, self.colours)
+        lists, counters = read_piece_lists(fields[1:], original, tags="".join(self.colours), square=self.parse_square,
+                                           noun="point", board=self.name, prefixes="K", counters="HN")
+        pieces = [lists.get(colour, {}) for colour in self.colours]
+        kings = pieces[0].get("K", 0) | pieces[1].get("K", 0)
+        if kings and self.promotion == "none":
+            raise BadPosition(f"bad FEN {original!r}: {self.name} has no kings (K{self.square_name(kings & -kings)})")
+        p0, p1 = (sum(p.values()) for p in pieces)
         turn = self.colours.index(side)
-        p0 = sum(lists.get(self.colours[0], (0, 0)))
-        p1 = sum(lists.get(self.colours[1], (0, 0)))
-        kings = lists.get(self.colours[0], (0, 0))[1] | lists.get(self.colours[1], (0, 0))[1]
         own, opp = (p0, p1) if turn == 0 else (p1, p0)
         state = AlquerqueState(self, own, opp, kings, turn)
-        state.quiet, state.ply = counters["H"], counters["N"]
+        state.quiet, state.ply = counters.get("H", 0), counters.get("N", 0)
         state.drawn = state.quiet >= self.no_progress or state.ply >= self.max_plies
         return state
 
     def perft(self, state: "AlquerqueState", depth: int) -> int:
         """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
-        return self._perft(state.own, state.opp, state.kings, state.turn, depth)
+        return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
 
-    def _perft(self, own: int, opp: int, kings: int, turn: int, depth: int) -> int:
-        moves = self.legal(own, opp, kings, turn)
-        if depth <= 1:
-            return len(moves) if depth == 1 else 1
-        total = 0
-        perft = self._perft
-        for move in moves:
-            o, p, k = self.apply(own, opp, kings, move)
-            total += perft(p, o, k, turn ^ 1, depth - 1)
-        return total
+    def _child(self, position: tuple, move: Move) -> tuple:
+        """The raw position ``(own, opp, kings, turn)`` after a legal move (for perft)."""
+        own, opp, kings, turn = position
+        own, opp, kings = self.apply(own, opp, kings, move)
+        return opp, own, kings, turn ^ 1
 
     @staticmethod
     def apply(own: int, opp: int, kings: int, move: Move) -> tuple[int, int, int]:
@@ -545,7 +466,7 @@ class AlquerqueGame(Game):
         return captures + self.steps_from(buckets, kings, turn, huffed)
 
 
-class AlquerqueState(State):
+class AlquerqueState(TurnState):
     """A position of an Alquerque-family game with its draw counters."""
 
     __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "quiet", "history", "drawn")
@@ -557,11 +478,6 @@ class AlquerqueState(State):
         self.quiet = 0        # plies since the last capture (or promotion, where that is progress)
         self.history = ()     # keys since the last capture / crowning (repetition rule only)
         self.drawn = False
-
-    @property
-    def to_move(self) -> int:
-        """0 when the first player is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "AlquerqueState":
         """An independent copy (the history tuple is shared: it is immutable)."""
@@ -608,7 +524,7 @@ class AlquerqueState(State):
             return g.step_at(int(rnd() * count), buckets, kings, turn)
         return None
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end; the outcome, or None if cut off after ``max_plies``.
 
         The same rules and random draws as ``random_move`` then ``play``.
@@ -661,12 +577,7 @@ class AlquerqueState(State):
         for p in (0, 1):
             items = [("K" if self.kings >> i & 1 else "") + g.name_of[i] for i in indices(self.pieces(p))]
             lists.append(g.colours[p] + ",".join(items))
-        text = f"{g.colours[self.turn]}:{lists[0]}:{lists[1]}"
-        if self.quiet:
-            text += f":H{self.quiet}"
-        if self.ply:
-            text += f":N{self.ply}"
-        return text
+        return f"{g.colours[self.turn]}:{lists[0]}:{lists[1]}" + counters_text(self.quiet, self.ply)
 
     def move_str(self, move: Move) -> str:
         """``from-to`` for a step or slide, ``fromxlandingx...`` for a capture (its full path)."""
@@ -680,19 +591,9 @@ class AlquerqueState(State):
         """The legal move named by ``text``: a full path, or a capture's start and end (with any
         landing points in between) when that names one move.  Separators ``-``, ``x``, ``:``."""
         g = self.game
-        raw = str(text).strip().lower()
-        parts = re.split(r"[-x:×]", raw)
-        if len(parts) < 2 or any(not p for p in parts):
-            raise IllegalMove(f"move {text!r} is not in the notation from-to or fromxto[x...] (e.g. d3-c3)")
-        masks = []
-        for part in parts:
-            bit = g.parse_square(part)
-            if bit is None:
-                raise IllegalMove(f"move {text!r}: {part!r} is not a point of {g.name}")
-            masks.append(bit)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        masks, legal = read_move_squares(self, text, square=g.parse_square, separators="-x:×",
+                                         notation="in the notation from-to or fromxto[x...] (e.g. d3-c3)",
+                                         where=f"a point of {g.name}")
         exact = [m for m in legal if (m[0],) + (m[4] or (m[1],)) == tuple(masks)]
         if len(exact) == 1:
             return exact[0]
@@ -719,7 +620,7 @@ class AlquerqueState(State):
             return 0.5 * geese + 0.5 * (1.0 - min(1.0, mobility))
         a = (p0 & ~kings).bit_count() + _KING_VALUE * (p0 & kings).bit_count()
         b = (p1 & ~kings).bit_count() + _KING_VALUE * (p1 & kings).bit_count()
-        return 0.5 if a + b == 0 else a / (a + b)
+        return material_share(a, b, 0)
 
     def _hunter_mobility(self, hunter: int, prey: int) -> int:
         """Steps plus jumps of the ``hunter`` pieces (counted on the whole board at once)."""
@@ -776,14 +677,7 @@ class AlquerqueState(State):
 
 def make_game(name: str, **options) -> AlquerqueGame:
     """The compiled game ``name`` (a key of ``GAMES``) with rule options applied; raises BadOption."""
-    rules = rules_with_options(name, **options)
-    if rules.hunt and (rules.fox_start not in alquerque_names(rules)):
-        raise BadOption(f"{name} rule option fox_start={rules.fox_start!r} is not a point of the board")
-    return AlquerqueGame(rules)
-
-
-def alquerque_names(rules: Rules) -> set[str]:
-    """The point names of a row's board."""
-    board = cross_board(pattern=rules.lines) if rules.board == "cross" else (
-        harbagh_board() if rules.board == "harbagh" else alquerque_board(rules.size))
-    return set(board.names.values())
+    values = schema(name).parse(options)
+    if values["repetition"] == 1:
+        raise option_error(name, "repetition", 1, "is not 0 (off) or 2 or more")
+    return AlquerqueGame(replace(GAMES[name], **values))

@@ -16,16 +16,17 @@ for the end of ``parse_move``, ``perft_walk`` for perft over raw positions,
 from __future__ import annotations
 
 import random
+import re
 import time
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Mapping
 
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import Schema
 
-__all__ = ["State", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
-           "IllegalMove", "AmbiguousMove", "divide", "single_match", "is_subsequence", "perft_walk",
-           "count_limit"]
+__all__ = ["State", "TurnState", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
+           "IllegalMove", "AmbiguousMove", "divide", "read_move_squares", "single_match", "is_subsequence",
+           "perft_walk", "count_limit", "material_share"]
 
 #: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
 NO_LIMIT = 1 << 62
@@ -148,6 +149,17 @@ class State(ABC):
         return self.parse_move(text)
 
 
+class TurnState(State):
+    """A state that keeps the player to move in the attribute ``turn`` (0 or 1)."""
+
+    turn: int
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player is to move, else 1."""
+        return self.turn
+
+
 class Game(ABC):
     """A rule set: a game or variant with its options fixed.
 
@@ -174,6 +186,12 @@ class Game(ABC):
         if _registered(self):
             return (_game_from_registry, (self.name, tuple(self.options.items())))
         return super().__reduce_ex__(protocol)
+
+    def use_options(self, schema: Schema, values: Mapping[str, Any]) -> None:
+        """Record the rule options in effect: ``schema``, and ``options`` read from ``values``
+        (a mapping holding at least every option of the schema) in the schema's order."""
+        self.schema = schema
+        self.options = {name: values[name] for name in schema.names()}
 
     @abstractmethod
     def new_state(self) -> State:
@@ -226,6 +244,16 @@ def count_limit(plies: int) -> int:
     return plies or NO_LIMIT
 
 
+def material_share(own: float, opp: float, turn: int) -> float:
+    """The first player's share of the material, from the side to move's (``own``) and the
+    other side's (``opp``) with ``turn`` the side to move: an ``evaluate`` for material
+    games.  0.5 on a bare board."""
+    if own + opp == 0:
+        return 0.5
+    share = own / (own + opp)
+    return share if turn == 0 else 1.0 - share
+
+
 def perft_walk(legal: Callable[..., list], child: Callable[[tuple, Any], tuple], position: tuple,
                depth: int) -> int:
     """Leaf count of the legal-move tree below a raw ``position`` (a tuple of ints).
@@ -252,6 +280,30 @@ def divide(game: Game, state: State, depth: int) -> list[tuple[str, int]]:
         child.play(move)
         out.append((state.move_str(move), game.perft(child, depth - 1) if depth > 1 else 1))
     return out
+
+
+def read_move_squares(state: State, text: str, *, square: Callable[[str], int | None], separators: str,
+                      notation: str, where: str) -> tuple[list[int], list]:
+    """The squares a move text names, as single-bit masks, and the legal moves of ``state``.
+
+    ``text`` is split at any of ``separators``; ``square(name)`` gives a name's mask or
+    None.  Raises IllegalMove when the text is not ``notation`` (e.g. "in PDN notation
+    (e.g. 32-28)"), names something that is not ``where`` (e.g. "a square of english")
+    or the game is over.  Every game's ``parse_move`` with ``from-to`` texts starts here.
+    """
+    parts = re.split(f"[{re.escape(separators)}]", str(text).strip().lower())
+    if len(parts) < 2 or not all(parts):
+        raise IllegalMove(f"move {text!r} is not {notation}")
+    masks = []
+    for part in parts:
+        mask = square(part)
+        if mask is None:
+            raise IllegalMove(f"move {text!r}: {part!r} is not {where}")
+        masks.append(mask)
+    legal = state.legal_moves()
+    if not legal:
+        raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+    return masks, legal
 
 
 def single_match(state: State, text: str, matches: list, why: str = ""):

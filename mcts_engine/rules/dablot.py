@@ -50,19 +50,28 @@ Prince's point), then the draw counters when they are not zero::
 """
 from __future__ import annotations
 
-import re
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State, single_match
+from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, perft_walk,
+                   read_move_squares, single_match)
+from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import FILES, Grid, indices
+from .options import Option, Schema
 
 Move = tuple  # (from_mask, to_mask, captured_mask, route)
 
 MAN, PRINCE, KING = 0, 1, 2
 VALUES = {MAN: 1.0, PRINCE: 3.0, KING: 6.0}   # material weights for evaluate / heuristic
-OPTIONS = {"compulsory": ("dagaz", "never"), "chain": ("compulsory", "optional"),
-           "win": ("dagaz", "ludii"), "first": ("B", "W")}
-DEFAULTS = {"compulsory": "dagaz", "chain": "compulsory", "win": "dagaz", "first": "B",
-            "no_capture_plies": 50, "max_plies": 400}
+SCHEMA = Schema("dablot", (
+    Option("compulsory", "choice", "dagaz", "dagaz: capture when a man can; never: capturing is optional",
+           choices=("dagaz", "never")),
+    Option("chain", "choice", "compulsory", "jump on while a capture exists, or stop after any jump",
+           choices=("compulsory", "optional")),
+    Option("win", "choice", "dagaz", "dagaz: no King or one piece loses; ludii: take every piece",
+           choices=("dagaz", "ludii")),
+    Option("first", "choice", "B", "the colour that moves first", choices=("B", "W")),
+    Option("no_capture_plies", "int", 50, "plies in a row without a capture that draw (0 = off)", low=0),
+    Option("max_plies", "int", 400, "plies that draw (0 = off)", low=0),
+))
 
 
 class DablotLattice:
@@ -116,10 +125,8 @@ class DablotGame(Game):
 
     name = "dablot"
 
-    def __init__(self, compulsory: str = "dagaz", chain: str = "compulsory", win: str = "dagaz",
-                 first: str = "B", no_capture_plies: int = 50, max_plies: int = 400):
-        self.options = {"compulsory": compulsory, "chain": chain, "win": win, "first": first,
-                        "no_capture_plies": no_capture_plies, "max_plies": max_plies}
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
         self.lattice = lat = DablotLattice()
         self.points = lat.points
         self.up = tuple((d, 2 * d, src) for d, src in lat.dirs if d > 0)
@@ -127,11 +134,12 @@ class DablotGame(Game):
         self.jumps = lat.jumps
         self.ring = {i: sum(mid for mid, _, _ in js) for i, js in lat.jumps.items()}   # jumpable neighbours
         self.name_of, self.index_of = lat.name_of, lat.index_of
-        self.man_forced = compulsory == "dagaz"
-        self.chain_optional = chain == "optional"
-        self.ludii_win = win == "ludii"
-        self.no_capture = no_capture_plies or 1 << 62
-        self.max_plies = max_plies or 1 << 62
+        self.man_forced = options["compulsory"] == "dagaz"
+        self.chain_optional = options["chain"] == "optional"
+        self.ludii_win = options["win"] == "ludii"
+        self.no_capture = count_limit(options["no_capture_plies"])
+        self.max_plies = count_limit(options["max_plies"])
+        first = options["first"]
         self.colours = (first, "W" if first == "B" else "B")
         self.start = self._start()
 
@@ -281,24 +289,17 @@ class DablotGame(Game):
 
     def perft(self, state: "DablotState", depth: int) -> int:
         """Leaf count of the legal-move tree (draw counters ignored), on raw masks."""
-        return self._perft(state.own, state.opp, state.kings, state.princes, depth)
+        return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.princes), depth)
 
-    def _perft(self, own: int, opp: int, kings: int, princes: int, depth: int) -> int:
-        if depth <= 0:
-            return 1
-        moves = self.legal(own, opp, kings, princes)
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for frm, to, cap, _ in moves:
-            moved = frm | to
-            k = kings ^ moved if kings & frm else kings
-            p = princes ^ moved if princes & frm else princes
-            if cap:
-                k &= ~cap
-                p &= ~cap
-            total += self._perft(opp & ~cap, own ^ moved, k, p, depth - 1)
-        return total
+    @staticmethod
+    def _child(position: tuple, move: Move) -> tuple:
+        """The raw position ``(own, opp, kings, princes)`` after a legal move (for perft)."""
+        own, opp, kings, princes = position
+        frm, to, cap, _ = move
+        moved = frm | to
+        kings = kings ^ moved if kings & frm else kings
+        princes = princes ^ moved if princes & frm else princes
+        return opp & ~cap, own ^ moved, kings & ~cap, princes & ~cap
 
     # --- contract ---------------------------------------------------------------------------
     def new_state(self) -> "DablotState":
@@ -310,58 +311,31 @@ class DablotGame(Game):
     def parse_fen(self, text: str) -> "DablotState":
         """A position from ``side:B<points>:W<points>[:H<n>][:N<n>]`` (see the module docstring)."""
         original = text
-        parts = [p.strip() for p in str(text).strip().strip('"').strip().split(":")]
-        side = parts[0].upper()
-        if side not in ("B", "W"):
-            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, B or W")
-        lists: dict[str, tuple[int, int, int]] = {}
-        counters: dict[str, int] = {}
-        occupied = 0
-        for part in parts[1:]:
-            if not part:
-                continue
-            tag = part[0].upper()
-            if tag in ("H", "N"):
-                if tag in counters or not part[1:].isdigit():
-                    raise BadPosition(f"bad FEN {original!r}: bad counter field {part!r}")
-                counters[tag] = int(part[1:])
-                continue
-            if tag not in ("B", "W"):
-                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with B, W, H or N")
-            if tag in lists:
-                raise BadPosition(f"bad FEN {original!r}: colour {tag} given twice")
-            pieces = king = prince = 0
-            for item in part[1:].split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                rank = {"K": KING, "P": PRINCE}.get(item[0].upper(), MAN)
-                index = self.lattice.parse_point(item[1:] if rank != MAN else item)
-                if index is None:
-                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a point of the Dablot board")
-                bit = 1 << index
-                if bit & occupied:
-                    raise BadPosition(f"bad FEN {original!r}: point {self.name_of[index]} given twice")
-                if (rank == KING and king) or (rank == PRINCE and prince):
-                    raise BadPosition(f"bad FEN {original!r}: colour {tag} has two "
-                                      f"{'Kings' if rank == KING else 'Princes'}")
-                occupied |= bit
-                pieces |= bit
-                king |= bit if rank == KING else 0
-                prince |= bit if rank == PRINCE else 0
-            if (pieces & ~(king | prince)).bit_count() > 28:
-                raise BadPosition(f"bad FEN {original!r}: colour {tag} has more than 28 men")
-            lists[tag] = (pieces, king, prince)
-        black, bk, bp = lists.get("B", (0, 0, 0))
-        white, wk, wp = lists.get("W", (0, 0, 0))
+        fields = fen_fields(text)
+        side = fen_side(fields, original, ("B", "W"))
+        lists, counters = read_piece_lists(fields[1:], original, tags="BW", square=self._point_mask, noun="point",
+                                           board="the Dablot board", prefixes="KP", counters="HN")
+        for colour, pieces in lists.items():
+            for prefix, rank in (("K", "Kings"), ("P", "Princes")):
+                if pieces.get(prefix, 0).bit_count() > 1:
+                    raise BadPosition(f"bad FEN {original!r}: colour {colour} has two {rank}")
+            if pieces.get("", 0).bit_count() > 28:
+                raise BadPosition(f"bad FEN {original!r}: colour {colour} has more than 28 men")
+        black, white = (sum(lists.get(c, {}).values()) for c in "BW")
+        kings, princes = (lists.get("B", {}).get(p, 0) | lists.get("W", {}).get(p, 0) for p in "KP")
         own, opp = (black, white) if side == "B" else (white, black)
-        state = DablotState(self, own, opp, bk | wk, bp | wp, self.colours.index(side))
+        state = DablotState(self, own, opp, kings, princes, self.colours.index(side))
         state.quiet = counters.get("H", 0)
         state.ply = counters.get("N", 0)
         return state
 
+    def _point_mask(self, name: str) -> int | None:
+        """The single-bit mask of a point name, or None."""
+        index = self.lattice.parse_point(name)
+        return None if index is None else 1 << index
 
-class DablotState(State):
+
+class DablotState(TurnState):
     """A Dablot position relative to the side to move, with the draw counters."""
 
     __slots__ = ("game", "own", "opp", "kings", "princes", "turn", "ply", "quiet")
@@ -371,11 +345,6 @@ class DablotState(State):
         self.own, self.opp, self.kings, self.princes, self.turn = own, opp, kings, princes, turn
         self.ply = 0     # plies played (the 400-ply cap)
         self.quiet = 0   # plies since the last capture (the 50-ply rule)
-
-    @property
-    def to_move(self) -> int:
-        """0 when the first colour (Black by default) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "DablotState":
         """An independent copy."""
@@ -425,7 +394,7 @@ class DablotState(State):
             k -= n
         return None   # no move at all
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end; the outcome, or None if cut off.
 
         The fast path behind random playouts: the same rules and the same random
@@ -533,12 +502,7 @@ class DablotState(State):
     def fen(self) -> str:
         """``side:B<points>:W<points>`` (King, Prince, then men by rank and file), counters if set."""
         lists = self._colour_lists()
-        text = f"{self.game.colours[self.turn]}:B{lists['B']}:W{lists['W']}"
-        if self.quiet:
-            text += f":H{self.quiet}"
-        if self.ply:
-            text += f":N{self.ply}"
-        return text
+        return f"{self.game.colours[self.turn]}:B{lists['B']}:W{lists['W']}" + counters_text(self.quiet, self.ply)
 
     def move_str(self, move: Move) -> str:
         """``e6-e7`` for a step, the whole path ``a1xa5xc5`` for a capture."""
@@ -554,31 +518,22 @@ class DablotState(State):
         A capture may be shortened to ``fromxto`` when only one legal capture
         joins those points (else AmbiguousMove lists the full paths).
         """
-        g = self.game
-        body = str(text).strip().lower()
-        capture = "x" in body
-        parts = re.split(r"[-x:]", body)
-        if len(parts) < 2 or any(not p for p in parts) or (not capture and len(parts) != 2):
-            raise IllegalMove(f"move {text!r} is not in Dablot notation (e.g. e6-e7, b3xb7)")
-        idx = []
-        for p in parts:
-            i = g.lattice.parse_point(p)
-            if i is None:
-                raise IllegalMove(f"move {text!r}: {p!r} is not a point of the Dablot board")
-            idx.append(i)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
-        frm, to = 1 << idx[0], 1 << idx[-1]
+        notation = "in Dablot notation (e.g. e6-e7, b3xb7)"
+        capture = "x" in str(text).lower()
+        masks, legal = read_move_squares(self, text, square=self.game._point_mask, separators="-x:",
+                                         notation=notation, where="a point of the Dablot board")
+        if not capture and len(masks) != 2:
+            raise IllegalMove(f"move {text!r} is not {notation}")
+        frm, to = masks[0], masks[-1]
         if not capture:
             for m in legal:
                 if not m[2] and m[0] == frm and m[1] == to:
                     return m
             why = " (a capture is compulsory)" if all(m[2] for m in legal) else ""
             raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
-        route = tuple(idx[1:])
+        route = tuple(mask.bit_length() - 1 for mask in masks[1:])
         matches = [m for m in legal if m[2] and m[0] == frm and m[3] == route]
-        if not matches and len(idx) == 2:
+        if not matches and len(masks) == 2:
             matches = [m for m in legal if m[2] and m[0] == frm and m[1] == to]
         return single_match(self, text, matches)
 
@@ -590,11 +545,7 @@ class DablotState(State):
 
     def evaluate(self) -> float:
         """Material by rank (man 1, Prince 3, King 6) as the first player's share, in [0, 1]."""
-        own, opp = self._material(self.own), self._material(self.opp)
-        if own + opp == 0:
-            return 0.5
-        share = own / (own + opp)
-        return share if self.turn == 0 else 1.0 - share
+        return material_share(self._material(self.own), self._material(self.opp), self.turn)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""
@@ -646,24 +597,5 @@ class DablotState(State):
 
 
 def make_game(**options) -> DablotGame:
-    """Dablot with rule options ``compulsory``, ``chain``, ``win``, ``first``, ``no_capture_plies``,
-    ``max_plies`` (strings accepted); raises BadOption naming a bad one."""
-    values = dict(DEFAULTS)
-    for key, value in options.items():
-        k = str(key).lower().replace("-", "_")
-        if k not in DEFAULTS:
-            raise BadOption(f"dablot has no rule option {key!r}; options: {', '.join(DEFAULTS)}")
-        if k in OPTIONS:
-            v = str(value).strip()
-            v = v.upper() if k == "first" else v.lower()
-            if v not in OPTIONS[k]:
-                raise BadOption(f"dablot rule option {k}={value!r}: allowed values are {', '.join(OPTIONS[k])}")
-        else:
-            try:
-                v = int(str(value).strip())
-            except ValueError:
-                v = -1
-            if v < 0 or isinstance(value, bool):
-                raise BadOption(f"dablot rule option {k}={value!r}: allowed values are integers >= 0")
-        values[k] = v
-    return DablotGame(**values)
+    """Dablot with rule options (``SCHEMA``; strings accepted); raises BadOption naming a bad one."""
+    return DablotGame(SCHEMA.parse(options))

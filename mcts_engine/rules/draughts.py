@@ -18,11 +18,11 @@ capture routes that differ only in order collapse into one move by construction.
 """
 from __future__ import annotations
 
-import re
+from dataclasses import asdict
 from typing import Callable
 
-from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, State, count_limit, is_subsequence, perft_walk,
-                   single_match)
+from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, material_share, perft_walk,
+                   read_move_squares, single_match)
 from .draughts_variants import ENDGAME_COUNTS, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
@@ -40,8 +40,7 @@ class DraughtsGame(Game):
     def __init__(self, variant: Variant):
         v = self.variant = variant
         self.name = v.name
-        self.schema = schema(v.name)
-        self.options = {name: getattr(v, name) for name in self.schema.names()}
+        self.use_options(schema(v.name), asdict(v))
         n = v.size
         grid_ghost = 2 if v.lines == "both" and v.squares == "dark" else 1
         playable = (lambda r, c: (r + c) % 2 == (1 if v.invert else 0)) if v.squares == "dark" else (lambda r, c: True)
@@ -540,7 +539,7 @@ class DraughtsGame(Game):
         return self._steps_from(buckets, kings, turn)
 
 
-class DraughtsState(State):
+class DraughtsState(TurnState):
     """A draughts position with the counters its variant's draw rules need."""
 
     __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "progress_ply", "capture_ply", "history",
@@ -557,11 +556,6 @@ class DraughtsState(State):
         self.drawn = False
         if game.endgame_counts is not None:
             self.drawn = self._endgame_drawn()
-
-    @property
-    def to_move(self) -> int:
-        """0 when the first player is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "DraughtsState":
         """A copy sharing the immutable history tuple."""
@@ -742,18 +736,9 @@ class DraughtsState(State):
     def parse_move(self, text: str) -> Move:
         """The legal move named by PDN text; accepts short and full capture forms, any of ``- x :``."""
         g = self.game
-        squares = [t for t in re.split(r"[-x:×]", text.strip().lower()) if t != ""]
-        if len(squares) < 2 or len(squares) != len(re.split(r"[-x:×]", text.strip().lower())):
-            raise IllegalMove(f"move {text!r} is not in PDN notation (e.g. 32-28, 28x19x23)")
-        masks = []
-        for sq in squares:
-            mask = g.parse_square(sq)
-            if mask is None:
-                raise IllegalMove(f"move {text!r}: {sq!r} is not a square of {g.name}")
-            masks.append(mask)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
+        masks, legal = read_move_squares(self, text, square=g.parse_square, separators="-x:×",
+                                         notation="in PDN notation (e.g. 32-28, 28x19x23)",
+                                         where=f"a square of {g.name}")
         matches = [m for m in legal if m[0] == masks[0] and m[1] == masks[-1]]
         if len(matches) > 1 or (len(masks) > 2 and matches):
             # a full route names exactly one move; a partial one must fit in order
@@ -801,10 +786,7 @@ class DraughtsState(State):
         kv, kings = g.king_value, self.kings
         own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
         opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
-        if own + opp == 0:
-            return 0.5
-        share = own / (own + opp)
-        return share if self.turn == 0 else 1.0 - share
+        return material_share(own, opp, self.turn)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""

@@ -58,8 +58,9 @@ from __future__ import annotations
 
 import re
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State, single_match
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, single_match
 from .geometry import Grid, indices
+from .options import Option, Schema
 
 Move = tuple  # (from, to, captured mask, *step codes)
 
@@ -77,10 +78,15 @@ START_BLACK = GRID.row_mask(3) | GRID.row_mask(4) | sum(GRID.mask(2, c) for c in
 START_FEN = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w 0 0"
 STONES = 22  # per side at the start: no position has more
 
-DEFAULTS = {"chain": "optional", "first_turn_single_capture": False, "removal": "immediate",
-            "no_capture_plies": 50, "max_plies": 400}
-CHOICES = {"chain": ("optional", "compulsory"), "removal": ("immediate", "dagaz")}
-TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+SCHEMA = Schema("fanorona", (
+    Option("chain", "choice", "optional", "optional: every prefix of a chain is a move; compulsory: maximal chains",
+           choices=("optional", "compulsory")),
+    Option("first_turn_single_capture", "bool", False, "each player's first turn captures one step only"),
+    Option("removal", "choice", "immediate", "a captured line leaves at once, or (dagaz) at the end of the turn",
+           choices=("immediate", "dagaz")),
+    Option("no_capture_plies", "int", 50, "plies in a row without a capture that draw (0 = off)", low=0),
+    Option("max_plies", "int", 400, "plies since the start that draw (0 = off)", low=0),
+))
 
 
 def _has_line(index: int, k: int) -> bool:
@@ -229,15 +235,13 @@ class FanoronaGame(Game):
     name = "fanorona"
     colours = ("W", "B")
 
-    def __init__(self, chain: str = "optional", first_turn_single_capture: bool = False,
-                 removal: str = "immediate", no_capture_plies: int = 50, max_plies: int = 400):
-        self.options = {"chain": chain, "first_turn_single_capture": first_turn_single_capture,
-                        "removal": removal, "no_capture_plies": no_capture_plies, "max_plies": max_plies}
-        self.mode = OPTIONAL if chain == "optional" else COMPULSORY
-        self.first_turn_single = first_turn_single_capture
-        self.dagaz = removal == "dagaz"
-        self.quiet_limit = no_capture_plies or 1 << 62
-        self.ply_limit = max_plies or 1 << 62
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        self.mode = OPTIONAL if options["chain"] == "optional" else COMPULSORY
+        self.first_turn_single = options["first_turn_single_capture"]
+        self.dagaz = options["removal"] == "dagaz"
+        self.quiet_limit = count_limit(options["no_capture_plies"])
+        self.ply_limit = count_limit(options["max_plies"])
         self.grid = GRID
         self.name_of = {i: GRID.algebraic(i) for i in indices(CELLS)}
 
@@ -378,7 +382,7 @@ class FanoronaGame(Game):
         return total
 
 
-class FanoronaState(State):
+class FanoronaState(TurnState):
     """A Fanorona position: the mover's and the other side's stones, and the draw counters."""
 
     __slots__ = ("game", "own", "opp", "turn", "ply", "quiet")
@@ -388,11 +392,6 @@ class FanoronaState(State):
         self.own, self.opp, self.turn = own, opp, turn
         self.ply = ply        # plies since the start of the game (FEN field 4)
         self.quiet = quiet    # plies in a row without a capture (FEN field 3)
-
-    @property
-    def to_move(self) -> int:
-        """0 when White (the first player) is to move, else 1."""
-        return self.turn
 
     @property
     def white(self) -> int:
@@ -439,7 +438,7 @@ class FanoronaState(State):
         self.ply += 1
         self.quiet = 0 if cap else self.quiet + 1
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end; the outcome, or None if cut off.
 
         The same rules and random draws as ``random_move`` then ``play``.
@@ -552,8 +551,7 @@ class FanoronaState(State):
     # --- evaluation and display ----------------------------------------------------------------
     def evaluate(self) -> float:
         """White's share of the stones on the board, in [0, 1] (0.5 on an empty board)."""
-        w, b = self.white.bit_count(), self.black.bit_count()
-        return 0.5 if w + b == 0 else w / (w + b)
+        return material_share(self.white.bit_count(), self.black.bit_count(), 0)
 
     def heuristic(self, move: Move) -> float:
         """Stones a legal move captures (0 for a paika)."""
@@ -583,33 +581,6 @@ class FanoronaState(State):
         return f"<fanorona {self.fen()}>"
 
 
-def _int_option(key: str, value) -> int:
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise BadOption(f"fanorona rule option {key}={value!r}: allowed values are whole numbers >= 0 (0 = off)")
-    return n
-
-
 def make_game(**options) -> FanoronaGame:
-    """Fanorona with rule options (see the module docstring); BadOption names a bad one."""
-    effective = dict(DEFAULTS)
-    for key, value in options.items():
-        k = str(key).strip().lower().replace("-", "_")
-        if k in CHOICES:
-            v = str(value).strip().lower()
-            if v not in CHOICES[k]:
-                raise BadOption(f"fanorona rule option {k}={value!r}: allowed values are {', '.join(CHOICES[k])}")
-            effective[k] = v
-        elif k == "first_turn_single_capture":
-            v = str(value).strip().lower()
-            if v not in TRUE + FALSE:
-                raise BadOption(f"fanorona rule option {k}={value!r}: allowed values are true, false")
-            effective[k] = v in TRUE
-        elif k in ("no_capture_plies", "max_plies"):
-            effective[k] = _int_option(k, value)
-        else:
-            raise BadOption(f"fanorona has no rule option {key!r}; options: {', '.join(DEFAULTS)}")
-    return FanoronaGame(**effective)
+    """Fanorona with rule options (``SCHEMA``, see the module docstring); BadOption names a bad one."""
+    return FanoronaGame(SCHEMA.parse(options))

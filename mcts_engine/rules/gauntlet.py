@@ -40,15 +40,21 @@ ranks 2..(last but one): no piece can ever stand elsewhere.
 """
 from __future__ import annotations
 
-import re
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, perft_walk, read_move_squares
+from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
+from .options import Option, Schema
 
 Move = tuple  # (from_mask, to_mask, captured_mask)
 
 SIZES = ("5x4", "5x5", "6x5", "6x6", "7x6", "7x7", "8x7", "8x8", "9x9", "10x10")
-_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+SCHEMA = Schema("gauntlet", (
+    Option("max_capture", "bool", False, "only the captures taking the most pieces are legal"),
+    Option("compulsory", "bool", True, "capturing is compulsory (off: steps are legal beside captures)"),
+    Option("size", "choice", "8x8", "the board, FILESxRANKS", choices=SIZES,
+           aliases={size.replace("x", "×"): size for size in SIZES}),
+))
 
 
 class GauntletGame(Game):
@@ -57,10 +63,11 @@ class GauntletGame(Game):
     name = "gauntlet"
     colours = ("W", "B")
 
-    def __init__(self, files: int = 8, ranks: int = 8, max_capture: bool = False, compulsory: bool = True):
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        files, ranks = (int(n) for n in options["size"].split("x"))
         self.files, self.ranks = files, ranks
-        self.max_capture, self.compulsory = max_capture, compulsory
-        self.options = {"max_capture": max_capture, "compulsory": compulsory, "size": f"{files}x{ranks}"}
+        self.max_capture, self.compulsory = options["max_capture"], options["compulsory"]
         self.grid = g = Grid(ranks, files)
         self.cells = g.cells
         self.stride = g.stride
@@ -134,23 +141,17 @@ class GauntletGame(Game):
 
     def perft(self, state: "GauntletState", depth: int) -> int:
         """Leaf count of the legal-move tree, on raw masks."""
-        return self._perft(state.runners, state.left, state.right, state.turn, depth)
+        return perft_walk(self.legal, self._child, (state.runners, state.left, state.right, state.turn), depth)
 
-    def _perft(self, runners: int, left: int, right: int, turn: int, depth: int) -> int:
-        if depth <= 0:
-            return 1
-        moves = self.legal(runners, left, right, turn)
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for frm, to, cap in moves:
-            if turn == 0:
-                total += self._perft(runners ^ frm ^ to, left & ~cap, right & ~cap, 1, depth - 1)
-            else:
-                moved = frm | to
-                total += self._perft(runners & ~cap, left ^ moved if left & frm else left,
-                                     right ^ moved if right & frm else right, 0, depth - 1)
-        return total
+    @staticmethod
+    def _child(position: tuple, move: Move) -> tuple:
+        """The raw position ``(runners, left, right, turn)`` after a legal move (for perft)."""
+        runners, left, right, turn = position
+        frm, to, cap = move
+        if turn == 0:
+            return runners ^ frm ^ to, left & ~cap, right & ~cap, 1
+        moved = frm | to
+        return runners & ~cap, left ^ moved if left & frm else left, right ^ moved if right & frm else right, 0
 
     # --- contract ------------------------------------------------------------------------
     def new_state(self) -> "GauntletState":
@@ -160,49 +161,30 @@ class GauntletGame(Game):
     def parse_fen(self, text: str) -> "GauntletState":
         """A position from ``side:W<runners>:L<left blockers>:R<right blockers>``."""
         original = text
-        parts = str(text).strip().strip('"').strip().split(":")
-        side = parts[0].strip().upper()
-        if side not in ("W", "B"):
-            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, W or B")
-        lists: dict[str, int] = {}
-        occupied = 0
-        for part in parts[1:]:
-            part = part.strip()
-            if not part:
-                continue
-            kind = part[0].upper()
-            if kind not in ("W", "L", "R"):
-                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with W, L or R")
-            if kind in lists:
-                raise BadPosition(f"bad FEN {original!r}: list {kind} given twice")
-            allowed = self.runner_squares if kind == "W" else self.blocker_squares
-            mask = 0
-            for item in part[1:].split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                index = self.grid.parse_algebraic(item)
-                if index is None:
-                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a square of the "
-                                      f"{self.files}x{self.ranks} board")
-                bit = 1 << index
-                if bit & occupied:
-                    raise BadPosition(f"bad FEN {original!r}: square {item} given twice")
-                if not bit & allowed:
-                    what = "runner" if kind == "W" else "blocker"
-                    raise BadPosition(f"bad FEN {original!r}: a {what} can never stand on {item}")
-                occupied |= bit
-                mask |= bit
-            lists[kind] = mask
-        return GauntletState(self, lists.get("W", 0), lists.get("L", 0), lists.get("R", 0),
-                             0 if side == "W" else 1)
+        fields = fen_fields(text)
+        side = fen_side(fields, original, ("W", "B"))
+        lists, _ = read_piece_lists(fields[1:], original, tags="WLR", square=self._square_mask, noun="square",
+                                    board=f"the {self.files}x{self.ranks} board")
+        masks = {kind: lists.get(kind, {}).get("", 0) for kind in "WLR"}
+        for kind, what, allowed in (("W", "runner", self.runner_squares), ("L", "blocker", self.blocker_squares),
+                                    ("R", "blocker", self.blocker_squares)):
+            stray = masks[kind] & ~allowed
+            if stray:
+                raise BadPosition(f"bad FEN {original!r}: a {what} can never stand on "
+                                  f"{self.square_name(stray & -stray)}")
+        return GauntletState(self, masks["W"], masks["L"], masks["R"], 0 if side == "W" else 1)
+
+    def _square_mask(self, name: str) -> int | None:
+        """The single-bit mask of a square name, or None."""
+        index = self.grid.parse_algebraic(name)
+        return None if index is None else 1 << index
 
     def square_name(self, mask: int) -> str:
         """Algebraic name of a single-bit mask."""
         return self.name_of[mask.bit_length() - 1]
 
 
-class GauntletState(State):
+class GauntletState(TurnState):
     """A Gauntlet position: runner, left-blocker and right-blocker masks and the side to move."""
 
     __slots__ = ("game", "runners", "left", "right", "turn", "ply")
@@ -211,11 +193,6 @@ class GauntletState(State):
         self.game = game
         self.runners, self.left, self.right, self.turn = runners, left, right, turn
         self.ply = 0  # plies played since this state was set up
-
-    @property
-    def to_move(self) -> int:
-        """0 when White (the runners) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "GauntletState":
         """An independent copy."""
@@ -263,7 +240,7 @@ class GauntletState(State):
             k -= n
         raise AssertionError("unreachable")
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end (same draws as ``random_move``/``play``)."""
         rnd, pick, play = rng.random, self._pick, self.play
         for _ in range(max_plies):
@@ -325,23 +302,13 @@ class GauntletState(State):
     def parse_move(self, text: str) -> Move:
         """The legal move named by ``d1-d2`` or ``d3xd5xd7`` (or its short form ``d3xd7``)."""
         g = self.game
-        body = str(text).strip().lower()
-        parts = re.split(r"[-x:]", body)
-        if len(parts) < 2 or any(not p for p in parts):
-            raise IllegalMove(f"move {text!r} is not in Gauntlet notation (e.g. d1-d2, d3xd5xd7)")
-        squares = []
-        for p in parts:
-            index = g.grid.parse_algebraic(p)
-            if index is None:
-                raise IllegalMove(f"move {text!r}: {p!r} is not a square of the {g.files}x{g.ranks} board")
-            squares.append(index)
-        legal = self.legal_moves()
-        if not legal:
-            raise IllegalMove(f"move {text!r}: the game is over, there is no legal move")
-        frm, to = 1 << squares[0], 1 << squares[-1]
-        path = "x".join(g.name_of[i] for i in squares)
+        masks, legal = read_move_squares(self, text, square=g._square_mask, separators="-x:",
+                                         notation="in Gauntlet notation (e.g. d1-d2, d3xd5xd7)",
+                                         where=f"a square of the {g.files}x{g.ranks} board")
+        frm, to = masks[0], masks[-1]
+        path = "x".join(g.square_name(mask) for mask in masks)
         for move in legal:
-            if move[0] == frm and move[1] == to and (len(squares) == 2 or self.move_str(move) == path):
+            if move[0] == frm and move[1] == to and (len(masks) == 2 or self.move_str(move) == path):
                 return move
         why = " (a capture is compulsory)" if g.compulsory and legal[0][2] else ""
         raise IllegalMove(f"move {text!r} is illegal in {self.fen()}{why}")
@@ -397,33 +364,6 @@ class GauntletState(State):
         return f"<gauntlet {self.fen()}>"
 
 
-def _flag(name: str, value) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise BadOption(f"gauntlet rule option {name}={value!r}: allowed values are 1/0, true/false, on/off")
-
-
 def make_game(**options) -> GauntletGame:
-    """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (strings accepted)."""
-    max_capture, compulsory, size = False, True, "8x8"
-    for key, value in options.items():
-        k = str(key).lower().replace("-", "_")
-        if k == "max_capture":
-            max_capture = _flag(k, value)
-        elif k == "compulsory":
-            compulsory = _flag(k, value)
-        elif k == "size":
-            size = str(value).strip().lower().replace("×", "x")
-            if size not in SIZES:
-                raise BadOption(f"gauntlet rule option size={value!r}: allowed values are {', '.join(SIZES)}")
-        else:
-            raise BadOption(f"gauntlet has no rule option {key!r}; options: max_capture, compulsory, size")
-    files, ranks = (int(x) for x in size.split("x"))
-    return GauntletGame(files, ranks, max_capture, compulsory)
+    """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (``SCHEMA``; strings accepted)."""
+    return GauntletGame(SCHEMA.parse(options))

@@ -42,15 +42,20 @@ from __future__ import annotations
 
 import re
 
-from .base import BadOption, BadPosition, Game, IllegalMove, State
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
+from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
+from .options import Option, Schema, option_error
 
 Move = int  # bit index of the drop cell
 
 STANDARD_B = "d3 c5 e5 i10 k10 o4 p4 q4 o15 p17 q15".split()
 STANDARD_W = "c4 e4 d6 d15 d16 d17 j9 j11 p14 o16 q16".split()
-SIZES = (7, 26)
 OPENINGS = ("standard", "empty", "B<cells>:W<cells>")
+SCHEMA = Schema("life", (
+    Option("size", "int", 19, "cells per side of the square board", low=7, high=26),
+    Option("opening", "text", "standard", "the start position: " + ", ".join(OPENINGS)),
+))
 
 
 def _maj(a: int, b: int, c: int) -> int:
@@ -63,26 +68,26 @@ class LifeGame(Game):
     name = "life"
     colours = ("B", "W")
 
-    def __init__(self, size: int = 19, opening: str = "standard"):
-        self.size = size
+    def __init__(self, options: dict):
+        self.use_options(SCHEMA, options)
+        self.size = size = options["size"]
         self.grid = g = Grid(size, size)
         self.cells = g.cells
         self.stride = g.stride
-        self.options = {"size": size, "opening": opening}
         self.name_of = {i: g.algebraic(i) for i in indices(g.cells)}
         # halving masks for the k-th set bit search
         self._low = [(1 << k) - 1 for k in range(g.stride * size + 2)]
-        self.start = self._opening(opening)
+        self.start = self._opening(options["opening"])
 
     # --- set-up ------------------------------------------------------------------
     def _opening(self, opening: str) -> tuple[int, int]:
+        """(black, white) of the ``opening`` option; BadOption when it is none of ``OPENINGS``."""
         text = opening.strip()
         if text.lower() == "empty":
             return 0, 0
         if text.lower() == "standard":
             if self.size < 15:
-                raise BadOption(f"life rule option opening=standard needs size >= 15 (size is {self.size}); "
-                                f"allowed values are {', '.join(OPENINGS)}")
+                raise option_error("life", "opening", opening, f"needs size >= 15 (size is {self.size})")
             n = self.size
 
             def place(name: str) -> int:
@@ -96,40 +101,16 @@ class LifeGame(Game):
             return sum(place(c) for c in STANDARD_B), sum(place(c) for c in STANDARD_W)
         body = re.sub(r"[;+\s]+", ",", text)
         try:
-            black, white = self._board_fields(body.split(":") if body else [], text)
+            return self._stones(body.split(":") if body else [], text)
         except BadPosition as err:
-            raise BadOption(f"life rule option opening={opening!r}: {err}; allowed values are "
-                            f"{', '.join(OPENINGS)}") from None
-        return black, white
+            raise option_error("life", "opening", opening,
+                               f"is not one of: {', '.join(OPENINGS)} ({err})") from None
 
-    def _board_fields(self, fields: list[str], original: str) -> tuple[int, int]:
-        lists: dict[str, int] = {}
-        occupied = 0
-        for part in fields:
-            part = part.strip()
-            if not part:
-                continue
-            colour = part[0].upper()
-            if colour not in ("B", "W"):
-                raise BadPosition(f"bad FEN {original!r}: field {part!r} must start with B or W")
-            if colour in lists:
-                raise BadPosition(f"bad FEN {original!r}: colour {colour} given twice")
-            mask = 0
-            for item in part[1:].split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                index = self.grid.parse_algebraic(item)
-                if index is None:
-                    raise BadPosition(f"bad FEN {original!r}: {item!r} is not a cell of the "
-                                      f"{self.size}x{self.size} board")
-                bit = 1 << index
-                if bit & occupied:
-                    raise BadPosition(f"bad FEN {original!r}: cell {item} given twice")
-                occupied |= bit
-                mask |= bit
-            lists[colour] = mask
-        return lists.get("B", 0), lists.get("W", 0)
+    def _stones(self, fields: list[str], original: str) -> tuple[int, int]:
+        """(black, white) from the FEN's colour fields ``B<cells>`` and ``W<cells>``."""
+        lists, _ = read_piece_lists(fields, original, tags="BW", square=self.parse_square, noun="cell",
+                                    board=f"the {self.size}x{self.size} board")
+        return lists.get("B", {}).get("", 0), lists.get("W", {}).get("", 0)
 
     # --- contract ------------------------------------------------------------------
     def new_state(self) -> "LifeState":
@@ -138,13 +119,9 @@ class LifeGame(Game):
 
     def parse_fen(self, text: str) -> "LifeState":
         """A position from ``side:B<cells>:W<cells>`` (see the module docstring)."""
-        original = text
-        text = str(text).strip().strip('"').strip()
-        parts = text.split(":")
-        side = parts[0].strip().upper()
-        if side not in ("B", "W"):
-            raise BadPosition(f"bad FEN {original!r}: must start with the side to move, B or W")
-        black, white = self._board_fields(parts[1:], original)
+        fields = fen_fields(text)
+        side = fen_side(fields, text, ("B", "W"))
+        black, white = self._stones(fields[1:], text)
         return LifeState(self, black, white, 0 if side == "B" else 1)
 
     def square_name(self, mask: int) -> str:
@@ -253,7 +230,7 @@ class LifeGame(Game):
         return total
 
 
-class LifeState(State):
+class LifeState(TurnState):
     """A Life position: black and white stone masks and the side to move."""
 
     __slots__ = ("game", "black", "white", "turn", "ply")
@@ -262,11 +239,6 @@ class LifeState(State):
         self.game = game
         self.black, self.white, self.turn = black, white, turn
         self.ply = 0  # plies played since this state was set up
-
-    @property
-    def to_move(self) -> int:
-        """0 when B (the first player) is to move, else 1."""
-        return self.turn
 
     def copy(self) -> "LifeState":
         s = object.__new__(LifeState)
@@ -295,7 +267,7 @@ class LifeState(State):
             return None
         return self.game.kth_bit(legal, int(rng.random() * legal.bit_count()))
 
-    def playout(self, rng, max_plies: int = 1 << 62) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random drops in place to the end; the outcome, or None if cut off.
 
         The same rules and random draws as ``random_move`` then ``play``.
@@ -422,20 +394,5 @@ class LifeState(State):
 
 
 def make_game(**options) -> LifeGame:
-    """The Life game with rule options ``size`` and ``opening`` (strings accepted)."""
-    size, opening = 19, "standard"
-    for key, value in options.items():
-        k = str(key).lower().replace("-", "_")
-        if k == "size":
-            try:
-                size = int(str(value).strip())
-            except ValueError:
-                size = None
-            if size is None or not SIZES[0] <= size <= SIZES[1]:
-                raise BadOption(f"life rule option size={value!r}: allowed values are "
-                                f"integers {SIZES[0]}..{SIZES[1]}")
-        elif k == "opening":
-            opening = str(value)
-        else:
-            raise BadOption(f"life has no rule option {key!r}; options: size, opening")
-    return LifeGame(size, opening)
+    """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted)."""
+    return LifeGame(SCHEMA.parse(options))

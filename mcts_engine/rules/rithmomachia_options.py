@@ -1,18 +1,19 @@
 """Rithmomachia rule options and set-ups (``../shared/rules/rithmomachia.md`` §2, §8).
 
-The option table (§8.1) is one dict ``DEFAULTS`` of name -> default, plus the
-allowed values of each; the preset ``author_compat`` (§8.3) is the dict of the
-"reference literal" column.  ``read_options`` turns protocol strings or Python
-values into the effective option dict, raising BadOption naming the bad input.
+The option table (§8.1) is the schema ``SCHEMA``: one row per option with its
+default and allowed values; the preset ``author_compat`` (§8.3) is the "reference
+literal" column, applied before the options given explicitly.  ``SCHEMA.parse``
+turns protocol strings or Python values into the effective option dict.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .base import BadOption
+from .options import Option, Schema
 
 # --- pieces ---------------------------------------------------------------------------
 SHAPES = "RTS"              # shape index 0 = Round, 1 = Triangle, 2 = Square
+PYRAMID = 3                 # the bitboard index of pyramids (after the three shapes)
 WHITE, BLACK = 0, 1
 
 #: §2.2, White (the even army): cell -> (shape letter, value) or ("P", [components])
@@ -53,95 +54,54 @@ def setup_cells(setup: str, ranks: int) -> tuple[dict, dict]:
 
 
 # --- options ----------------------------------------------------------------------------
-BOOL = ("true", "false")
-#: §8.1: option -> (default, allowed values or a type name)
-TABLE: dict[str, tuple[Any, Any]] = {
-    "first_player": ("white", ("white", "black")),
-    "setup": ("author", ("author", "back_ranks")),
-    "board_ranks": (16, (16, 14)),
-    "movement": ("standard", ("standard", "linear")),
-    "linear_up_to": (False, BOOL),
-    "pyramid_diagonal3": (False, BOOL),
-    "pyramid_total_only_intact": (False, BOOL),
-    "pyramid_total_only_intact_defence": (True, BOOL),
-    "pyramid_whole_on_component_hit": (False, BOOL),
-    "siege": ("adjacent", ("adjacent", "natural")),
-    "ambush": ("movement", ("movement", "custodial")),
-    "custodial_diagonal": (False, BOOL),
-    "pyramid_equality_any_component": (False, BOOL),
-    "ambush_same_piece_pairs": (False, BOOL),
-    "eruption_division": (True, BOOL),
-    "eruption_short_range_blocking": (False, BOOL),
-    "capture_counting": ("components", ("components", "author")),
-    "value_thresholds": ("text", ("text", "author")),
-    "win_piece_count": (15, "int"),
-    "win_value_white": (1315, "int"),
-    "win_value_black": (984, "int"),
-    "glorious": ("off", ("off", "on", "after_pyramid")),
-    "glorious_author_literal": (False, BOOL),
-    "glorious_lines": ("any", ("any", "orthogonal", "orthogonal_diagonal")),
-    "glorious_ordered": (False, BOOL),
-    "glorious_unobstructed": (False, BOOL),
-    "pyramid_capture_wins": (False, BOOL),
-    "no_moves": ("draw", ("draw", "loss")),
-    "max_plies": (None, "int"),
-}
-DEFAULTS = {name: default for name, (default, _) in TABLE.items()}
-#: §8.3: the "reference literal" column of §8.1
-PRESETS = {
+def _flag(name: str, default: bool, doc: str) -> Option:
+    return Option(name, "bool", default, doc)
+
+
+def _choice(name: str, choices: tuple, doc: str) -> Option:
+    return Option(name, "choice", choices[0], doc, choices=choices)
+
+
+def _count(name: str, default: int | None, doc: str, **more) -> Option:
+    return Option(name, "int", default, doc, low=1, **more)
+
+
+#: §8.1, one row per option (the first choice is the default); §8.3: the presets
+SCHEMA = Schema("rithmomachia", (
+    _choice("first_player", ("white", "black"), "§3 the colour that moves first"),
+    _choice("setup", ("author", "back_ranks"), "§2.3 the author's set-up, or the armies on their back ranks"),
+    _choice("board_ranks", (16, 14), "§8.2.7 ranks of the board (8 files)"),
+    _choice("movement", ("standard", "linear"), "§4 moves by shape, or §8.2.1 straight lines of 1/2/3 cells"),
+    _flag("linear_up_to", False, "§8.2.1 linear movement may stop after fewer cells"),
+    _flag("pyramid_diagonal3", False, "§8.2.2 an intact pyramid may also move 3 cells diagonally"),
+    _flag("pyramid_total_only_intact", False, "§8.2.3 a pyramid attacks with its total only while intact"),
+    _flag("pyramid_total_only_intact_defence", True, "§8.2.3 a damaged pyramid is still hit through its total"),
+    _flag("pyramid_whole_on_component_hit", False, "§8.2.4 a hit on one component takes the whole pyramid"),
+    _choice("siege", ("adjacent", "natural"), "§5.3 siege by neighbours, or §8.2.5 every regular move blocked"),
+    _choice("ambush", ("movement", "custodial"), "§5.5 ambush by two attackers, or §8.2.6 custodially"),
+    _flag("custodial_diagonal", False, "§8.2.6 custodial ambush also across the diagonals"),
+    _flag("pyramid_equality_any_component", False, "§5.2 equality may use any component of a pyramid"),
+    _flag("ambush_same_piece_pairs", False, "§5.5 two values of one pyramid may ambush together"),
+    _flag("eruption_division", True, "§5.6 eruption also by division"),
+    _flag("eruption_short_range_blocking", False, "§5.6 a piece between blocks eruption at distance 3-4"),
+    _choice("capture_counting", ("components", "author"), "§5.8 what the capture counters count"),
+    _choice("value_thresholds", ("text", "author"), "§7.1 how the value thresholds are read"),
+    _count("win_piece_count", 15, "§7.1 pieces captured that win"),
+    _count("win_value_white", 1315, "§7.1 the value threshold named for White"),
+    _count("win_value_black", 984, "§7.1 the value threshold named for Black"),
+    _choice("glorious", ("off", "on", "after_pyramid"), "§7.2 glorious victories"),
+    _flag("glorious_author_literal", False, "§7.2.1 glorious victories with the reference's slips"),
+    _choice("glorious_lines", ("any", "orthogonal", "orthogonal_diagonal"), "§7.2.1 the lines a progression may stand on"),
+    _flag("glorious_ordered", False, "§7.2.1 the middle cell holds the middle value"),
+    _flag("glorious_unobstructed", False, "§7.2.1 no piece between the cells of a line"),
+    _flag("pyramid_capture_wins", False, "§7.3 taking the opposing pyramid wins"),
+    _choice("no_moves", ("draw", "loss"), "§7.3 a side without a move draws or loses"),
+    _count("max_plies", None, "§7.3 plies that draw (none = no cap)", aliases={"none": None, "": None, "0": None}),
+    _choice("preset", ("none", "author_compat"), "§8.3 values applied before the options given"),
+), presets={
     "none": {},
     "author_compat": {"pyramid_equality_any_component": True, "ambush_same_piece_pairs": True,
                       "eruption_division": False, "eruption_short_range_blocking": True,
                       "capture_counting": "author", "value_thresholds": "author",
                       "glorious_author_literal": True},
-}
-_TRUE = ("true", "1", "yes", "on")
-_FALSE = ("false", "0", "no", "off")
-
-
-def _value(name: str, raw: Any) -> Any:
-    """One option value checked against the table; BadOption names the option and the value."""
-    default, allowed = TABLE[name]
-    text = str(raw).strip().lower()
-    if allowed is BOOL:
-        if isinstance(raw, bool):
-            return raw
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise BadOption(f"rithmomachia rule option {name}={raw!r}: allowed values are true, false")
-    if allowed == "int":
-        if name == "max_plies" and text in ("none", "", "0"):
-            return None
-        try:
-            number = int(text)
-        except ValueError:
-            number = -1
-        if number < 1:
-            raise BadOption(f"rithmomachia rule option {name}={raw!r}: allowed values are positive integers"
-                            + (" or none" if name == "max_plies" else ""))
-        return number
-    for choice in allowed:
-        if text == str(choice):
-            return choice
-    raise BadOption(f"rithmomachia rule option {name}={raw!r}: allowed values are "
-                    + ", ".join(str(a) for a in allowed))
-
-
-def read_options(options: dict) -> dict[str, Any]:
-    """The effective option dict (preset first, then explicit options over it)."""
-    given = {str(k).strip().lower().replace("-", "_"): v for k, v in options.items()}
-    preset = str(given.pop("preset", "none")).strip().lower()
-    if preset not in PRESETS:
-        raise BadOption(f"rithmomachia rule option preset={preset!r}: allowed values are "
-                        + ", ".join(PRESETS))
-    effective = dict(DEFAULTS)
-    effective.update(PRESETS[preset])
-    for name, raw in given.items():
-        if name not in TABLE:
-            raise BadOption(f"rithmomachia has no rule option {name!r}; options: preset, "
-                            + ", ".join(TABLE))
-        effective[name] = _value(name, raw)
-    effective["preset"] = preset
-    return effective
+})
