@@ -12,7 +12,9 @@ import threading
 from typing import Callable
 
 from .rules.base import AmbiguousMove, Game, IllegalMove, State
-from .search import Limits, Settings, make_agent
+from .agents import make_agent
+from .mcts.limits import Limits
+from .mcts.settings import Settings
 
 RESULT_WORDS = {1.0: "the first player wins", 0.0: "the second player wins", 0.5: "draw"}
 

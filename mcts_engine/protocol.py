@@ -37,9 +37,11 @@ from typing import Callable, Iterable
 from . import __version__
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import IllegalMove, RulesError, divide
-from . import parallel
-from .search import (AGENTS, FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Limits, SearchInfo,
-                     SearchResult, Settings, make_agent)
+from .agents import AGENTS, make_agent
+from .mcts.agent import SearchInfo, SearchResult
+from .mcts.limits import Limits
+from .mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Settings
+from .parallel import pool as parallel
 
 ENGINE_NAME = "mcts-engine"
 ENGINE_AUTHOR = "mcts-engine developers"
