@@ -8,8 +8,14 @@ second.  Benchmarks are run by hand or in CI as information, never as timed test
 from __future__ import annotations
 
 import random
+import threading
 import time
 
+from .agents import make_agent
+from .mcts.limits import Limits
+from .mcts.settings import Settings
+from .mcts.uct import UctAgent
+from .parallel.pool import WorkerPool
 from .rules import get_game
 from .rules.base import Game
 
@@ -46,11 +52,6 @@ def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
 
 def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
     """UCT iterations per CPU-second from the start position (one process, random playouts)."""
-    import threading
-
-    from .search import Limits, Settings
-    from .uct import UctAgent
-
     agent = UctAgent(game, Settings(seed=seed))
     start = time.process_time()
     result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
@@ -67,18 +68,11 @@ def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", 
     benchmark.  Workers are started (in ``pool``, or a private one) before the
     clock starts; one search of ``seconds`` is timed, after a short warm-up.
     """
-    import threading
-
-    from .search import Limits, Settings, make_agent
-
     settings = Settings(seed=seed, threads=threads, parallel=mode, move_overhead=0.0)
-    if threads > 1:
-        from .parallel import ParallelAgent, WorkerPool
-        own = pool is None
-        pool = pool or WorkerPool()
-        agent = ParallelAgent(game, settings, pool)
-    else:
-        own, agent = False, make_agent(game, settings)
+    own = threads > 1 and pool is None
+    if own:
+        pool = WorkerPool()
+    agent = make_agent(game, settings, pool)
     try:
         agent.search(game.new_state(), Limits(movetime=min(0.2, seconds)), threading.Event())  # warm-up
         agent.new_game()
@@ -96,8 +90,6 @@ def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds
                  seed: int = 1) -> list[dict]:
     """For each game and mode, UCT iterations per wall-second at each thread count, and the
     speed-up over the first count."""
-    from .parallel import WorkerPool
-
     pool = WorkerPool()
     rows = []
     try:

@@ -17,7 +17,8 @@ from . import bench as bench_mod
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
-from .search import AGENTS, PARALLEL_MODES
+from .agents import AGENTS
+from .mcts.settings import PARALLEL_MODES
 
 
 def _game(name: str, rules: str | None):

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from mcts_engine.parallel import (ParallelAgent, RootChild, WorkerPool, majority_vote, merge_children,
-                                  _split)
+from mcts_engine.agents import make_agent
+from mcts_engine.mcts.final import RootChild, majority_vote, merge_children
+from mcts_engine.mcts.limits import Limits, split_nodes
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.parallel.pool import WorkerPool
 from mcts_engine.rules import get_game, list_games
-from mcts_engine.search import Limits, Settings
 from test_protocol import EngineProcess, _processes_in_group
 
 LINUX = Path("/proc/self/stat").exists()
@@ -43,9 +45,9 @@ def test_majority_vote_ties_go_to_visits_and_proofs_override():
 
 
 def test_nodes_are_shared_out_evenly():
-    assert _split(10, 3) == [4, 3, 3]
-    assert _split(1, 2) == [1, 0]
-    assert _split(None, 2) == [None, None]
+    assert split_nodes(10, 3) == [4, 3, 3]
+    assert split_nodes(1, 2) == [1, 0]
+    assert split_nodes(None, 2) == [None, None]
 
 
 # --- searching with workers (one private pool for the module) ----------------------------
@@ -72,7 +74,7 @@ def random_position(game, plies: int, seed: int):
 def test_threads_2_returns_legal_moves_in_every_game(pool, mode):
     for name in list_games():
         game = get_game(name)
-        agent = ParallelAgent(game, Settings(threads=2, parallel=mode, seed=11), pool)
+        agent = make_agent(game, Settings(threads=2, parallel=mode, seed=11), pool)
         for plies in (0, 6):
             state = random_position(game, plies, seed=len(name))
             result = agent.search(state.copy(), Limits(nodes=24), threading.Event())
@@ -85,7 +87,7 @@ def test_seed_and_nodes_give_the_same_search_twice(pool, mode, merge):
     game = get_game("english")
     runs = []
     for _ in range(2):
-        agent = ParallelAgent(game, Settings(threads=2, parallel=mode, merge=merge, seed=5), pool)
+        agent = make_agent(game, Settings(threads=2, parallel=mode, merge=merge, seed=5), pool)
         result = agent.search(game.new_state(), Limits(nodes=600), threading.Event())
         info = result.info
         runs.append((result.move, info.nodes, info.score, info.wdl, info.pv))
@@ -96,7 +98,7 @@ def test_seed_and_nodes_give_the_same_search_twice(pool, mode, merge):
 def test_both_trees_count_in_root_mode(pool):
     """The merged root visits are the two searchers' together."""
     game = get_game("english")
-    agent = ParallelAgent(game, Settings(threads=2, seed=9), pool)
+    agent = make_agent(game, Settings(threads=2, seed=9), pool)
     result = agent.search(game.new_state(), Limits(nodes=400), threading.Event())
     assert result.info.nodes == 400
     assert sum(ch.n for ch in agent.local.root.children) == 200   # the local share
@@ -107,7 +109,7 @@ def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
     stop the next agent's workers before they start."""
     game = get_game("english")
     for seed in (1, 2):
-        agent = ParallelAgent(game, Settings(threads=2, seed=seed), pool)
+        agent = make_agent(game, Settings(threads=2, seed=seed), pool)
         result = agent.search(game.new_state(), Limits(movetime=0.3), threading.Event())
         local = sum(ch.n for ch in agent.local.root.children)
         assert result.info.nodes > local + 20, (seed, result.info.nodes, local)
@@ -115,9 +117,8 @@ def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
 
 def test_stop_ends_a_pooled_search_quickly(pool):
     game = get_game("international")
-    agent = ParallelAgent(game, Settings(threads=2, seed=2), pool)
     for mode in ("root", "tree"):
-        agent.settings.parallel = mode
+        agent = make_agent(game, Settings(threads=2, seed=2, parallel=mode), pool)
         stop = threading.Event()
         threading.Timer(0.4, stop.set).start()
         start = time.perf_counter()

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mcts_engine.playouts import CapturePlayout
+from mcts_engine.mcts.playouts import CapturePlayout
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, IllegalMove
 

@@ -5,10 +5,12 @@ import time
 
 import pytest
 
-from mcts_engine.playouts import POLICIES, make_playout
+from mcts_engine.agents import make_agent
+from mcts_engine.mcts.limits import Limits, budget
+from mcts_engine.mcts.playouts import POLICIES, make_playout
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
-from mcts_engine.search import Limits, Settings, budget, make_agent
-from mcts_engine.uct import UctAgent
 from toy_games import TakeAway, wins_for_mover, winning_moves
 
 # Positions with exactly one move that forces a win within 5 plies (found by

@@ -210,7 +210,6 @@ class Session:
                 self.output.error(f"cannot make agent {settings.agent}: {err}; playing random moves instead")
                 self.agent = make_agent(self.game, Settings(agent="random", seed=settings.seed))
             self._agent_key = key
-            # Until the Agent base class declares on_note, only ParallelAgent reads it.
             self.agent.on_note = self.output.note
         return self.agent
 

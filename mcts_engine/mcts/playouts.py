@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from .rules.base import State
+from ..rules.base import State
 
 
 class Playout:

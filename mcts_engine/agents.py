@@ -1,0 +1,79 @@
+"""``make_agent``: the engine options' ``Settings`` -> the player that searches.
+
+``Agent uct`` is MCTS (``mcts/``): one process, or with ``Threads`` > 1 root parallel
+(default) or tree parallel.  ``random`` and ``greedy`` are the seed articles' "Random"
+and "Eval" players, so they are this same engine with another option.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Hashable
+
+from .mcts.agent import Agent, InfoCallback, SearchInfo, SearchResult
+from .mcts.limits import Limits
+from .mcts.root_parallel import RootParallelAgent
+from .mcts.settings import Settings
+from .mcts.tree_parallel import TreeParallelAgent
+from .mcts.uct import UctAgent
+from .parallel.pool import WorkerPool
+from .rules.base import Game, State
+
+AGENTS = ("uct", "random", "greedy")
+
+
+class RandomAgent(Agent):
+    """The seed articles' "Random" player: a uniformly random legal move."""
+
+    def search(self, state: State, limits: Limits, stop: threading.Event,
+               on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
+        """A random move (among ``searchmoves`` when given)."""
+        if limits.searchmoves:
+            move = limits.searchmoves[int(self.rng.random() * len(limits.searchmoves))]
+        else:
+            move = state.random_move(self.rng)
+        return SearchResult(move, None, SearchInfo(nodes=1, pv=[move]))
+
+
+class GreedyAgent(Agent):
+    """The seed articles' "Eval" player: the best move by one-ply evaluation, ties at random.
+
+    The evaluation is the game's ``evaluate()`` (score in [0, 1] for the first
+    player) after the move, from the mover's point of view; a move that ends the
+    game scores its result.
+    """
+
+    def search(self, state: State, limits: Limits, stop: threading.Event,
+               on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
+        """The best move by one-ply evaluation."""
+        mover = state.to_move
+        best, best_moves = -1.0, []
+        for move in limits.searchmoves or state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            value = child.outcome()
+            if value is None:
+                value = child.evaluate()
+            if mover == 1:
+                value = 1.0 - value
+            if value > best + 1e-12:
+                best, best_moves = value, [move]
+            elif abs(value - best) <= 1e-12:
+                best_moves.append(move)
+        move = best_moves[int(self.rng.random() * len(best_moves))]
+        return SearchResult(move, None, SearchInfo(nodes=len(best_moves), score=best, pv=[move]))
+
+
+def make_agent(game: Game, settings: Settings, pool: WorkerPool | None = None) -> Agent:
+    """The agent named by ``settings.agent`` for ``game``; parallel agents use ``pool``
+    (default: this process's shared pool)."""
+    if settings.agent == "random":
+        return RandomAgent(game, settings)
+    if settings.agent == "greedy":
+        return GreedyAgent(game, settings)
+    if settings.agent != "uct":
+        raise ValueError(f"unknown agent {settings.agent!r}; agents: {', '.join(AGENTS)}")
+    if settings.threads <= 1:
+        return UctAgent(game, settings)
+    if settings.parallel == "tree":
+        return TreeParallelAgent(game, settings, pool)
+    return RootParallelAgent(game, settings, pool)

@@ -1,0 +1,62 @@
+"""When a search stops: the ``go`` limits and the time manager.
+
+The protocol turns ``go`` into ``Limits``; ``budget`` turns them into seconds for this
+move; the searcher (``searcher.py``) checks them between iterations.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Limits:
+    """When to stop a search.  ``None`` = no limit of that kind; all None and not infinite = 1 s."""
+
+    nodes: int | None = None          # UCT iterations
+    movetime: float | None = None     # seconds for this move
+    time_left: float | None = None    # the mover's clock, seconds
+    increment: float = 0.0            # the mover's increment, seconds
+    movestogo: int | None = None      # moves to the next time control
+    depth: int | None = None          # stop once the tree reaches this depth
+    infinite: bool = False            # until stop (also while pondering)
+    searchmoves: list | None = None   # consider only these root moves (legal moves of the state)
+
+    def nodes_only(self) -> bool:
+        """Whether only a node count ends the search (no clock, no infinite): the case in
+        which a seeded search is reproducible, so its reports follow the count, not the time."""
+        return (self.nodes is not None and not self.infinite and self.movetime is None
+                and self.time_left is None)
+
+
+def budget(limits: Limits, overhead: float) -> float | None:
+    """Seconds to think for this move: movetime, or a share of the clock; None = no time limit.
+
+    The clock share is the time left over the moves still to play (``movestogo``,
+    else an assumed 30), plus most of the increment, never more than half the
+    time left, always leaving ``overhead`` for the I/O.
+    """
+    if limits.infinite:
+        return None
+    if limits.movetime is not None:
+        return max(0.001, limits.movetime - overhead)
+    if limits.time_left is not None:
+        moves = max(1, min(limits.movestogo or 30, 50))
+        share = limits.time_left / moves + 0.8 * limits.increment
+        share = min(share, 0.5 * limits.time_left)
+        return max(0.001, share - overhead)
+    if limits.nodes is not None or limits.depth is not None:
+        return None
+    return 1.0
+
+
+def now() -> float:
+    """Monotonic wall-clock seconds (search limits are wall time; benchmarks use CPU time)."""
+    return time.perf_counter()
+
+
+def split_nodes(nodes: int | None, parts: int) -> list[int | None]:
+    """``nodes`` shared out as evenly as possible among ``parts`` searchers (None = no limit)."""
+    if nodes is None:
+        return [None] * parts
+    return [nodes // parts + (1 if i < nodes % parts else 0) for i in range(parts)]

@@ -1,0 +1,31 @@
+"""The search's parameters, as the engine options set them, and each choice's allowed values."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .playouts import POLICIES
+
+PLAYOUTS = tuple(POLICIES)
+FINAL_MOVES = ("robust", "max")
+PARALLEL_MODES = ("root", "tree")
+MERGES = ("visits", "vote")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Agent parameters, set from engine options (frozen: an agent is rebuilt when they change)."""
+
+    agent: str = "uct"                # uct | random | greedy
+    uct_c: float = 1.0                # UCB1 exploration constant (values in [0, 1])
+    playout: str = "random"           # random | capture | greedy-eps | mast
+    playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
+    epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts
+    tree_reuse: bool = True
+    solver: bool = True
+    final_move: str = "robust"        # robust (most visits) | max (best mean)
+    seed: int = 0                     # 0 = a fresh random seed per game
+    move_overhead: float = 0.03       # seconds kept back per move for I/O
+    threads: int = 1                  # searchers: this process + threads-1 worker processes
+    parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
+    merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
+
