@@ -29,8 +29,7 @@ from ..rules import RulesError, State
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
 from .search_api import Limits, SearchInfo
-from .session import FinishedSearch, Session, build_position
-from .uci import ENGINE_AUTHOR, ENGINE_NAME
+from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position
 
 HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual game of that size
 HUB_VARIANTS = {"normal": "international"}    # Scan's variant names that differ from ours

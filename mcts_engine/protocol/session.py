@@ -26,6 +26,8 @@ from .errors import ProtocolError, short
 from .options import OptionChange, OptionValues
 from .search_api import Agent, Limits, SearchInfo, SearchResult, Settings, close_pool, make_agent, resize_pool
 
+ENGINE_NAME = "mcts-engine"
+ENGINE_AUTHOR = "mcts-engine developers"
 JOIN_TIMEOUT = 10.0       # seconds to wait for a stopped search thread
 PLAYERS = ("first player", "second player")
 COLOUR_NAMES = {"W": "White", "B": "Black"}

@@ -26,10 +26,8 @@ from ..rules.base import IllegalMove, divide
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
 from .search_api import Limits, SearchInfo
-from .session import FinishedSearch, Session, build_position, side_name
+from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, side_name
 
-ENGINE_NAME = "mcts-engine"
-ENGINE_AUTHOR = "mcts-engine developers"
 MAX_PERFT = 64            # deepest perft accepted (the command line's limit too)
 GO_CLOCKS = {"wtime", "btime", "winc", "binc", "p1time", "p2time", "p1inc", "p2inc"}
 GO_NUMBERS = GO_CLOCKS | {"movetime", "nodes", "depth", "movestogo", "mate"}
