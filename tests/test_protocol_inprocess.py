@@ -367,15 +367,15 @@ def test_hub_errors_unknown_commands_and_a_go_during_a_search(hub):
 
 
 def test_hub_guesses_the_game_from_the_board_size_until_a_variant_is_set(hub):
-    english = get_game("english").new_state()
-    hub.send("pos pos=B" + "b" * 12 + "e" * 8 + "w" * 12)
+    canadian = "W" + "b" * 30 + "e" * 12 + "w" * 30              # 12x12: Canadian, as Hub numbers it
+    hub.send(f"pos pos={canadian}")
     move = hub_go(hub)[-1].split()[1].split("=", 1)[1]
-    english.parse_hub_move(move)
+    get_game("canadian").new_state().parse_hub_move(move)
     hub.send("set-param name=variant value=normal")  # Scan's name of international
-    hub.send("pos pos=B" + "b" * 12 + "e" * 8 + "w" * 12)
+    hub.send(f"pos pos={canadian}")
     hub.send("ping")
     lines = hub.until("pong")
-    assert len(lines) == 2 and "50" in lines[0] and lines[0].startswith("error message=")
+    assert len(lines) == 2 and "50" in lines[0] and lines[0].startswith("error message="), lines
 
 
 def test_hub_captures_are_written_and_read_in_hub_notation(hub):
