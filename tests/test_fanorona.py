@@ -9,6 +9,8 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                      check_playout_matches_loop, check_random_move, random_game)
 
 from mcts_engine.cli import main
 from mcts_engine.rules import get_game, parse_rule_options
@@ -365,32 +367,12 @@ def test_perft_5_matches_reference():
 
 # --- properties over seeded random games -------------------------------------------------------------
 
-def random_game(game, seed: int, start=None):
-    """Yield copies of every state of a random game, the final one included."""
-    rng = random.Random(seed)
-    state = game.new_state() if start is None else start.copy()
-    for _ in range(500):
-        yield state.copy()
-        move = state.random_move(rng)
-        if move is None:
-            return
-        state.play(move)
-    raise AssertionError(f"random game {seed} did not end in 500 plies")
-
-
 def check_state(game, state, rng):
     legal = state.legal_moves()
-    assert len(set(legal)) == len(legal), "duplicate moves"
     fen = state.fen()
-    again = game.parse_fen(fen)
-    assert again.key() == state.key() and again.fen() == fen
+    again = check_fen_round_trip(game, state)
     assert again.legal_moves() == legal and again.outcome() == state.outcome()
-    texts = set()
-    for move in legal:
-        text = state.move_str(move)
-        assert " " not in text and state.parse_move(text) == move, (fen, text)
-        texts.add(text)
-    assert len(texts) == len(legal)
+    check_moves_read_back(state, legal)
     outcome = state.outcome()
     if legal:
         assert outcome is None, fen
@@ -398,15 +380,10 @@ def check_state(game, state, rng):
         assert outcome in (0.0, 0.5, 1.0), fen
         if outcome != 0.5:
             assert outcome == (0.0 if state.to_move == 0 else 1.0), fen
-    pick = state.random_move(rng)
-    assert (pick in legal) if legal else pick is None
+    check_random_move(state, legal, rng)
     if legal:
-        before = (state.key(), fen, outcome, legal)
-        twin = state.copy()
-        twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome(), state.legal_moves()) == before
-        assert 0.0 <= twin.evaluate() <= 1.0
+        check_copy_is_independent(state, legal[-1])
+        assert 0.0 <= state.evaluate() <= 1.0
         assert state.is_capture(legal[-1]) == (state.heuristic(legal[-1]) > 0)
 
 
@@ -423,7 +400,7 @@ def test_random_game_invariants(options):
     for seed in range(25):
         # from the start, and from a sparse random board (long paika walks reach the draw rules)
         for start in (game.new_state(), game.parse_fen(random_board(random.Random(seed)))):
-            for state in random_game(game, seed, start):
+            for state in random_game(game, seed, start, max_plies=500):
                 check_state(game, state, rng)
             ended.append(state.outcome())
     assert {0.0, 1.0} <= set(ended)
@@ -432,16 +409,8 @@ def test_random_game_invariants(options):
 @pytest.mark.parametrize("seed", range(8))
 def test_playout_equals_random_move_loop(seed):
     for start in (GAME.new_state(), GAME.parse_fen(EX2_FEN), GAME.parse_fen(board_fen("a1 c3", "g5 i5 e3"))):
-        fast = start.copy()
-        result = fast.playout(random.Random(seed))
-        slow = start.copy()
-        rng = random.Random(seed)
-        while (move := slow.random_move(rng)) is not None:
-            slow.play(move)
-        assert fast.fen() == slow.fen() and result == slow.outcome() == fast.outcome()
-        assert result in (0.0, 0.5, 1.0)
-    cut = GAME.new_state()
-    assert cut.playout(random.Random(seed), max_plies=2) is None and cut.ply == 2
+        check_playout_matches_loop(start, seed)
+    check_playout_cut_off(GAME.new_state(), 2)
 
 
 def chi2_sf(x: float, dof: int) -> float:
