@@ -5,6 +5,7 @@ game's test file only says what is particular to its game.
 """
 from __future__ import annotations
 
+import math
 import random
 
 
@@ -47,6 +48,39 @@ def check_random_move(state, legal: list, rng) -> None:
     """``random_move`` picks a legal move, or None when there is none."""
     pick = state.random_move(rng)
     assert (pick in legal) if legal else pick is None, state.fen()
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
+    s, z = dof / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    # regularised lower incomplete gamma by its series, then the complement
+    term = total = 1.0 / s
+    n = 1
+    while term > total * 1e-15:
+        term *= z / (s + n)
+        total += term
+        n += 1
+    lower = total * math.exp(-z + s * math.log(z) - math.lgamma(s))
+    return max(0.0, 1.0 - lower)
+
+
+def check_random_move_uniform(state, draws: int, seed: int, p_min: float = 1e-4) -> dict:
+    """``draws`` seeded ``random_move`` draws hit only legal moves, each about equally often:
+    a chi-square test of uniformity must not reject at ``p_min``.  Returns the counts."""
+    legal = state.legal_moves()
+    rng = random.Random(seed)
+    counts = dict.fromkeys(legal, 0)
+    for _ in range(draws):
+        move = state.random_move(rng)
+        assert move in counts, state.fen()
+        counts[move] += 1
+    expected = draws / len(legal)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    p = chi2_sf(chi2, len(legal) - 1)
+    assert p > p_min, (counts, chi2, p)
+    return counts
 
 
 def check_copy_is_independent(state, move) -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
-                      check_playout_matches_loop, check_random_move, random_game)
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove
@@ -368,14 +368,7 @@ def test_playout_equals_random_move_loop():
 
 def test_random_move_uniform():
     s = DABLOT.parse_fen("B:BKe3,a1:WKe5,a13,b13,c13")        # 10 steps + an optional King capture
-    moves = s.legal_moves()
-    rng = random.Random(4)
-    counts = dict.fromkeys(moves, 0)
-    draws = 11 * 1000
-    for _ in range(draws):
-        counts[s.random_move(rng)] += 1
-    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
-    assert chi2 < 30      # 10 degrees of freedom: p < 0.001 beyond 29.6
+    assert len(check_random_move_uniform(s, 11 * 1000, 4, p_min=1e-3)) == 11
 
 
 def test_heuristic_and_capture():

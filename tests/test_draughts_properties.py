@@ -6,14 +6,14 @@ the games themselves are played with ``random.Random(seed)`` through
 """
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back,
-                      check_playout_matches_loop, check_random_move, random_game)
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, chi2_sf,
+                      random_game)
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts_variants import VARIANTS
@@ -141,22 +141,6 @@ def test_jumpers_matches_capture_search(name, options, seed):
 # random_move is uniform over the legal moves
 # ----------------------------------------------------------------------------
 
-def chi2_sf(x: float, dof: int) -> float:
-    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
-    s, z = dof / 2.0, x / 2.0
-    if z <= 0:
-        return 1.0
-    # regularised lower incomplete gamma by its series, then the complement
-    term = total = 1.0 / s
-    n = 1
-    while term > total * 1e-15:
-        term *= z / (s + n)
-        total += term
-        n += 1
-    lower = total * math.exp(-z + s * math.log(z) - math.lgamma(s))
-    return max(0.0, 1.0 - lower)
-
-
 UNIFORM = [
     ("english", None, 7),
     ("international", None, 9),
@@ -174,20 +158,9 @@ UNIFORM = [
 def test_random_move_is_uniform(name, fen, count):
     game = get_game(name)
     state = game.new_state() if fen is None else game.parse_fen(fen)
-    legal = state.legal_moves()
     if count is not None:
-        assert len(legal) == count
-    rng = random.Random(20240611)
-    draws = 20_000
-    freq = dict.fromkeys(legal, 0)
-    for _ in range(draws):
-        move = state.random_move(rng)
-        assert move in freq
-        freq[move] += 1
-    expected = draws / len(legal)
-    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
-    p = chi2_sf(chi2, len(legal) - 1)
-    assert p > 1e-4, (freq, chi2, p)
+        assert len(state.legal_moves()) == count
+    check_random_move_uniform(state, 20_000, 20240611)
 
 
 def test_chi2_sf_sanity():

@@ -4,13 +4,12 @@ input, and the command line."""
 from __future__ import annotations
 
 import json
-import math
 import random
 
 import pytest
 from click.testing import CliRunner
 from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
-                      check_playout_matches_loop, check_random_move, random_game)
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.cli import main
 from mcts_engine.rules import get_game, parse_rule_options
@@ -413,30 +412,9 @@ def test_playout_equals_random_move_loop(seed):
     check_playout_cut_off(GAME.new_state(), 2)
 
 
-def chi2_sf(x: float, dof: int) -> float:
-    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
-    s, z = dof / 2.0, x / 2.0
-    term = total = 1.0 / s
-    n = 1
-    while term > total * 1e-15:
-        term *= z / (s + n)
-        total += term
-        n += 1
-    return max(0.0, 1.0 - total * math.exp(-z + s * math.log(z) - math.lgamma(s)))
-
-
 @pytest.mark.parametrize("fen", [EX2_FEN, board_fen("a1 e3 h2", "i5 a5")], ids=["captures", "paikas"])
 def test_random_move_is_uniform(fen):
-    state = GAME.parse_fen(fen)
-    legal = state.legal_moves()
-    rng = random.Random(11)
-    freq = dict.fromkeys(legal, 0)
-    draws = 12_000
-    for _ in range(draws):
-        freq[state.random_move(rng)] += 1
-    expected = draws / len(legal)
-    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
-    assert chi2_sf(chi2, len(legal) - 1) > 1e-4, freq
+    check_random_move_uniform(GAME.parse_fen(fen), 12_000, 11)
 
 
 # --- notation and bad input ----------------------------------------------------------------------------

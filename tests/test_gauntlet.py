@@ -6,7 +6,7 @@ import random
 
 import pytest
 from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
-                      check_playout_matches_loop, check_random_move, random_game)
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
@@ -175,14 +175,7 @@ def test_playout_equals_random_move_loop():
 
 
 def test_random_move_uniform():
-    s = GAUNTLET.new_state()
-    moves = s.legal_moves()
-    rng = random.Random(11)
-    counts = dict.fromkeys(moves, 0)
-    for _ in range(6000):
-        counts[s.random_move(rng)] += 1
-    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
-    assert chi2 < 20.5      # 5 degrees of freedom: p < 0.001 beyond 20.5
+    check_random_move_uniform(GAUNTLET.new_state(), 6000, 11, p_min=1e-3)
 
 
 def test_perft_matches_generic_walk():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move, \
-    random_game
+from conftest import (check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move,
+                      check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
@@ -254,15 +254,7 @@ def test_playout_equals_random_move_loop():
 def test_random_move_uniform():
     s = LIFE.new_state()
     moves = s.legal_moves()
-    rng = random.Random(7)
-    draws = 81 * 200
-    counts = dict.fromkeys(moves, 0)
-    for _ in range(draws):
-        counts[s.random_move(rng)] += 1
-    assert set(counts) == set(moves)
-    expected = draws / len(moves)
-    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < 130   # 80 degrees of freedom: p < 0.001 beyond ~125
+    check_random_move_uniform(s, 81 * 200, 7, p_min=1e-3)
     # the k-th set bit search, both branches
     x = LIFE.drops(s.black, s.white)
     assert [LIFE.kth_bit(x, k) for k in range(81)] == moves
