@@ -8,6 +8,8 @@ import math
 import random
 
 import pytest
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                      check_playout_matches_loop, check_random_move, random_game)
 
 from mcts_engine.rules import BadOption, BadPosition, IllegalMove, get_game, parse_rule_options
 from mcts_engine.rules.alquerque import GAMES
@@ -163,19 +165,6 @@ class Reference:
         return found
 
 
-def random_states(game, seed: int, plies: int = 400):
-    """The states of a seeded random game (copies), the last one included."""
-    rng = random.Random(seed)
-    state = game.new_state()
-    for _ in range(plies):
-        yield state.copy()
-        move = state.random_move(rng)
-        if move is None:
-            return
-        state.play(move)
-    raise AssertionError(f"{game.name}: random game {seed} did not end in {plies} plies")
-
-
 def king_fen(game) -> str:
     """A king-rich position built from the start squares (kings where the game has them)."""
     side, *lists = game.new_state().fen().split(":")
@@ -209,34 +198,21 @@ def test_moves_match_the_reference_model(name, options):
 # ----------------------------------------------------------------------------------------
 def check_state(game, state, rng):
     legal = state.legal_moves()
-    assert len(set(legal)) == len(legal)
     fen = state.fen()
-    again = game.parse_fen(fen)
-    assert again.key() == state.key() and again.fen() == fen
+    again = check_fen_round_trip(game, state)
     assert set(again.legal_moves()) == set(legal), fen
     assert again.outcome() == state.outcome() or state.history  # repetition history is not in the FEN
-    texts = set()
-    for move in legal:
-        text = state.move_str(move)
-        assert " " not in text
-        assert state.parse_move(text) == move, (fen, text)
-        texts.add(text)
-    assert len(texts) == len(legal)
+    check_moves_read_back(state, legal)
+    check_random_move(state, legal, rng)
     outcome = state.outcome()
     if legal:
         assert outcome is None
-        assert state.random_move(rng) in set(legal)
         assert 0.0 <= state.evaluate() <= 1.0
         for move in legal:
             assert state.is_capture(move) == bool(move[4])
             assert isinstance(state.heuristic(move), (int, float))
-        before = (state.key(), fen, outcome, legal)
-        twin = state.copy()
-        twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome(), state.legal_moves()) == before
+        check_copy_is_independent(state, legal[-1])
     else:
-        assert state.random_move(rng) is None
         assert outcome in (0.0, 0.5, 1.0)
         if outcome != 0.5:
             assert outcome == (0.0 if state.to_move == 0 else 1.0)   # the side to move lost
@@ -247,7 +223,7 @@ def test_random_game_invariants(name, options):
     game = get_game(name, **options)
     for seed in range(3):
         rng = random.Random(seed ^ 0x5EED)
-        for state in random_states(game, seed, game.rules.max_plies + 1):
+        for state in random_game(game, seed, max_plies=game.rules.max_plies + 1):
             check_state(game, state, rng)
 
 
@@ -255,20 +231,11 @@ def test_random_game_invariants(name, options):
 def test_playout_equals_random_move_loop(name, options):
     game = get_game(name, **options)
     for seed in range(5):
-        fast = game.new_state()
-        result = fast.playout(random.Random(seed))
-        slow = game.new_state()
-        rng = random.Random(seed)
-        while (move := slow.random_move(rng)) is not None:
-            slow.play(move)
-        assert fast.key() == slow.key() and fast.fen() == slow.fen()
-        assert result == slow.outcome() == fast.outcome() and result in (0.0, 0.5, 1.0)
+        check_playout_matches_loop(game.new_state(), seed)
 
 
 def test_playout_cut_off_returns_none():
-    state = get_game("zamma").new_state()
-    assert state.playout(random.Random(1), max_plies=3) is None
-    assert state.ply == 3
+    check_playout_cut_off(get_game("zamma").new_state(), 3)
 
 
 def test_draw_rules():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import AmbiguousMove, BadOption, BadPosition, Game, IllegalMove
@@ -312,48 +314,25 @@ GAMES = [("default", {}), ("ludii", {"compulsory": "never", "chain": "optional",
          ("white-first", {"first": "W", "no_capture_plies": 20})]
 
 
-def random_game(game, seed: int, start=None, max_plies: int = 1000):
-    rng = random.Random(seed)
-    state = game.new_state() if start is None else start.copy()
-    states = []
-    for _ in range(max_plies):
-        states.append(state.copy())
-        move = state.random_move(rng)
-        if move is None:
-            return states
-        state.play(move)
-    raise AssertionError(f"random game {seed} did not end in {max_plies} plies")
-
-
 def check_state(game, state, rng, full: bool) -> None:
     legal = state.legal_moves()
     fen = state.fen()
-    again = game.parse_fen(fen)
-    assert again.key() == state.key() and again.fen() == fen
-    assert set(again.legal_moves()) == set(legal)
+    assert set(check_fen_round_trip(game, state).legal_moves()) == set(legal)
     assert len(set(legal)) == len(legal)
     outcome = state.outcome()
     assert (outcome is None) == bool(legal), fen
     if outcome is not None:
         assert outcome in (0.0, 0.5, 1.0)
     assert 0.0 <= state.evaluate() <= 1.0
-    pick = state.random_move(rng)
-    assert (pick in legal) if legal else pick is None
+    check_random_move(state, legal, rng)
     if full:
+        texts = check_moves_read_back(state, legal)
         if outcome != 0.5:
-            assert {state.move_str(m) for m in legal} == reference_moves(game, fen), fen
-        texts = {state.move_str(m) for m in legal}
-        assert len(texts) == len(legal)
-        for m in legal:
-            text = state.move_str(m)
-            assert " " not in text and state.parse_move(text) == m
+            assert set(texts) == reference_moves(game, fen), fen
+        for m, text in zip(legal, texts):
             assert state.is_capture(m) == ("x" in text)
     if legal:
-        before = (state.key(), fen, outcome)
-        twin = state.copy()
-        twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome()) == before
+        check_copy_is_independent(state, legal[-1])
 
 
 @pytest.mark.parametrize("label,options", GAMES, ids=[g[0] for g in GAMES])
@@ -383,27 +362,13 @@ def test_random_games_end_by_the_rules():
 def test_playout_equals_random_move_loop():
     for seed in range(8):
         for game in (DABLOT, get_game("dablot", compulsory="never", chain="optional")):
-            fast = game.new_state()
-            result = fast.playout(random.Random(seed))
-            slow = game.new_state()
-            rng = random.Random(seed)
-            while (m := slow.random_move(rng)) is not None:
-                slow.play(m)
-            assert fast.fen() == slow.fen() and result == slow.outcome()
-    s = DABLOT.new_state()
-    assert s.playout(random.Random(1), max_plies=3) is None and s.ply == 3
+            check_playout_matches_loop(game.new_state(), seed)
+    check_playout_cut_off(DABLOT.new_state(), 3)
 
 
 def test_random_move_uniform():
     s = DABLOT.parse_fen("B:BKe3,a1:WKe5,a13,b13,c13")        # 10 steps + an optional King capture
-    moves = s.legal_moves()
-    rng = random.Random(4)
-    counts = dict.fromkeys(moves, 0)
-    draws = 11 * 1000
-    for _ in range(draws):
-        counts[s.random_move(rng)] += 1
-    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
-    assert chi2 < 30      # 10 degrees of freedom: p < 0.001 beyond 29.6
+    assert len(check_random_move_uniform(s, 11 * 1000, 4, p_min=1e-3)) == 11
 
 
 def test_heuristic_and_capture():

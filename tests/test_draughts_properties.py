@@ -6,12 +6,14 @@ the games themselves are played with ``random.Random(seed)`` through
 """
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back,
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, chi2_sf,
+                      random_game)
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts_variants import VARIANTS
@@ -26,19 +28,6 @@ ALL_GAMES = [(name, {}) for name in GAMES] + OPTION_GAMES
 ALL_IDS = [name + "".join(f"-{k}={v}" for k, v in opts.items()) for name, opts in ALL_GAMES]
 MAX_PLIES = 400  # every variant's no-progress counter ends a random game well before this
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def random_game(game, seed: int, start=None):
-    """Yield the states of a random game (each one is a fresh copy), the final one included."""
-    rng = random.Random(seed)
-    state = game.new_state() if start is None else start.copy()
-    for _ in range(MAX_PLIES):
-        yield state.copy()
-        move = state.random_move(rng)
-        if move is None:
-            return
-        state.play(move)
-    raise AssertionError(f"{game.name}: random game {seed} did not end in {MAX_PLIES} plies")
 
 
 def endgame_fens(game) -> list[str]:
@@ -75,9 +64,7 @@ def check_state(game, state, rng):
 
     # FEN round trip: same position, same moves (the FEN carries no history, so a drawn
     # position or a Frisian king run may only gain moves), and fen() is a fixpoint
-    again = game.parse_fen(fen)
-    assert again.key() == state.key(), fen
-    assert again.fen() == fen
+    again = check_fen_round_trip(game, state)
     assert game.parse_fen(again.fen()).key() == state.key()
     again_set = set(again.legal_moves())
     outcome = state.outcome()
@@ -87,12 +74,7 @@ def check_state(game, state, rng):
         assert legal_set <= again_set, fen
 
     # notation: every move prints to a text that reads back as the same move
-    texts = set()
-    for move in legal:
-        text = state.move_str(move)
-        assert state.parse_move(text) == move, (fen, text)
-        texts.add(text)
-    assert len(texts) == len(legal)
+    check_moves_read_back(state, legal)
 
     # outcome is None exactly while there is a legal move
     if legal:
@@ -104,20 +86,13 @@ def check_state(game, state, rng):
             assert not again_set or _frozen(state), fen
 
     # random_move returns a legal move (None when there is none)
-    pick = state.random_move(rng)
-    if legal:
-        assert pick in legal_set, fen
-    else:
-        assert pick is None, fen
+    check_random_move(state, legal, rng)
 
-    # copy() is independent
+    # copy() is independent, and play() is deterministic
     if legal:
-        before = (state.key(), fen, outcome, legal)
-        twin = state.copy()
+        check_copy_is_independent(state, legal[-1])
+        twin, twin2 = state.copy(), state.copy()
         twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome(), state.legal_moves()) == before
-        twin2 = state.copy()
         twin2.play(legal[-1])
         assert twin2.key() == twin.key() and twin2.fen() == twin.fen()
 
@@ -133,7 +108,7 @@ def test_random_game_invariants(name, options, seed):
     game = get_game(name, **options)
     rng = random.Random(seed ^ 0x5EED)
     for start in starts(game):
-        for state in random_game(game, seed, start):
+        for state in random_game(game, seed, start, MAX_PLIES):
             check_state(game, state, rng)
 
 
@@ -156,7 +131,7 @@ def check_jumpers(game, own, opp, kings, turn):
 @given(seed=SEEDS)
 def test_jumpers_matches_capture_search(name, options, seed):
     game = get_game(name, **options)
-    for state in (s for start in starts(game) for s in random_game(game, seed, start)):
+    for state in (s for start in starts(game) for s in random_game(game, seed, start, MAX_PLIES)):
         own, opp, kings, turn = state.own, state.opp, state.kings, state.turn
         check_jumpers(game, own, opp, kings, turn)
         check_jumpers(game, opp, own, kings, turn ^ 1)  # the other side, same board
@@ -165,22 +140,6 @@ def test_jumpers_matches_capture_search(name, options, seed):
 # ----------------------------------------------------------------------------
 # random_move is uniform over the legal moves
 # ----------------------------------------------------------------------------
-
-def chi2_sf(x: float, dof: int) -> float:
-    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
-    s, z = dof / 2.0, x / 2.0
-    if z <= 0:
-        return 1.0
-    # regularised lower incomplete gamma by its series, then the complement
-    term = total = 1.0 / s
-    n = 1
-    while term > total * 1e-15:
-        term *= z / (s + n)
-        total += term
-        n += 1
-    lower = total * math.exp(-z + s * math.log(z) - math.lgamma(s))
-    return max(0.0, 1.0 - lower)
-
 
 UNIFORM = [
     ("english", None, 7),
@@ -199,20 +158,9 @@ UNIFORM = [
 def test_random_move_is_uniform(name, fen, count):
     game = get_game(name)
     state = game.new_state() if fen is None else game.parse_fen(fen)
-    legal = state.legal_moves()
     if count is not None:
-        assert len(legal) == count
-    rng = random.Random(20240611)
-    draws = 20_000
-    freq = dict.fromkeys(legal, 0)
-    for _ in range(draws):
-        move = state.random_move(rng)
-        assert move in freq
-        freq[move] += 1
-    expected = draws / len(legal)
-    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
-    p = chi2_sf(chi2, len(legal) - 1)
-    assert p > 1e-4, (freq, chi2, p)
+        assert len(state.legal_moves()) == count
+    check_random_move_uniform(state, 20_000, 20240611)
 
 
 def test_chi2_sf_sanity():
@@ -241,16 +189,4 @@ def test_playout_equals_random_move_loop(name, seed):
     if name in PLAYOUT_STARTS:
         positions.append(game.parse_fen(PLAYOUT_STARTS[name]))
     for start in positions:
-        fast = start.copy()
-        result = fast.playout(random.Random(seed))
-        slow = start.copy()
-        rng = random.Random(seed)
-        plies = 0
-        while (move := slow.random_move(rng)) is not None:
-            slow.play(move)
-            plies += 1
-            assert plies < 10_000
-        assert fast.key() == slow.key()
-        assert fast.fen() == slow.fen()
-        assert result == slow.outcome() == fast.outcome()
-        assert result in (0.0, 0.5, 1.0)
+        check_playout_matches_loop(start, seed)

@@ -4,11 +4,12 @@ input, and the command line."""
 from __future__ import annotations
 
 import json
-import math
 import random
 
 import pytest
 from click.testing import CliRunner
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.cli import main
 from mcts_engine.rules import get_game, parse_rule_options
@@ -365,32 +366,12 @@ def test_perft_5_matches_reference():
 
 # --- properties over seeded random games -------------------------------------------------------------
 
-def random_game(game, seed: int, start=None):
-    """Yield copies of every state of a random game, the final one included."""
-    rng = random.Random(seed)
-    state = game.new_state() if start is None else start.copy()
-    for _ in range(500):
-        yield state.copy()
-        move = state.random_move(rng)
-        if move is None:
-            return
-        state.play(move)
-    raise AssertionError(f"random game {seed} did not end in 500 plies")
-
-
 def check_state(game, state, rng):
     legal = state.legal_moves()
-    assert len(set(legal)) == len(legal), "duplicate moves"
     fen = state.fen()
-    again = game.parse_fen(fen)
-    assert again.key() == state.key() and again.fen() == fen
+    again = check_fen_round_trip(game, state)
     assert again.legal_moves() == legal and again.outcome() == state.outcome()
-    texts = set()
-    for move in legal:
-        text = state.move_str(move)
-        assert " " not in text and state.parse_move(text) == move, (fen, text)
-        texts.add(text)
-    assert len(texts) == len(legal)
+    check_moves_read_back(state, legal)
     outcome = state.outcome()
     if legal:
         assert outcome is None, fen
@@ -398,15 +379,10 @@ def check_state(game, state, rng):
         assert outcome in (0.0, 0.5, 1.0), fen
         if outcome != 0.5:
             assert outcome == (0.0 if state.to_move == 0 else 1.0), fen
-    pick = state.random_move(rng)
-    assert (pick in legal) if legal else pick is None
+    check_random_move(state, legal, rng)
     if legal:
-        before = (state.key(), fen, outcome, legal)
-        twin = state.copy()
-        twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome(), state.legal_moves()) == before
-        assert 0.0 <= twin.evaluate() <= 1.0
+        check_copy_is_independent(state, legal[-1])
+        assert 0.0 <= state.evaluate() <= 1.0
         assert state.is_capture(legal[-1]) == (state.heuristic(legal[-1]) > 0)
 
 
@@ -423,7 +399,7 @@ def test_random_game_invariants(options):
     for seed in range(25):
         # from the start, and from a sparse random board (long paika walks reach the draw rules)
         for start in (game.new_state(), game.parse_fen(random_board(random.Random(seed)))):
-            for state in random_game(game, seed, start):
+            for state in random_game(game, seed, start, max_plies=500):
                 check_state(game, state, rng)
             ended.append(state.outcome())
     assert {0.0, 1.0} <= set(ended)
@@ -432,42 +408,13 @@ def test_random_game_invariants(options):
 @pytest.mark.parametrize("seed", range(8))
 def test_playout_equals_random_move_loop(seed):
     for start in (GAME.new_state(), GAME.parse_fen(EX2_FEN), GAME.parse_fen(board_fen("a1 c3", "g5 i5 e3"))):
-        fast = start.copy()
-        result = fast.playout(random.Random(seed))
-        slow = start.copy()
-        rng = random.Random(seed)
-        while (move := slow.random_move(rng)) is not None:
-            slow.play(move)
-        assert fast.fen() == slow.fen() and result == slow.outcome() == fast.outcome()
-        assert result in (0.0, 0.5, 1.0)
-    cut = GAME.new_state()
-    assert cut.playout(random.Random(seed), max_plies=2) is None and cut.ply == 2
-
-
-def chi2_sf(x: float, dof: int) -> float:
-    """P(X >= x) for a chi-square variable with ``dof`` degrees of freedom."""
-    s, z = dof / 2.0, x / 2.0
-    term = total = 1.0 / s
-    n = 1
-    while term > total * 1e-15:
-        term *= z / (s + n)
-        total += term
-        n += 1
-    return max(0.0, 1.0 - total * math.exp(-z + s * math.log(z) - math.lgamma(s)))
+        check_playout_matches_loop(start, seed)
+    check_playout_cut_off(GAME.new_state(), 2)
 
 
 @pytest.mark.parametrize("fen", [EX2_FEN, board_fen("a1 e3 h2", "i5 a5")], ids=["captures", "paikas"])
 def test_random_move_is_uniform(fen):
-    state = GAME.parse_fen(fen)
-    legal = state.legal_moves()
-    rng = random.Random(11)
-    freq = dict.fromkeys(legal, 0)
-    draws = 12_000
-    for _ in range(draws):
-        freq[state.random_move(rng)] += 1
-    expected = draws / len(legal)
-    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
-    assert chi2_sf(chi2, len(legal) - 1) > 1e-4, freq
+    check_random_move_uniform(GAME.parse_fen(fen), 12_000, 11)
 
 
 # --- notation and bad input ----------------------------------------------------------------------------

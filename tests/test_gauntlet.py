@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                      check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
@@ -130,29 +132,14 @@ GAMES = [("default", {}), ("max-capture", {"max_capture": "1"}), ("optional", {"
          ("8x7", {"size": "8x7"})]
 
 
-def random_game(game, seed: int, max_plies: int = 400):
-    rng = random.Random(seed)
-    state = game.new_state()
-    states = []
-    for _ in range(max_plies):
-        states.append(state.copy())
-        move = state.random_move(rng)
-        if move is None:
-            return states
-        state.play(move)
-    raise AssertionError(f"random game {seed} did not end in {max_plies} plies")
-
-
 def check_state(game, state, rng) -> None:
     legal = state.legal_moves()
     fen = state.fen()
-    again = game.parse_fen(fen)
-    assert again.key() == state.key() and again.fen() == fen
-    assert set(again.legal_moves()) == set(legal) and len(set(legal)) == len(legal)
-    texts = [state.move_str(m) for m in legal]
+    assert set(check_fen_round_trip(game, state).legal_moves()) == set(legal)
+    texts = check_moves_read_back(state, legal)
     assert set(texts) == reference_moves(game, fen), fen
     for m, text in zip(legal, texts):
-        assert state.parse_move(text) == m and state.is_capture(m) == ("x" in text)
+        assert state.is_capture(m) == ("x" in text)
         if "x" in text:
             parts = text.split("x")
             assert state.parse_move(f"{parts[0]}x{parts[-1]}") == m      # the short form
@@ -163,14 +150,9 @@ def check_state(game, state, rng) -> None:
         home = state.runners & game.goal
         assert outcome == (1.0 if home else 0.0 if state.to_move == 0 else 1.0)
     assert 0.0 <= state.evaluate() <= 1.0
-    pick = state.random_move(rng)
-    assert (pick in legal) if legal else pick is None
+    check_random_move(state, legal, rng)
     if legal:
-        before = (state.key(), fen, outcome)
-        twin = state.copy()
-        twin.play(legal[-1])
-        assert twin.key() != state.key()
-        assert (state.key(), state.fen(), state.outcome()) == before
+        check_copy_is_independent(state, legal[-1])
 
 
 @pytest.mark.parametrize("label,options", GAMES, ids=[g[0] for g in GAMES])
@@ -178,7 +160,7 @@ def test_random_game_properties(label, options):
     game = get_game("gauntlet", **options)
     rng = random.Random(7)
     for seed in range(25):
-        states = random_game(game, seed)
+        states = random_game(game, seed, max_plies=400)
         assert all(a.ply < b.ply for a, b in zip(states, states[1:]))
         for s in states:
             check_state(game, s, rng)
@@ -188,26 +170,12 @@ def test_random_game_properties(label, options):
 def test_playout_equals_random_move_loop():
     for seed in range(30):
         for game in (GAUNTLET, get_game("gauntlet", compulsory=False, max_capture=True)):
-            fast = game.new_state()
-            result = fast.playout(random.Random(seed))
-            slow = game.new_state()
-            rng = random.Random(seed)
-            while (m := slow.random_move(rng)) is not None:
-                slow.play(m)
-            assert fast.fen() == slow.fen() and result == slow.outcome() and fast.ply == slow.ply
-    s = GAUNTLET.new_state()
-    assert s.playout(random.Random(1), max_plies=2) is None and s.ply == 2
+            check_playout_matches_loop(game.new_state(), seed)
+    check_playout_cut_off(GAUNTLET.new_state(), 2)
 
 
 def test_random_move_uniform():
-    s = GAUNTLET.new_state()
-    moves = s.legal_moves()
-    rng = random.Random(11)
-    counts = dict.fromkeys(moves, 0)
-    for _ in range(6000):
-        counts[s.random_move(rng)] += 1
-    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
-    assert chi2 < 20.5      # 5 degrees of freedom: p < 0.001 beyond 20.5
+    check_random_move_uniform(GAUNTLET.new_state(), 6000, 11, p_min=1e-3)
 
 
 def test_perft_matches_generic_walk():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import (check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move,
+                      check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
@@ -215,32 +217,19 @@ def test_standard_opening_other_sizes(size):
 
 
 # --- properties over seeded random games ------------------------------------------------------------
-def random_game(game, seed: int, start=None, max_plies: int = 5000):
-    rng = random.Random(seed)
-    state = game.new_state() if start is None else start.copy()
-    states = []
-    for _ in range(max_plies):
-        states.append(state.copy())
-        move = state.random_move(rng)
-        if move is None:
-            return states
-        assert move in state.legal_moves()
-        state.play(move)
-    raise AssertionError(f"random game {seed} did not end in {max_plies} plies")
-
-
 GAMES = [("life", {}), ("life", {"size": 9, "opening": "Bd4;e5;f4+e4:Wd5 f5 c3"}), ("life", {"size": 15})]
 
 
 @pytest.mark.parametrize("name,options", GAMES, ids=["19", "9-custom", "15"])
 def test_random_game_properties(name, options):
     game = get_game(name, **options)
+    rng = random.Random(5)
     for seed in range(12):
-        states = random_game(game, seed)
+        states = random_game(game, seed, max_plies=5000)
         for k, s in enumerate(states):
-            again = game.parse_fen(s.fen())
-            assert again.key() == s.key() and again.fen() == s.fen()
+            check_fen_round_trip(game, s)
             moves = s.legal_moves()
+            check_random_move(s, moves, rng)
             assert (s.outcome() is None) == bool(moves)
             assert s.evaluate() == pytest.approx(0.5 + (s.black.bit_count() - s.white.bit_count())
                                                  / (2 * game.size ** 2))
@@ -258,29 +247,14 @@ def test_random_game_properties(name, options):
 def test_playout_equals_random_move_loop():
     for seed in range(40):
         for game in (LIFE, get_game("life", size=9, opening="Bd4;e5;f4:Wd5;f5")):
-            a = game.new_state()
-            b = a.copy()
-            outcome = a.playout(random.Random(seed))
-            rng = random.Random(seed)
-            while (m := b.random_move(rng)) is not None:
-                b.play(m)
-            assert a.key() == b.key() and a.ply == b.ply and outcome == b.outcome()
-    s = LIFE.new_state()
-    assert s.playout(random.Random(3), 5) is None and s.ply == 5 and s.outcome() is None
+            check_playout_matches_loop(game.new_state(), seed)
+    check_playout_cut_off(LIFE.new_state(), 5)
 
 
 def test_random_move_uniform():
     s = LIFE.new_state()
     moves = s.legal_moves()
-    rng = random.Random(7)
-    draws = 81 * 200
-    counts = dict.fromkeys(moves, 0)
-    for _ in range(draws):
-        counts[s.random_move(rng)] += 1
-    assert set(counts) == set(moves)
-    expected = draws / len(moves)
-    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < 130   # 80 degrees of freedom: p < 0.001 beyond ~125
+    check_random_move_uniform(s, 81 * 200, 7, p_min=1e-3)
     # the k-th set bit search, both branches
     x = LIFE.drops(s.black, s.white)
     assert [LIFE.kth_bit(x, k) for k in range(81)] == moves

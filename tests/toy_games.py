@@ -4,6 +4,9 @@ A pile of ``n`` stones; the player to move takes 1, 2 or 3.  Taking one stone
 from a pile that is a multiple of 3 gives the same player another turn (so turns
 do not alternate strictly); whoever takes the last stone wins.  Small enough for exact minimax, so the UCT solver's
 proofs and its use of ``to_move`` (not depth parity) can be checked.
+
+It implements only the abstract core of the rules contract, so it also shows what a game
+gets by default (the generic playout, evaluate 0.5, no Hub notation...).
 """
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ from mcts_engine.rules.base import Game, IllegalMove, State
 
 
 class TakeAwayState(State):
-    def __init__(self, stones: int, to_move: int = 0, winner: int | None = None):
-        self.stones, self.to_move, self.winner = stones, to_move, winner
+    def __init__(self, stones: int, to_move: int = 0, winner: int | None = None, ply: int = 0):
+        self.stones, self.to_move, self.winner, self.ply = stones, to_move, winner, ply
 
     def legal_moves(self):
         return [] if self.winner is not None else [k for k in (1, 2, 3) if k <= self.stones]
@@ -26,9 +29,10 @@ class TakeAwayState(State):
             self.winner = self.to_move
         elif not again:
             self.to_move ^= 1
+        self.ply += 1
 
     def copy(self):
-        return TakeAwayState(self.stones, self.to_move, self.winner)
+        return TakeAwayState(self.stones, self.to_move, self.winner, self.ply)
 
     def outcome(self):
         return None if self.winner is None else (1.0 if self.winner == 0 else 0.0)

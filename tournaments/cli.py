@@ -205,7 +205,7 @@ def replay_cmd(records_file: str, board: bool) -> None:
         outcome = state.outcome()
         ended = {None: "unfinished", 1.0: "first player won", 0.0: "second player won", 0.5: "draw"}[outcome]
         click.echo(f"{title}: {len(parsed.moves)} moves replayed, final position {state.fen()} ({ended})")
-        if board and hasattr(state, "board_text"):
+        if board:
             click.echo(state.board_text())
     click.echo(f"{len(games)} game(s), {bad} invalid")
     if bad:

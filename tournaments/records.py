@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts_variants import VARIANTS as DRAUGHTS_VARIANTS
 
 # PDN GameType numbers (draughts.md §4.2) of the variants that have one
 GAME_TYPES = {"international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24,
@@ -99,9 +100,8 @@ def result_text(score_first: float | None, draughts: bool, first_is_white: bool)
 def game_record_text(record: dict) -> str:
     """One journal game as PDN (draughts) or PGN-like text."""
     game = get_game(record["game"], **record.get("rules", {}))
-    colours = getattr(game, "colours", ("W", "B"))
-    draughts = record["game"] in GAME_TYPES or hasattr(game, "variant")
-    first_is_white = colours[0] == "W"
+    draughts = game.name in DRAUGHTS_VARIANTS
+    first_is_white = game.colours[0] == "W"
     players = record["players"]
     white, black = (players[0], players[1]) if first_is_white else (players[1], players[0])
     tags = [("Event", record.get("event", "mcts-tournament")), ("Round", str(record["id"] + 1)),

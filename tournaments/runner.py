@@ -391,7 +391,7 @@ class Tournament:
         ms = [int(clock[0] * 1000), int(clock[1] * 1000)]
         inc = int(tc.increment * 1000)
         # UGI names by player, and UCI names by colour for engines that only know those
-        white = 0 if getattr(self.game, "colours", ("W", "B"))[0] == "W" else 1
+        white = 0 if self.game.colours[0] == "W" else 1
         limits = {"p1time": ms[0], "p2time": ms[1], "p1inc": inc, "p2inc": inc,
                   "wtime": ms[white], "btime": ms[1 - white], "winc": inc, "binc": inc}
         if tc.moves:

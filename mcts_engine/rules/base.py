@@ -19,6 +19,7 @@ import random
 import re
 import time
 from abc import ABC, abstractmethod
+from types import MappingProxyType
 from typing import Any, Callable, Hashable, Mapping
 
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
@@ -167,14 +168,16 @@ class Game(ABC):
     ``options`` holds the rule options in effect (name -> typed value, in the order of
     ``schema``); ``get_game(game.name, **game.options)`` rebuilds the game.
     ``colours`` are the colour letters of player 0 and player 1 (``("B", "W")`` where
-    Black moves first); the default ``("W", "B")`` says "player 0 is White".
+    Black moves first): callers name the sides by them (the protocol's ``wtime``/``btime``,
+    White and Black in game records).  The default ``("W", "B")`` says "player 0 is White",
+    which is how the clocks and the game records treated a game without colours.
     ``hub_squares`` is the number of squares in a Hub position string, 0 when the game
     has none (then ``parse_hub_position`` refuses).
     """
 
     name: str
     players: int = 2
-    options: dict[str, Any] = {}   # read-only; a game with options sets its own dict
+    options: Mapping[str, Any] = MappingProxyType({})   # a game with rule options sets its own dict
     colours: tuple[str, str] = ("W", "B")
     hub_squares: int = 0
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
@@ -267,6 +270,10 @@ def perft_walk(legal: Callable[..., list], child: Callable[[tuple, Any], tuple],
     if depth == 1:
         return len(moves)
     total = 0
+    if depth == 2:   # the last level inline: most of the walk happens here
+        for move in moves:
+            total += len(legal(*child(position, move)))
+        return total
     for move in moves:
         total += perft_walk(legal, child, child(position, move), depth - 1)
     return total

@@ -152,11 +152,6 @@ class Schema:
         """Every option at its default."""
         return {o.name: o.default for o in self.options}
 
-    def with_defaults(self, game: str, **defaults: Any) -> "Schema":
-        """The same options under another game name with other defaults (a variant's row)."""
-        return replace(self, game=game,
-                       options=tuple(replace(o, default=defaults.get(o.name, o.default)) for o in self.options))
-
     def only(self, names: tuple[str, ...] | list[str]) -> "Schema":
         """The schema restricted to the options ``names`` (kept in schema order)."""
         return replace(self, options=tuple(o for o in self.options if o.name in names))

@@ -13,7 +13,8 @@ the int ``value << 2 | shape`` (shape 0 = Round, 1 = Triangle, 2 = Square); a
 pyramid is ``(components, alive)``: the tuple of its original component codes and
 the bit mask of those still present.
 
-Captures (§5) are resolved after every move against the post-move position.  Only
+Captures (§5) are resolved after every move against the post-move position, by the
+capture rules of ``rithmomachia_captures`` (mixed into the game and the state).  Only
 targets whose relations can have changed since the mover last resolved are
 examined (the "dirty" cells: cells vacated or filled since then, changed
 pyramids, and the rank/file of the moved piece for eruption); a fresh position
