@@ -89,6 +89,7 @@ def hub_info_line(state: State, info: SearchInfo) -> str:
 def parse_level(args: dict[str, str]) -> Limits:
     """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits."""
     def number(key: str, kind: type = float) -> float:
+        """The value of ``key`` as a number >= 0; raises ProtocolError naming it."""
         try:
             value = kind(args[key])
         except ValueError:

@@ -145,9 +145,6 @@ class OptionValues:
         self.table = {opt.name.lower(): opt for opt in option_table()}
         self.values = {key: opt.default for key, opt in self.table.items()}
 
-    def __getitem__(self, name: str) -> object:
-        return self.values[name.lower()]
-
     def check(self, name: str, value: str | None) -> OptionChange:
         """Validate setting option ``name`` to ``value`` (client text); raises OptionError, changes nothing."""
         key = " ".join(name.split()).lower()
