@@ -1,4 +1,5 @@
-"""The rules contract every game implements, declared whole, and the errors it raises.
+"""The rules contract every game implements, declared whole, and the errors it raises
+(defined in ``errors.py``, re-exported here).
 
 Search, protocol and tournaments talk to games only through this contract, so a
 rule lives in exactly one place (the game's module) and no caller probes a game with
@@ -9,9 +10,10 @@ A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
 ``State.outcome()`` is the single truth about the end of a game.
 
-Also here: the small helpers every game's contract methods share (``single_match``
-for the end of ``parse_move``, ``perft_walk`` for perft over raw positions,
-``count_limit`` for draw counters, ``divide``).
+Also here: ``TurnState`` (a state whose mover is ``turn``) and the small helpers the
+games' contract methods share: ``read_move_squares`` and ``single_match`` (the start
+and the end of a ``parse_move``), ``perft_walk`` (perft over raw positions),
+``count_limit`` (draw counters), ``material_share`` (a material ``evaluate``) and ``divide``.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ values from keyword arguments) into typed values, so every game reads the same
 true/false words and reports a bad option in the same words::
 
     english has no rule option 'foo'; options: size, squares, ...
-    english rule option capture='maybe' is not one of: compulsory, optional
+    english rule option king_range='far' is not one of: short, flying
 
 Kinds: ``bool`` (true/false, yes/no, on/off, 1/0, any case), ``int`` and ``real``
 (with an optional range), ``choice`` (one of the listed values, matched by their
