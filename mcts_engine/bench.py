@@ -23,8 +23,8 @@ from .rules.base import Game
 def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
     """Random playouts from the start for at least ``seconds`` of CPU time.
 
-    Uses the state's ``playout(rng)`` fast path when it has one, else the
-    ``random_move``/``play`` loop.
+    Each game is the state's ``playout(rng)`` (a game's fast path, or the contract's
+    generic ``random_move``/``play`` loop), exactly as the search's random playouts run.
     """
     rng = random.Random(seed)
     playouts = plies = 0
@@ -33,14 +33,8 @@ def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
     elapsed = 0.0
     while elapsed < seconds:
         state = game.new_state()
-        if hasattr(state, "playout"):
-            outcome = state.playout(rng)
-            plies += getattr(state, "ply", 0)
-        else:
-            while (move := state.random_move(rng)) is not None:
-                state.play(move)
-                plies += 1
-            outcome = state.outcome()
+        outcome = state.playout(rng)
+        plies += state.ply
         results[outcome] = results.get(outcome, 0) + 1
         playouts += 1
         elapsed = time.process_time() - start

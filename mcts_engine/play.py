@@ -11,7 +11,9 @@ import re
 import threading
 from typing import Callable
 
-from .protocol.search_api import Limits, Settings, make_agent
+from .agents import make_agent
+from .mcts.limits import Limits
+from .mcts.settings import Settings
 from .protocol.session import side_name
 from .rules.base import AmbiguousMove, Game, IllegalMove, State
 

@@ -19,7 +19,8 @@ from drivers import EngineProcess, InProcessEngine
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
 from mcts_engine.protocol import session as session_module
 from mcts_engine.protocol.options import OptionError
-from mcts_engine.protocol.search_api import Limits, SearchInfo, SearchResult
+from mcts_engine.mcts.agent import SearchInfo, SearchResult
+from mcts_engine.mcts.limits import Limits
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.rules.base import BadPosition, IllegalMove, RulesError
 

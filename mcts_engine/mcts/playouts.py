@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from ..rules.base import State
+from ..rules.base import NO_LIMIT, State
 
 
 class Playout:
@@ -34,27 +34,14 @@ class Playout:
 
     def run(self, state: State, rng: random.Random) -> float:
         """Play to the end (or the cut-off) in place; the first player's result in [0, 1]."""
-        limit = self.depth or 1 << 62
-        if hasattr(state, "playout"):
-            outcome = state.playout(rng, limit)
-            return outcome if outcome is not None else self._cut_off(state, rng)
-        for _ in range(limit):
-            move = state.random_move(rng)
-            if move is None:
-                return state.outcome()
-            state.play(move)
-        return self._cut_off(state, rng)
+        outcome = state.playout(rng, self.depth or NO_LIMIT)
+        return outcome if outcome is not None else self._cut_off(state)
 
-    def _cut_off(self, state: State, rng: random.Random) -> float:
-        """The result of a playout stopped at the depth limit: evaluate, or play on if no evaluation."""
+    @staticmethod
+    def _cut_off(state: State) -> float:
+        """The result of a playout stopped at the depth limit: the game's evaluation."""
         outcome = state.outcome()
-        if outcome is not None:
-            return outcome
-        if hasattr(state, "evaluate"):
-            return state.evaluate()
-        while (move := state.random_move(rng)) is not None:
-            state.play(move)
-        return state.outcome()
+        return outcome if outcome is not None else state.evaluate()
 
     def new_game(self) -> None:
         """Forget statistics learned in the previous game (MAST)."""
@@ -64,7 +51,7 @@ class ChoicePlayout(Playout):
     """A policy that picks each move from the list of legal moves with ``choose``."""
 
     def run(self, state: State, rng: random.Random) -> float:
-        limit = self.depth or 1 << 62
+        limit = self.depth or NO_LIMIT
         played = []
         for _ in range(limit):
             moves = state.legal_moves()
@@ -75,7 +62,7 @@ class ChoicePlayout(Playout):
             move = self.choose(state, moves, rng)
             played.append((state.to_move, move))
             state.play(move)
-        outcome = self._cut_off(state, rng)
+        outcome = self._cut_off(state)
         self.learn(played, outcome)
         return outcome
 
@@ -92,11 +79,9 @@ class CapturePlayout(ChoicePlayout):
     name = "capture"
 
     def choose(self, state, moves, rng):
-        is_capture = getattr(state, "is_capture", None)
-        if is_capture is not None:
-            captures = [m for m in moves if is_capture(m)]
-            if captures:
-                moves = captures
+        captures = [m for m in moves if state.is_capture(m)]
+        if captures:
+            moves = captures
         return moves[int(rng.random() * len(moves))]
 
 
@@ -106,8 +91,8 @@ class GreedyEpsilonPlayout(ChoicePlayout):
     name = "greedy-eps"
 
     def choose(self, state, moves, rng):
-        heuristic = getattr(state, "heuristic", None)
-        if heuristic is None or rng.random() < self.epsilon:
+        heuristic = state.heuristic
+        if rng.random() < self.epsilon:
             return moves[int(rng.random() * len(moves))]
         best, best_moves = None, []
         for m in moves:

@@ -5,7 +5,6 @@
 * ``uci.py``: our UCI/UGI-like dialect; ``hub.py``: the Hub v2 dialect of draughts GUIs.
 * ``session.py``: what both share: options, game, position, agent, search thread.
 * ``options.py``: the option table and its validation; ``errors.py``: ``ProtocolError``.
-* ``search_api.py``: the one place that imports the search.
 """
 from .errors import ProtocolError
 from .hub import HubProtocol

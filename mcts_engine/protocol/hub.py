@@ -25,10 +25,11 @@ from dataclasses import replace
 from typing import Callable
 
 from .. import __version__
+from ..mcts.agent import SearchInfo
+from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
-from .search_api import Limits, SearchInfo
 from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position
 
 HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual game of that size

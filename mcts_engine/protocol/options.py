@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..agents import AGENTS
+from ..mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Settings
 from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from .errors import short
-from .search_api import AGENTS, FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Settings
 
 MAX_THREADS = 64         # the Threads option's maximum
 

@@ -20,11 +20,15 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol
 
+from ..agents import make_agent
+from ..mcts.agent import Agent, SearchInfo, SearchResult
+from ..mcts.limits import Limits
+from ..mcts.settings import Settings
+from ..parallel.pool import close_pool, resize_pool
 from ..rules import Game, State
 from ..rules.base import IllegalMove
 from .errors import ProtocolError, short
 from .options import OptionChange, OptionValues
-from .search_api import Agent, Limits, SearchInfo, SearchResult, Settings, close_pool, make_agent, resize_pool
 
 ENGINE_NAME = "mcts-engine"
 ENGINE_AUTHOR = "mcts-engine developers"

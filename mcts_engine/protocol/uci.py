@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import __version__
+from ..mcts.agent import SearchInfo
+from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from ..rules.base import IllegalMove, divide
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
-from .search_api import Limits, SearchInfo
 from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, side_name
 
 MAX_PERFT = 64            # deepest perft accepted (the command line's limit too)

@@ -34,11 +34,6 @@ def list_games() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def _registered(game: Game) -> bool:
-    """Whether ``game`` was built by the registry (so ``get_game(game.name, **game.options)`` rebuilds it)."""
-    return any(g is game for g in _CACHE.values())
-
-
 def get_game(name: str, **options) -> Game:
     """The game called ``name`` (case-insensitive; aliases like ``american`` work) with rule options.
 
@@ -52,4 +47,14 @@ def get_game(name: str, **options) -> Game:
     game = _CACHE.get(cache_key)
     if game is None:
         game = _CACHE[cache_key] = _FACTORIES[key](**options)
+        game.registry_entry = (_game_from_registry, (game.name, tuple(game.options.items())))
     return game
+
+
+def _game_from_registry(name: str, options: tuple) -> Game:
+    """Unpickling a registered game: the receiver's cached game of that name and options."""
+    wanted = dict(options)
+    for game in _CACHE.values():
+        if game.name == name and game.options == wanted:
+            return game
+    return get_game(name, **wanted)

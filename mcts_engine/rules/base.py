@@ -184,12 +184,14 @@ class Game(ABC):
     hub_squares: int = 0
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
+    registry_entry: tuple | None = None    # set by the registry: how to rebuild this game by name
+
     def __reduce_ex__(self, protocol):
-        """Pickle a registered game as its name and options, so that a state sent to a search
-        process is a few hundred bytes and unpickles onto the receiver's own cached game."""
-        from . import _registered
-        if _registered(self):
-            return (_game_from_registry, (self.name, tuple(self.options.items())))
+        """Pickle a registered game as its name and options (``registry_entry``), so that a
+        state sent to a search process is a few hundred bytes and unpickles onto the
+        receiver's own cached game; any other game pickles whole."""
+        if self.registry_entry is not None:
+            return self.registry_entry
         return super().__reduce_ex__(protocol)
 
     def use_options(self, schema: Schema, values: Mapping[str, Any]) -> None:
@@ -232,16 +234,6 @@ class Game(ABC):
         """
         raise BadPosition(f"{self.name} has no Hub position string (its squares are not numbered): "
                           "send its FEN instead")
-
-
-def _game_from_registry(name: str, options: tuple) -> Game:
-    """Unpickling a registered game: the receiver's cached game of that name and options."""
-    from . import _CACHE, get_game
-    wanted = dict(options)
-    for game in _CACHE.values():
-        if game.name == name and game.options == wanted:
-            return game
-    return get_game(name, **wanted)
 
 
 def count_limit(plies: int) -> int:

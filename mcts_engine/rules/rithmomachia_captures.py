@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .geometry import indices
+from .rithmomachia_glory import glorious_win
 from .rithmomachia_options import PYRAMID
 
 WHOLE_BIT = 1 << 20   # in a hit mask: the whole piece (bits 0.. are pyramid components)
@@ -391,7 +392,6 @@ class CaptureResolution:
         elif pyramid_gone and o["pyramid_capture_wins"]:
             self.result = c
         elif o["glorious"] != "off":
-            from .rithmomachia_glory import glorious_win
             if glorious_win(self, c):
                 self.result = c
             elif glorious_win(self, c ^ 1):
