@@ -30,7 +30,7 @@ from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
-from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position
+from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, move_texts
 
 HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual game of that size
 HUB_VARIANTS = {"normal": "international"}    # Scan's variant names that differ from ours
@@ -70,6 +70,11 @@ def param_line(opt: Option, value: object) -> str:
     return line
 
 
+def hub_notation(position: State, move) -> str:
+    """A move in Hub notation (the game's ``hub_move_str``)."""
+    return position.hub_move_str(move)
+
+
 def hub_info_line(state: State, info: SearchInfo) -> str:
     """A progress report as Scan writes it: score in men, time in seconds, speed in Mnps, quoted PV."""
     if info.mate is not None:
@@ -77,12 +82,7 @@ def hub_info_line(state: State, info: SearchInfo) -> str:
         score = (10000 - plies) / 100 * (1 if info.mate > 0 else -1)
     else:
         score = info.cp / 100
-    walker, pv = state.copy(), []
-    for move in info.pv:
-        if move not in walker.legal_moves():
-            break
-        pv.append(walker.hub_move_str(move))
-        walker.play(move)
+    pv = move_texts(state, info.pv, hub_notation)
     return (f"info depth={max(1, round(info.depth))} mean-depth={info.depth:.1f} score={score:.2f} "
             f"nodes={info.nodes} time={info.time:.3f} nps={info.nps / 1e6:.3f} pv={hub_quote(' '.join(pv))}")
 
@@ -135,12 +135,8 @@ class HubProtocol:
         if done.move is None:
             self.write("done move=0000")
             return
-        line = f"done move={done.state.hub_move_str(done.move)}"
-        if done.ponder is not None:
-            after = done.state.copy()
-            after.play(done.move)
-            line += f" ponder={after.hub_move_str(done.ponder)}"
-        self.write(line)
+        texts = move_texts(done.state, done.line(), hub_notation)
+        self.write(f"done move={texts[0]}" + (f" ponder={texts[1]}" if len(texts) > 1 else ""))
 
     def note(self, text: str) -> None:
         """An ``info message=`` line."""

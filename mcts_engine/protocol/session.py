@@ -91,6 +91,19 @@ def build_position(start: State, moves: Iterable[str], parse_move: MoveParser | 
     return Position(start, start_fen, tuple(played))
 
 
+def move_texts(state: State, moves: Iterable[Move], notation: Callable[[State, Move], str]) -> list[str]:
+    """``moves`` played one after another from ``state`` (on a copy), each written by
+    ``notation(position, move)`` in the position it is played from; stops at the first
+    move that is not legal there.  Every dialect writes PVs and ponder moves this way."""
+    walker, out = state.copy(), []
+    for move in moves:
+        if move not in walker.legal_moves():
+            break
+        out.append(notation(walker, move))
+        walker.play(move)
+    return out
+
+
 @dataclass(frozen=True)
 class FinishedSearch:
     """The end of one ``go``: the move to play and what to report with it.
@@ -104,6 +117,10 @@ class FinishedSearch:
     move: Move | None
     ponder: Move | None = None
     info: SearchInfo | None = None
+
+    def line(self) -> list[Move]:
+        """The move, then the ponder move if there is one."""
+        return [m for m in (self.move, self.ponder) if m is not None]
 
 
 class SessionOutput(Protocol):

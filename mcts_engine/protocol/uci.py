@@ -27,7 +27,8 @@ from ..rules import RulesError, State
 from ..rules.base import IllegalMove, divide
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
-from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, side_name
+from .session import (ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, move_texts,
+                      side_name)
 
 MAX_PERFT = 64            # deepest perft accepted (the command line's limit too)
 GO_CLOCKS = {"wtime", "btime", "winc", "binc", "p1time", "p2time", "p1inc", "p2inc"}
@@ -51,15 +52,9 @@ def option_line(opt: Option) -> str:
     return line + "".join(f" var {v}" for v in opt.vars)
 
 
-def pv_strings(state: State, pv: list) -> list[str]:
-    """PV moves in notation along a copy of ``state``, up to the first illegal one."""
-    walker, out = state.copy(), []
-    for move in pv:
-        if move not in walker.legal_moves():
-            break
-        out.append(walker.move_str(move))
-        walker.play(move)
-    return out
+def notation(position: State, move) -> str:
+    """A move in our notation (the game's ``move_str``)."""
+    return position.move_str(move)
 
 
 def info_line(state: State, info: SearchInfo) -> str:
@@ -68,7 +63,7 @@ def info_line(state: State, info: SearchInfo) -> str:
     w, d, l = info.wdl
     line = (f"info depth {int(info.depth)} seldepth {info.seldepth} nodes {info.nodes} nps {info.nps} "
             f"time {int(info.time * 1000)} score {score} wdl {w} {d} {l}")
-    pv = pv_strings(state, info.pv)
+    pv = move_texts(state, info.pv, notation)
     return line + (" pv " + " ".join(pv) if pv else "")
 
 
@@ -153,12 +148,8 @@ class UciProtocol:
         if done.move is None:
             self.write("bestmove 0000")
             return
-        line = f"bestmove {done.state.move_str(done.move)}"
-        if done.ponder is not None:
-            after = done.state.copy()
-            after.play(done.move)
-            line += f" ponder {after.move_str(done.ponder)}"
-        self.write(line)
+        texts = move_texts(done.state, done.line(), notation)
+        self.write(f"bestmove {texts[0]}" + (f" ponder {texts[1]}" if len(texts) > 1 else ""))
 
     def note(self, text: str) -> None:
         """An ``info string`` line."""
