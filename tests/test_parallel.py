@@ -1,6 +1,6 @@
-"""Parallel UCT (mcts_engine/parallel.py): merging, every game with Threads 2 in both modes,
-determinism under Seed + nodes, and the engine process with workers: stop, quit, EOF, a
-killed worker and a killed engine leave nothing behind."""
+"""Parallel UCT (mcts/root_parallel.py, mcts/tree_parallel.py over parallel/): merging, every
+game with Threads 2 in both modes, determinism under Seed + nodes, and the engine process with
+workers: stop, quit, EOF, a killed worker and a killed engine leave nothing behind."""
 from __future__ import annotations
 
 import os
@@ -18,7 +18,7 @@ from mcts_engine.mcts.limits import Limits, split_nodes
 from mcts_engine.mcts.settings import Settings
 from mcts_engine.parallel.pool import WorkerPool
 from mcts_engine.rules import get_game, list_games
-from test_protocol import EngineProcess, _processes_in_group
+from drivers import EngineProcess, processes_in_group
 
 LINUX = Path("/proc/self/stat").exists()
 
@@ -148,7 +148,7 @@ def children_of(pid: int) -> list[int]:
 def wait_gone(pid: int, timeout: float = 5.0) -> list[int]:
     """Wait until the engine's process group is empty; what is left after ``timeout``."""
     deadline = time.perf_counter() + timeout
-    while (left := _processes_in_group(pid)) and time.perf_counter() < deadline:
+    while (left := processes_in_group(pid)) and time.perf_counter() < deadline:
         time.sleep(0.05)
     return left
 
@@ -162,7 +162,7 @@ def engine2():
         eng.proc.kill()
         eng.proc.wait(5)
     if LINUX:
-        for pid in _processes_in_group(eng.proc.pid):
+        for pid in processes_in_group(eng.proc.pid):
             os.kill(pid, signal.SIGKILL)
 
 

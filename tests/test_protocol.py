@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from drivers import ROOT, EngineProcess, engine_command, engine_env
-from drivers import processes_in_group as _processes_in_group
+from drivers import processes_in_group
 from mcts_engine import __version__
 from mcts_engine.rules import get_game, list_games
 
@@ -476,12 +476,12 @@ def test_eof_during_search_exits_0_quickly_leaving_no_process(engine):
     engine.send("go infinite")
     engine.until("info")
     pid = engine.proc.pid
-    assert _processes_in_group(pid) == [pid]   # Threads 1: no extra process
+    assert processes_in_group(pid) == [pid]   # Threads 1: no extra process
     start = time.perf_counter()
     engine.proc.stdin.close()
     code = engine.proc.wait(2.0)
     assert code == 0 and time.perf_counter() - start < 2.0
-    assert _processes_in_group(pid) == []
+    assert processes_in_group(pid) == []
     assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
