@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from abc import ABC, abstractmethod
 from types import MappingProxyType
 from typing import Any, Callable, Hashable, Mapping
@@ -327,8 +326,3 @@ def is_subsequence(needle: list, hay: tuple) -> bool:
     capture text naming some of a route's landing points matches that route."""
     it = iter(hay)
     return all(any(x == h for h in it) for x in needle)
-
-
-def cpu_time() -> float:
-    """Process CPU time in seconds (what benchmarks measure)."""
-    return time.process_time()
