@@ -87,16 +87,23 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
                    "e.g. --threads 1 --threads 2)")
 @click.option("--mode", "modes", type=click.Choice(PARALLEL_MODES), multiple=True,
               help="parallel mode(s) for --threads (default: root)")
+@click.option("--memory", is_flag=True,
+              help="instead: bytes per search-tree node (allocated, and the Hash budget's estimate)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
-          modes: tuple[str, ...], as_json: bool) -> None:
+          modes: tuple[str, ...], memory: bool, as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
+    With --memory: bytes per tree node after a 3000-iteration search from the start.
     """
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
+    if memory:
+        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed)} for name in names]
+        click.echo(json.dumps({"seed": seed, "memory": rows}, indent=2) if as_json else bench_mod.memory_table(rows))
+        return
     if threads:
         rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed)
         refs = None

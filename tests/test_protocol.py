@@ -55,6 +55,7 @@ def info_fields(line: str) -> dict[str, str]:
 EXPECTED_OPTIONS = {
     "uci_variant": "type combo default english " + " ".join(f"var {g}" for g in list_games()),
     "threads": "type spin default 1 min 1 max 64",
+    "hash": "type spin default 256 min 1 max 1048576",
     "parallel": "type combo default root var root var tree",
     "parallelmerge": "type combo default visits var visits var vote",
     "seed": "type spin default 0 min 0 max 2147483647",
@@ -256,7 +257,7 @@ def test_perft_divides(engine):
 
 # --- searching ----------------------------------------------------------------------------------
 
-INFO_LINE = re.compile(r"info depth \d+ seldepth \d+ nodes \d+ nps \d+ time \d+ "
+INFO_LINE = re.compile(r"info depth \d+ seldepth \d+ nodes \d+ nps \d+( hashfull \d+)? time \d+ "
                        r"score (cp -?\d+|mate -?\d+) wdl \d+ \d+ \d+( pv( \S+)+)?")
 
 

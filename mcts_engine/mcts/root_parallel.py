@@ -127,8 +127,10 @@ class RootParallelAgent(ParallelAgent):
         """The local searcher's info with the workers' latest reports merged in."""
         merged = merge_children([root_children(self.local.root)] + [r.children for r in reports.values()])
         nodes = local.nodes + sum(r.nodes for r in reports.values())
+        hashfulls = [h for h in [local.hashfull] + [r.hashfull for r in reports.values()] if h is not None]
         info = SearchInfo(nodes=nodes, time=elapsed, depth=local.depth,
-                          seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]))
+                          seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]),
+                          hashfull=max(hashfulls) if hashfulls else None)
         best = final_choice(merged, self.settings.final_move)
         if best is not None:
             set_score(info, best)

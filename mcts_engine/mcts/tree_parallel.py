@@ -1,6 +1,6 @@
 """Tree-parallel UCT (``Parallel tree``): one tree here, playouts farmed out to the workers.
 
-Each step of the search loop is a batch: this process descends ``tree.descend`` with
+Each step of the search loop is a batch: this process descends ``Tree.descend`` with
 virtual loss (the visit counted on the way down, so the next descent of the batch looks
 elsewhere) once per leaf, sends each worker its share as a ``PlayoutJob`` as soon as it
 is selected (so selecting the next share overlaps the workers' playouts), runs its own
@@ -25,7 +25,7 @@ from .agent import InfoCallback, SearchResult
 from .limits import Limits, now, split_nodes
 from .parallel_agent import ParallelAgent
 from .searcher import Progress, Searcher
-from .tree import Leaf, Node, backup, descend, undo_virtual_loss
+from .tree import Leaf, Tree, backup
 
 BATCH_LEAVES = 8         # leaves per searcher in a batch (the start, and always under a node limit)
 MAX_BATCH_LEAVES = 64
@@ -41,16 +41,16 @@ class TreeParallelAgent(ParallelAgent):
         """Search in batches until a limit."""
         self.start_job()
         searcher = Searcher(limits, stop, on_info, self.settings)
-        root = self.local.search_root(state, limits, history)
+        tree = self.local.search_tree(state, limits, history)
         batches = _Batches(adaptive=not limits.nodes_only())
 
         def step(progress: Progress) -> None:
-            self._batch(root, state, searcher.remaining(), batches, stop, progress)
+            self._batch(tree, state, searcher.remaining(), batches, stop, progress)
 
-        info = searcher.run(root, step)
-        return self.local.result(root, state, info)
+        info = searcher.run(tree, step)
+        return self.local.result(tree, state, info)
 
-    def _batch(self, root: Node, state: State, remaining: int | None, batches: "_Batches",
+    def _batch(self, tree: Tree, state: State, remaining: int | None, batches: "_Batches",
                stop: threading.Event, progress: Progress) -> None:
         """One batch: select, play out (here and on the workers), back up."""
         workers = self.pool.live()
@@ -58,31 +58,30 @@ class TreeParallelAgent(ParallelAgent):
         if remaining is not None:
             sizes = split_nodes(min(sum(sizes), remaining), len(sizes))
         t0 = now()
-        leaves = self._select_and_play(root, state, sizes, workers, batches.number, stop)
+        leaves = self._select_and_play(tree, state, sizes, workers, batches.number, stop)
         for leaf in reversed(leaves):   # deepest first, so a dropped leaf's parent can go too
             if leaf.result is None:
-                undo_virtual_loss(leaf.node)
+                tree.undo_virtual_loss(leaf.path)
         for leaf in leaves:
             progress.descended(leaf.depth)
             if leaf.result is not None:
-                backup(leaf.node, leaf.result, counted=True)
+                backup(leaf.path, leaf.result, counted=True)
                 progress.iterations += 1
         batches.done(now() - t0)
 
-    def _select_and_play(self, root: Node, state: State, sizes: list[int], workers: list[Worker],
+    def _select_and_play(self, tree: Tree, state: State, sizes: list[int], workers: list[Worker],
                          batch_no: int, stop: threading.Event) -> list[Leaf]:
         """Select ``sizes[i]`` leaves for searcher i (0 = this process), each worker's share
         sent as soon as it is selected; run this share; gather the workers'.  Returns the
         leaves, whose result is None where a playout did not run (after ``stop``, or a
         worker died)."""
         local = self.local
-        select, solver, rng = local.selection.select, self.settings.solver, local.rng
+        rng = local.rng
         base = self.settings.seed or self.rng.randrange(1, 2147483647)
         seeds = [hash((base, batch_no, i)) & 0x7FFFFFFF for i in range(len(sizes))]
         leaves, sent = [], []
         for i in list(range(1, len(sizes))) + [0]:
-            share = [descend(root, state.copy(), select, solver, rng, virtual_loss=True)
-                     for _ in range(sizes[i])]
+            share = [tree.descend(state.copy(), rng, virtual_loss=True) for _ in range(sizes[i])]
             leaves.extend(share)
             pending = [leaf for leaf in share if leaf.result is None]
             if not pending:

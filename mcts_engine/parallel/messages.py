@@ -80,6 +80,7 @@ class SearchReport:
     depth: float = 0.0
     move: object = None
     final: bool = False
+    hashfull: int | None = None
 
 
 @dataclass(frozen=True)

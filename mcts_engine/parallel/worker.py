@@ -108,12 +108,13 @@ class WorkerLoop:
         agent, conn = self.agent, self.conn
 
         def progress(info: SearchInfo) -> None:
-            conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv))
+            conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv,
+                                   hashfull=info.hashfull))
 
         result = agent.search(msg.state, msg.limits, event, progress, msg.history)
         info = result.info
         conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv,
-                               info.depth, result.move, final=True))
+                               info.depth, result.move, final=True, hashfull=info.hashfull))
 
     def playouts(self, msg: PlayoutJob, event: threading.Event) -> None:
         """One tree-parallel batch: a playout from each state, until done or stopped."""
