@@ -271,7 +271,7 @@ def check_info(lines: list[str], state) -> None:
         for text in fields.get("pv", "").split():
             walker.play(walker.parse_move(text))
         w, d, l = map(int, fields["wdl"].split())
-        assert w + d + l == 1000 or (w, d, l) == (0, 1000, 0), line
+        assert w + d + l == 1000, line
 
 
 def play_random_against_engine(engine: EngineProcess, engine_side: int, limits: str, seed: int) -> None:
@@ -301,7 +301,7 @@ def play_random_against_engine(engine: EngineProcess, engine_side: int, limits: 
     assert mirror.outcome() is not None
     expected = {1.0: "p1win", 0.0: "p2win", 0.5: "draw"}[mirror.outcome()]
     assert engine.query("result") == expected
-    assert engine.query("moves") == "" or expected == "draw"
+    assert engine.query("moves") == ""        # a finished game, drawn or won, has no legal move
     if expected != "draw":
         loser = 0 if expected == "p2win" else 1
         assert engine.query("p1turn") == ("true" if loser == 0 else "false")
@@ -518,11 +518,8 @@ def test_hub_dialect(engine):
     engine.send("go think")
     done = engine.until("done")[-1]
     move = re.fullmatch(r"done move=(\S+)( ponder=\S+)?", done).group(1)
-    state = get_game("international").new_state()
-    for text in ("32-28", "19-23"):
-        state.play(state.parse_move(text))
-    captures = {f"{state.move_str(m)}" for m in state.legal_moves()}
-    assert move.startswith("28x19x23") or move in captures, (move, captures)
+    # the only legal move is the capture 28x19, which Hub writes from x to x captured
+    assert move == "28x19x23", done
     engine.send("set-param name=Seed value=-4")
     assert engine.read().startswith("error message=")
     engine.send("quit")

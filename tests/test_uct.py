@@ -70,17 +70,42 @@ def test_solver_proofs_match_exact_minimax_with_extra_turns(stones):
         assert result.info.mate < 0
 
 
+def check_tree_counts(node, root: bool = True) -> None:
+    """Every node's visits are its children's plus its own expansion playout (none at the
+    root, none below a finished game); every child was visited; a finished game's node
+    holds only wins for its mover (whoever takes the last stone wins)."""
+    below = sum(ch.n for ch in node.children)
+    assert all(ch.n > 0 for ch in node.children)
+    if node.proven is not None:
+        assert node.children == [] and node.w == node.n * node.proven
+    else:
+        assert node.n == below + (0 if root else 1), (node.move, node.n, below)
+    for child in node.children:
+        check_tree_counts(child, root=False)
+
+
 def test_backup_is_from_each_movers_point_of_view():
     game = TakeAway(9)
     agent = UctAgent(game, Settings(seed=5, solver=False))
     agent.search(game.new_state(), Limits(nodes=3000), threading.Event())
     root = agent.root
-    assert sum(ch.n for ch in root.children) == root.n - 0 or root.n == 3000
+    assert root.n == sum(ch.n for ch in root.children) == 3000
+    check_tree_counts(root)
+    # the root's mover is player 1: every result it holds is the complement of its children's
+    assert root.w == pytest.approx(sum(ch.n - ch.w for ch in root.children))
     for child in root.children:
         assert child.mover == 0
         for grandchild in child.children:
             # taking 1 from 9 gives player 0 another turn
             assert grandchild.mover == (0 if child.move == 1 else 1)
+    # 9 -> take 3 -> 6 (player 1) -> take 3 -> 3 (player 0) -> take 3: player 0 took the
+    # last stone, a won terminal node for player 0, reached through 6 -> 3 by player 1
+    won = next(ch for ch in root.children if ch.move == 3)
+    won = next(ch for ch in won.children if ch.move == 3)
+    won = next(ch for ch in won.children if ch.move == 3)
+    assert won.mover == 0 and won.proven == 1.0 and won.n > 0 and won.mean() == 1.0
+    lost_before = won.parent   # player 1 left 3 stones to player 0: every visit through the win is a loss there
+    assert lost_before.mover == 1 and lost_before.w <= lost_before.n - won.n
 
 
 def test_same_seed_and_nodes_give_the_same_search():
