@@ -242,9 +242,25 @@ def test_sprt_bounds():
     asym = SPRT(0, 5, alpha=0.05, beta=0.1)
     assert asym.lower == pytest.approx(-2.2512917986064953)
     assert asym.upper == pytest.approx(2.8903717578961645)
-    for bad in ((0.0, 0.05), (0.05, 1.0)):
-        with pytest.raises(ValueError):
+    for bad in ((0.0, 0.05), (0.05, 1.0), (0.5, 0.5), (0.9, 0.2)):
+        with pytest.raises(ValueError, match="alpha"):
             SPRT(0, 10, *bad)
+
+
+@pytest.mark.parametrize("elo0,elo1", [(0, 0), (10, 0), (0, math.nan), (0, 20000), (-20000, 0), (7000, 8000),
+                                       (0, math.inf), (0, 1e-300)])
+def test_sprt_refuses_bounds_that_make_no_test(elo0, elo1):
+    # equal bounds never decide, swapped ones swap the hypotheses, and bounds whose expected
+    # scores round to 0 or 1 (or to each other) would divide by zero in the likelihoods
+    with pytest.raises(ValueError, match="SPRT: "):
+        SPRT(elo0, elo1)
+
+
+def test_sprt_takes_any_bounds_it_can_test():
+    for elo0, elo1 in ((-6000, 6000), (-5, -1), (0, 0.5), (100, 400)):
+        sprt = SPRT(elo0, elo1)
+        assert 0 < sprt.s0 < sprt.s1 < 1 and math.isfinite(sprt.llr(3, 1, 2))
+        assert math.isfinite(sprt.llr_pentanomial([1, 0, 2, 0, 1]))
 
 
 def test_sprt_llr_hand_computed():

@@ -9,8 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from tournaments.cli import main
 from tournaments.records import Journal, parse_records, replay
+from tournaments.stats import SPRT
 from tournaments.runner import Settings, TimeControl, schedule, read_openings
 from tournaments.engine import EngineSpec
 
@@ -129,6 +132,68 @@ def test_sprt_stops_early_when_decided(tmp_path):
               "--sprt", "0", "50", "0.05", "0.05", "--journal", str(journal), "--quiet", timeout=300).stdout
     assert "H1 accepted" in out
     assert len(games_of(journal)) < 60
+
+
+@pytest.mark.parametrize("bounds,words", [
+    (("0", "0", "0.05", "0.05"), "elo0 must be less than elo1"),      # equal: would never decide
+    (("10", "0", "0.05", "0.05"), "elo0 must be less than elo1"),     # swapped: would swap H0 and H1
+    (("0", "20000", "0.05", "0.05"), "too extreme"),                 # s1 = 1.0: a division by zero later
+    (("0", "nan", "0.05", "0.05"), "elo0 must be less than elo1"),
+    (("0", "10", "0.6", "0.5"), "alpha + beta < 1"),
+    (("0", "10", "0", "0.05"), "alpha and beta must lie in (0, 1)"),
+])
+def test_bad_sprt_bounds_are_a_usage_error_before_any_game(tmp_path, bounds, words):
+    journal = tmp_path / "j.jsonl"
+    result = CliRunner().invoke(main, ["match", "--game", "english", "--engine", ours("A", "Agent=random"),
+                                       "--engine", ours("B", "Agent=random"), "--sprt", *bounds,
+                                       "--journal", str(journal), "--quiet"])
+    assert result.exit_code == 2 and words in result.output and "--sprt" in result.output, result.output
+    assert not journal.exists()                       # not even the tournament header was written
+    write_journal(journal, [("A", "B", 1.0, 0)])
+    result = CliRunner().invoke(main, ["report", str(journal), "--sprt", *bounds])
+    assert result.exit_code == 2 and words in result.output, result.output
+
+
+def write_journal(path, games: list[tuple[str, str, float, int]]) -> None:
+    """A match journal of A against B: its header, then ``(first, second, score_first, pair)`` games."""
+    journal = Journal(str(path))
+    journal.append({"type": "tournament", "settings": {"kind": "match", "engines": [{"name": "A"}, {"name": "B"}]}})
+    for i, (first, second, score, pair) in enumerate(games):
+        journal.append({"type": "game", "id": i, "pair": pair, "players": [first, second],
+                        "score_first": score, "reason": "first player wins by the rules"})
+
+
+def report_sprt(path) -> tuple[dict, str]:
+    """``report --sprt 0 10 0.05 0.05`` of a journal: its JSON SPRT part and its text SPRT line."""
+    args = ["report", str(path), "--sprt", "0", "10", "0.05", "0.05"]
+    as_json = CliRunner().invoke(main, args + ["--json"])
+    text = CliRunner().invoke(main, args)
+    assert as_json.exit_code == 0 and text.exit_code == 0, as_json.output + text.output
+    return json.loads(as_json.output)["sprt"], next(s for s in text.output.splitlines() if s.startswith("SPRT"))
+
+
+def test_report_sprt_tests_games_until_a_pair_is_complete_then_pairs(tmp_path):
+    sprt, journal = SPRT(0, 10), tmp_path / "j.jsonl"
+    # one game, A won: no complete pair yet, so the game itself is the unit (trinomial)
+    write_journal(journal, [("A", "B", 1.0, 0)])
+    part, line = report_sprt(journal)
+    assert part["llr"] == pytest.approx(sprt.llr(1, 0, 0), abs=1e-12) and part["status"] is None
+    assert line == f"SPRT elo0=0.0 elo1=10.0 alpha=0.05 beta=0.05: LLR {sprt.llr(1, 0, 0):.3f} " \
+                   "[-2.944, 2.944] continue"
+    # its colour-swapped partner drawn: one pair scoring 1.5 for A; then a third game (A lost,
+    # its pair incomplete) does not count: the pair is the unit (pentanomial [0, 0, 0, 1, 0])
+    for games in ([("A", "B", 1.0, 0), ("B", "A", 0.5, 0)],
+                  [("A", "B", 1.0, 0), ("B", "A", 0.5, 0), ("A", "B", 0.0, 1)]):
+        journal.unlink()
+        write_journal(journal, games)
+        part, line = report_sprt(journal)
+        assert part["llr"] == pytest.approx(sprt.llr_pentanomial([0, 0, 0, 1, 0]), abs=1e-12)
+        assert part["llr"] != pytest.approx(sprt.llr(1, 1, 0)) and f"LLR {part['llr']:.3f} " in line
+    # a decided test says so: 120 pairs won 2-0 (about 0.028 of evidence a pair for 0 against 10 Elo)
+    journal.unlink()
+    write_journal(journal, [g for k in range(120) for g in (("A", "B", 1.0, k), ("B", "A", 0.0, k))])
+    part, line = report_sprt(journal)
+    assert part["status"] == "H1" and line.endswith("H1 accepted") and part["llr"] >= sprt.upper
 
 
 def test_a_journal_of_another_tournament_is_refused(tmp_path):
