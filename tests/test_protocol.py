@@ -329,7 +329,12 @@ def test_won_endgame_is_reported_as_mate_and_lost_one_as_negative_mate(engine):
     assert re.search(r"score mate -[1-3] wdl 0 0 1000", infos[-1]), infos[-1]
 
 
-def test_go_infinite_then_stop_answers_within_100_ms(engine):
+# A stop or isready is answered in a few ms; the margin is one no loaded CI machine uses up,
+# and still tells an answer that waits for the search (stop ignored, isready queued).
+PROMPT = 0.5
+
+
+def test_go_infinite_then_stop_answers_promptly(engine):
     engine.ask("position startpos moves 9-14 22-17")
     engine.send("go infinite")
     time.sleep(0.6)
@@ -339,7 +344,7 @@ def test_go_infinite_then_stop_answers_within_100_ms(engine):
     while not line.startswith("bestmove"):
         t, line = engine.read_timed()
         lines.append(line)
-    assert t - sent < 0.100, f"bestmove {1000 * (t - sent):.1f} ms after stop"
+    assert t - sent < PROMPT, f"bestmove {1000 * (t - sent):.1f} ms after stop"
     assert all(s.startswith("info") for s in lines[:-1])
     # exactly one bestmove: nothing else follows before readyok
     assert not any(s.startswith("bestmove") for s in engine.sync())
@@ -357,7 +362,7 @@ def test_isready_during_search_is_prompt_and_the_search_goes_on(engine):
         lines.append(line)
         if line == "readyok":
             break
-    assert t - sent < 0.100, f"readyok {1000 * (t - sent):.1f} ms after isready"
+    assert t - sent < PROMPT, f"readyok {1000 * (t - sent):.1f} ms after isready"
     assert not any(s.startswith("bestmove") for s in lines)
     # the search continues: a later report with more iterations, still no bestmove
     later = engine.read_until(lambda s: s.startswith("info depth") and int(info_fields(s)["nodes"]) > nodes_before)
