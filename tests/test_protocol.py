@@ -224,7 +224,7 @@ def test_query_result_of_finished_games(engine):
     assert (engine.query("gameover"), engine.query("result")) == ("true", "p1win")
     engine.ask("setoption name Rules value no_progress=2")
     engine.ask("position fen B:WK18:BK1 moves 1-5 18-22")
-    assert (engine.query("gameover"), engine.query("result")) == ("true", "draw")
+    assert (engine.query("gameover"), engine.query("result"), engine.query("moves")) == ("true", "draw", "")
 
 
 def test_go_on_a_finished_game_says_why(engine):
