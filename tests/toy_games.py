@@ -119,9 +119,11 @@ class TroubleState(TakeAwayState):
         self.trouble, self.after = trouble, after
 
     def copy(self):
+        """A copy that misbehaves the same way."""
         return TroubleState(self.stones, self.trouble, self.after, self.to_move, self.winner, self.ply)
 
     def playout(self, rng, max_plies=NO_LIMIT):
+        """The random playout, or in a worker past its ``after``-th playout the ``trouble``."""
         if multiprocess.current_process().name != "MainProcess":
             TroubleState.playouts_here += 1
             if TroubleState.playouts_here > self.after:

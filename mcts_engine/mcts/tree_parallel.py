@@ -42,7 +42,7 @@ class TreeParallelAgent(ParallelAgent):
         self.start_job()
         searcher = Searcher(limits, stop, on_info, self.settings)
         root = self.local.search_root(state, limits, history)
-        batches = _Batches(adaptive=not limits.nodes_only())   # and the workers given up in this search
+        batches = _Batches(adaptive=not limits.nodes_only())
 
         def step(progress: Progress) -> None:
             self._batch(root, state, searcher.remaining(), batches, stop, progress)

@@ -21,6 +21,8 @@ from good import FakeEngine  # noqa: E402
 
 
 class ClockEngine(FakeEngine):
+    """good.py's random mover that takes its time, says its score and logs its go lines."""
+
     NAME = "fake-clock"
     EXTRA = {"ThinkMs": ("FAKE_THINK_MS", 0), "ScoreCp": ("FAKE_SCORE_CP", 0, -100000)}
 
@@ -29,6 +31,7 @@ class ClockEngine(FakeEngine):
         self.log = log
 
     def cmd_go(self, args):
+        """Log the go line, think ``ThinkMs`` (or until stop), then answer as good.py does."""
         if self.log:
             with open(self.log, "a", encoding="utf-8") as f:
                 f.write(" ".join(["go", *args]) + "\n")
@@ -55,6 +58,7 @@ class ClockEngine(FakeEngine):
         return False
 
     def score_cp(self):
+        """The ``ScoreCp`` option."""
         return self.values["scorecp"]
 
 
