@@ -102,9 +102,9 @@ class WorkerLoop:
 
     def search(self, msg: SearchJob, event: threading.Event) -> None:
         """One root-parallel search: progress reports while searching, then the final report."""
-        key = (id(msg.state.game), msg.settings)
+        key = (msg.game, msg.settings)      # the game itself, not its id: an id can be reused
         if self.agent is None or self.agent_key != key:
-            self.agent, self.agent_key = UctAgent(msg.state.game, msg.settings), key
+            self.agent, self.agent_key = UctAgent(msg.game, msg.settings), key
         agent, conn = self.agent, self.conn
 
         def progress(info: SearchInfo) -> None:

@@ -253,17 +253,17 @@ class AlquerqueGame(Game):
     def apply(own: int, opp: int, kings: int, move: Move) -> tuple[int, int, int]:
         """The raw (own, opp, kings) after ``move``, still from the mover's side."""
         frm, to, cap, crown, route = move
+        if route:               # taken first: with immediate removal a king may land where it took
+            opp &= ~cap
+            kings &= ~cap
         own ^= frm ^ to
         if kings & frm:
             kings ^= frm ^ to
         elif crown:
             kings |= to
-        if cap:
+        if cap and not route:   # huffed after the step: the mover itself is huffed where it lands
+            own &= ~cap
             kings &= ~cap
-            if route:
-                opp &= ~cap
-            else:
-                own &= ~cap     # huffed
         return own, opp, kings
 
     # --- move generation ------------------------------------------------------------------
@@ -638,12 +638,17 @@ class AlquerqueState(TurnState):
         return bool(move[4])
 
     def heuristic(self, move: Move) -> float:
-        """One-ply material gain of a legal move for its mover (huffed pieces count as a loss)."""
-        cap = move[2]
-        gain = (cap & ~self.kings).bit_count() + _KING_VALUE * (cap & self.kings).bit_count()
-        if cap and not move[4]:
-            gain = -gain
-        return gain + (_KING_VALUE - 1 if move[3] else 0)
+        """One-ply material gain of a legal move for its mover (men 1, kings 3): the pieces it
+        takes, plus a crowning; huffed pieces count as a loss, at their value before the move
+        (a huffed mover counted from where it started, and its crowning lost with it)."""
+        frm, to, cap, crowned, route = move
+        kings = self.kings
+        huffed_mover = bool(cap & to) and not route
+        if huffed_mover:
+            cap ^= to ^ frm
+        value = (cap & ~kings).bit_count() + _KING_VALUE * (cap & kings).bit_count()
+        crowning = _KING_VALUE - 1 if crowned and not huffed_mover else 0
+        return (value if route else -value) + crowning
 
     def board_text(self) -> str:
         """The board as text, rank 1 at the bottom: lower case men, upper case kings, ``.`` empty."""
