@@ -25,10 +25,11 @@ from typing import Any, Callable, Hashable, Mapping
 
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import Schema
+from .view import BoardView, MovePath
 
 __all__ = ["State", "TurnState", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
            "IllegalMove", "AmbiguousMove", "divide", "read_move_squares", "single_match", "is_subsequence",
-           "perft_walk", "count_limit", "material_share"]
+           "perft_walk", "count_limit", "material_share", "BoardView", "MovePath"]
 
 #: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
 NO_LIMIT = 1 << 62
@@ -149,6 +150,21 @@ class State(ABC):
         Default: ``parse_move(text)``.  Raises IllegalMove / AmbiguousMove.
         """
         return self.parse_move(text)
+
+    # --- drawing and clicking (the web GUI; ``view.py``) ---------------------------------------
+    def board_view(self) -> BoardView:
+        """The position as a drawing: points with names and x/y, cells, lines, pieces, edge names.
+
+        Default: an empty view, for a game without a drawing (a GUI then lists the moves).
+        """
+        return BoardView()
+
+    def move_path(self, move) -> MovePath:
+        """How a legal move is entered by clicks (the points in order) and what it captures.
+
+        Default: an empty path, for a game without a drawing (its moves are picked from a list).
+        """
+        return MovePath()
 
 
 class TurnState(State):
