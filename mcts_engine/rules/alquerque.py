@@ -685,7 +685,7 @@ class AlquerqueState(TurnState):
         harbagh = g.rules.board == "harbagh"
         steps = [(g.board.delta(d), mask) for d, mask in g.board.lines.items()]
         return line_view(g.grid, g.name_of, steps, pieces, file_step=2 if harbagh else 1,
-                         piece_size=0.6 if harbagh else 0.36)
+                         piece_size=0.5 if harbagh else 0.36)
 
     def move_path(self, move: Move) -> MovePath:
         """From, then every landing point (a step: its end); the captured (or huffed) points."""

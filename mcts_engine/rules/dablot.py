@@ -601,7 +601,7 @@ class DablotState(TurnState):
         pieces = [ViewPiece(g.name_of[i], 0 if p0 >> i & 1 else 1,
                             "king" if self.kings >> i & 1 else "prince" if self.princes >> i & 1 else "man")
                   for i in indices(self.own | self.opp)]
-        return line_view(g.lattice.grid, g.name_of, g.lattice.dirs, pieces, file_step=2, piece_size=0.6)
+        return line_view(g.lattice.grid, g.name_of, g.lattice.dirs, pieces, file_step=2, piece_size=0.5)
 
     def move_path(self, move: Move) -> MovePath:
         """From, then every landing point (a step: its end); the captured points."""
