@@ -251,9 +251,9 @@ class BoardConnection:
             await self._crashed(kind, my, err)
             return
         self.crashes = 0
+        await self.status("idle")
         if my != self.search_id:
             return
-        await self.status("idle")
         if kind == "move":
             try:
                 s.play_text(result.move)

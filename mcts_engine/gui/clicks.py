@@ -20,11 +20,17 @@ Nothing here knows a game: only point names, paths and captures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..rules.base import is_subsequence
 from ..rules.view import MovePath
+
+
+def natural(name: str) -> tuple:
+    """Sort key that puts ``9`` before ``10`` and ``a9`` before ``a10``."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
 @dataclass(frozen=True)
@@ -62,12 +68,12 @@ class Selection:
     # --- what the page shows ----------------------------------------------------------------
     def starts(self) -> list[str]:
         """The points where a move can start (the mover's pieces that can move, or drop cells)."""
-        return sorted({c.path.points[0] for c in self.candidates if c.path.points})
+        return sorted({c.path.points[0] for c in self.candidates if c.path.points}, key=natural)
 
     def targets(self) -> list[str]:
         """The points the next click may go to."""
         n = len(self.clicked)
-        return sorted({c.path.points[n] for c in self.live if len(c.path.points) > n})
+        return sorted({c.path.points[n] for c in self.live if len(c.path.points) > n}, key=natural)
 
     def can_stop(self) -> bool:
         """Whether the clicks so far are a whole move and another click on the last point ends it."""
@@ -79,7 +85,7 @@ class Selection:
             return [], []
         sets = [set(c.path.captures) for c in self.live]
         sure = set.intersection(*sets)
-        return sorted(sure), sorted(set.union(*sets) - sure)
+        return sorted(sure, key=natural), sorted(set.union(*sets) - sure, key=natural)
 
     def to_dict(self) -> dict:
         """The selection for the page."""
@@ -133,7 +139,8 @@ class Selection:
     def _start(self, point: str) -> ClickOutcome:
         starting = [c for c in self.candidates if c.path.points[:1] == (point,)]
         if not starting:
-            why = self.explain([point])
+            drops = any(len(c.path.points) == 1 for c in self.candidates)
+            why = self.explain([point]) if drops else ""
             starts = self.starts()
             hint = f"; moves start on {', '.join(starts[:12])}{' ...' if len(starts) > 12 else ''}" if starts else ""
             return self._refuse((why or f"no legal move starts on {point}") + hint)
