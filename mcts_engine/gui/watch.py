@@ -23,8 +23,9 @@ class WatchError(ValueError):
     """A journal or game the watcher cannot show (the text says why)."""
 
 
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
+def _finite(x: float) -> float | str:
+    """A number for JSON: infinite Elo (a 100% or 0% score) as the text ``+inf`` / ``-inf``."""
+    return x if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
 class JournalWatch:

@@ -65,6 +65,7 @@ function hello(msg) {
 function showState(s) {
   const gameChanged = !page.state || page.state.game !== s.game || page.state.start_fen !== s.start_fen;
   page.state = s;
+  page.states = (page.states || 0) + 1;
   if (gameChanged || s.ply === 0) page.pv = [];
   $("game").value = s.game;
   if (document.activeElement !== $("rules")) $("rules").value = s.rules;

@@ -15,7 +15,7 @@ function cell(tr, text, tag) {
   return c;
 }
 
-function elo(x) { return x === null ? "inf" : (x >= 0 ? "+" : "") + x.toFixed(1); }
+function elo(x) { return typeof x === "string" ? x : (x >= 0 ? "+" : "") + x.toFixed(1); }
 
 function showSummary(s) {
   watch.summary = s;
@@ -25,11 +25,11 @@ function showSummary(s) {
   const st = $("standings");
   st.replaceChildren();
   const head = document.createElement("tr");
-  for (const h of ["Engine", "Games", "+", "=", "-", "Points", "Score", "Elo", "95% interval"]) cell(head, h, "th");
+  for (const h of ["Engine", "Games", "+/=/-", "Points", "Score", "Elo", "95% interval"]) cell(head, h, "th");
   st.appendChild(head);
   for (const r of s.standings) {
     const tr = document.createElement("tr");
-    [r.name, r.games, r.wins, r.draws, r.losses, r.points, `${(100 * r.score).toFixed(1)}%`, elo(r.elo),
+    [r.name, r.games, `${r.wins}/${r.draws}/${r.losses}`, r.points, `${(100 * r.score).toFixed(1)}%`, elo(r.elo),
       `[${elo(r.elo_low)}, ${elo(r.elo_high)}]`].forEach(v => cell(tr, String(v)));
     st.appendChild(tr);
   }
