@@ -10,6 +10,9 @@ A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
 ``State.outcome()`` is the single truth about the end of a game.
 
+The drawing members ``State.board_view`` and ``State.move_path`` (for the web GUI) return
+the values of ``view.py``.
+
 Also here: ``TurnState`` (a state whose mover is ``turn``) and the small helpers the
 games' contract methods share: ``read_move_squares`` and ``single_match`` (the start
 and the end of a ``parse_move``), ``perft_walk`` (perft over raw positions),
