@@ -17,7 +17,9 @@ from typing import Awaitable, Callable
 
 from tournaments.engine import EngineError, EngineSpec
 
+from ..rules import list_games
 from ..rules.base import RulesError
+from ..rules.draughts_variants import VARIANTS
 from . import messages as m
 from .engine import EngineHost, Info
 from .session import BoardSession, SessionError
@@ -81,7 +83,7 @@ class BoardConnection:
     # --- life ----------------------------------------------------------------------------------
     async def start(self) -> None:
         """Greet the page and show the board."""
-        await self.send({"type": "hello", "games": sorted(_games()), "engines": list(self.config.engines),
+        await self.send({"type": "hello", "games": list_games(), "engines": list(self.config.engines),
                          "engine": self.engine_name, "journal": bool(self.config.journal),
                          "players": self.players, "limits": asdict(self.limits)})
         await self.send_state()
@@ -291,11 +293,6 @@ class BoardConnection:
         asyncio.get_running_loop().create_task(self.send(message))
 
 
-def _games() -> list[str]:
-    from ..rules import list_games
-    return list_games()
-
-
 def _is_draughts(name: str) -> bool:
-    from ..rules.draughts_variants import VARIANTS
+    """Whether a game is a draughts variant (its record is PDN)."""
     return name in VARIANTS

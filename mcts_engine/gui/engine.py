@@ -152,9 +152,11 @@ class EngineHost:
     async def close(self) -> None:
         """Quit the engine process (if any) and forget it."""
         engine, self.engine, self.key = self.engine, None, None
-        if engine is not None:
-            engine.kill() if self.searching else None
-            await asyncio.get_running_loop().run_in_executor(None, engine.quit)
+        if engine is None:
+            return
+        if self.searching:
+            engine.kill()     # its go (on the worker thread) ends with EngineCrash
+        await asyncio.get_running_loop().run_in_executor(None, engine.quit)
 
     def shutdown(self) -> None:
         """End the engine and the worker thread (the board's connection closed)."""

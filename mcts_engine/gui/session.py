@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import get_game, list_games, parse_rule_options
+from tournaments.records import game_record_text
+
+from ..rules import get_game, parse_rule_options
 from ..rules.base import Game, RulesError, State
 from ..rules.view import MovePath
 from .clicks import Candidate, ClickOutcome, Selection
@@ -171,14 +173,8 @@ class BoardSession:
 
     def record_text(self, players: tuple[str, str], event: str = "mcts-engine gui") -> str:
         """The game as PDN (draughts) or PGN-like text, by the tournament's record writer."""
-        from tournaments.records import game_record_text
         outcome = self.outcome
         record = {"game": self.game.name, "rules": dict(self.rule_options), "players": list(players), "id": 0,
                   "event": event, "start_fen": self.start_fen, "moves": self.move_texts, "score_first": outcome,
                   "reason": "" if outcome is None else "game over"}
         return game_record_text(record)
-
-
-def games() -> list[str]:
-    """The registered game names (what the page offers)."""
-    return list_games()
