@@ -259,3 +259,41 @@ def test_the_watcher_reports_and_replays(journal):
     assert client.get("/api/journal/game/999").status_code == 404
     assert client.get("/api/journal/game/x").status_code == 404
     assert TestClient(create_app(config())).get("/api/journal").status_code == 404
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_gui_command_serves_the_page_on_localhost():
+    import urllib.request
+    script = os.path.join(os.path.dirname(sys.executable), "mcts-engine")
+    port = _free_port()
+    proc = subprocess.Popen([script, "gui", "--port", str(port), "--game", "dablot"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        banner = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in banner and "engines: mcts-engine" in banner
+        for _ in range(100):
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert '<svg id="board"' in page
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_the_gui_command_refuses_a_bad_engine_or_game():
+    script = os.path.join(os.path.dirname(sys.executable), "mcts-engine")
+    bad = subprocess.run([script, "gui", "--engine", "cmd=x"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "missing name" in bad.stderr
+    bad = subprocess.run([script, "gui", "--game", "chess"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown game" in bad.stderr
