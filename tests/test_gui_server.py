@@ -190,6 +190,24 @@ def test_human_against_the_engine_with_info_and_arrows():
         send(ws, type="undo")
         state, _ = receive_until(ws, lambda x: x["type"] == "state")
         assert state["ply"] == 0 and state["to_move"] == 0
+        send(ws, type="players", players=["engine", "human"])     # the engine plays the first player
+        state, _ = receive_until(ws, lambda x: x["type"] == "state" and x["ply"] == 1)
+        assert state["players"] == ["engine", "human"] and state["to_move"] == 1
+
+
+def test_boards_are_limited():
+    from mcts_engine.gui.app import MAX_BOARDS
+    client = TestClient(create_app(config()))
+    sockets = [client.websocket_connect("/ws") for _ in range(MAX_BOARDS)]
+    try:
+        for ws in sockets:
+            ws.__enter__().receive_json()
+        with pytest.raises(Exception):
+            with client.websocket_connect("/ws") as extra:
+                extra.receive_json()
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
 
 
 def test_an_engine_crash_is_shown_and_the_engine_restarted():

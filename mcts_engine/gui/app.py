@@ -13,7 +13,8 @@ Safe by default: ``serve`` binds to 127.0.0.1 unless told otherwise; the engines
 page may run are the ``GuiConfig``'s (from the command line or an engines file), chosen
 by name; a WebSocket from a page of another origin is refused (a browser always sends
 ``Origin``; a page elsewhere on the web must not drive the local engine); every frame
-is validated by ``messages.parse_message``.
+is validated by ``messages.parse_message``; at most ``MAX_BOARDS`` boards (each may run an
+engine process) are open at once.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from .board import BoardConnection, GuiConfig
 from .watch import JournalWatch, WatchError
 
 STATIC = Path(__file__).parent / "static"
+MAX_BOARDS = 16     # boards (WebSockets, each with its own engine process) open at once
 log = logging.getLogger("mcts_engine.gui")
 
 
@@ -46,6 +48,7 @@ def same_origin(websocket: WebSocket) -> bool:
 def create_app(config: GuiConfig) -> Starlette:
     """The ASGI app for ``config`` (its engines, default game and journal)."""
     watch = JournalWatch(config.journal) if config.journal else None
+    boards = set()
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -75,10 +78,14 @@ def create_app(config: GuiConfig) -> Starlette:
 
     async def board(websocket: WebSocket):
         if not same_origin(websocket):
-            await websocket.close(code=1008)
+            await websocket.close(code=1008)     # policy violation: a page of another origin
+            return
+        if len(boards) >= MAX_BOARDS:
+            await websocket.close(code=1013)     # try again later: too many boards (engines) open
             return
         await websocket.accept()
         connection = BoardConnection(config, websocket.send_json)
+        boards.add(connection)
         try:
             await connection.start()
             while True:
@@ -89,6 +96,7 @@ def create_app(config: GuiConfig) -> Starlette:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            boards.discard(connection)
             await connection.close()
 
     routes = [

@@ -135,6 +135,7 @@ class EngineHost:
             return await self._run(engine.go, start_fen, moves, limits, timeout)
         except EngineError:
             self.engine = None
+            engine.kill()      # a timeout leaves the process running: end it (a crash: reap it)
             raise
         finally:
             self.searching = False

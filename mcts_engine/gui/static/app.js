@@ -72,7 +72,11 @@ function showState(s) {
   if (document.activeElement !== $("fen")) $("fen").value = s.fen;
   $("p0").value = s.players[0]; $("p1").value = s.players[1];
   if (s.engine) $("engine").value = s.engine;
-  if (s.limits.movetime && document.activeElement !== $("movetime")) $("movetime").value = s.limits.movetime;
+  if (document.activeElement !== $("movetime")) {
+    const kind = s.limits.nodes ? "nodes" : "movetime";
+    $("limit-kind").value = kind;
+    $("movetime").value = s.limits[kind];
+  }
   $("analyse").classList.toggle("on", s.analysing);
   const side = `${s.colours[s.to_move]} (${s.to_move === 0 ? "first" : "second"} player)`;
   $("status").textContent = s.outcome !== null ? `Game over: ${s.result}` : `${s.game}: ${side} to move`;
@@ -165,10 +169,11 @@ function controls() {
   const players = () => send({ type: "players", players: [$("p0").value, $("p1").value] });
   $("p0").onchange = players; $("p1").onchange = players;
   $("engine").onchange = () => send({ type: "engine", name: $("engine").value });
-  $("movetime").onchange = () => {
-    const ms = parseInt($("movetime").value, 10);
-    if (ms >= 10) send({ type: "limits", movetime: ms });
+  const limits = () => {
+    const value = parseInt($("movetime").value, 10), kind = $("limit-kind").value;
+    if (value >= 1) send({ type: "limits", [kind]: value });
   };
+  $("movetime").onchange = limits; $("limit-kind").onchange = limits;
   $("go").onclick = () => send({ type: "go" });
   $("analyse").onclick = () => send({ type: "analyse", on: !(page.state && page.state.analysing) });
   $("stop").onclick = () => send({ type: "stop" });
