@@ -315,3 +315,22 @@ def test_the_gui_command_refuses_a_bad_engine_or_game():
     assert bad.returncode == 2 and "missing name" in bad.stderr
     bad = subprocess.run([script, "gui", "--game", "chess"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown game" in bad.stderr
+
+
+def test_engine_against_engine_and_rule_options():
+    client = TestClient(create_app(config()))
+    with client.websocket_connect("/ws") as ws:
+        receive_until(ws, lambda x: x["type"] == "state")
+        send(ws, type="new", game="gauntlet", rules="size=6x6")
+        state, _ = receive_until(ws, lambda x: x["type"] == "state" and x["game"] == "gauntlet")
+        assert (state["view"]["width"], state["view"]["height"], state["rules"]) == (6, 6, "size=6x6")
+        assert any(o["name"] == "size" for o in state["options"])
+        send(ws, type="limits", nodes=50)
+        send(ws, type="players", players=["engine", "engine"])
+        state, _ = receive_until(ws, lambda x: x["type"] == "state" and (x["ply"] >= 4 or x["outcome"] is not None))
+        send(ws, type="players", players=["human", "human"])
+        state, _ = receive_until(ws, lambda x: x["type"] == "state" and x["players"] == ["human", "human"])
+        moves = state["moves"]
+        send(ws, type="ping", id=5)
+        _, seen = receive_until(ws, lambda x: x["type"] == "pong")
+        assert all(x.get("moves", moves) == moves for x in seen if x["type"] == "state"), "the engines stopped"
