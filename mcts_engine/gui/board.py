@@ -59,6 +59,7 @@ class BoardConnection:
         self.task: asyncio.Task | None = None
         self.search_id = 0
         self.crashes = 0
+        self._sending: set[asyncio.Task] = set()
 
     # --- sending ------------------------------------------------------------------------------
     async def send(self, message: dict) -> None:
@@ -290,7 +291,9 @@ class BoardConnection:
         info = Info.read(line)
         message = {"type": "info", **asdict(info), "line": line[:500]}
         message["pv_paths"] = self.session.pv_paths(info.pv) if info.pv else []
-        asyncio.get_running_loop().create_task(self.send(message))
+        task = asyncio.get_running_loop().create_task(self.send(message))
+        self._sending.add(task)                 # a strong reference until it is sent
+        task.add_done_callback(self._sending.discard)
 
 
 def _is_draughts(name: str) -> bool:
