@@ -92,6 +92,8 @@ function showState(s) {
     b.onclick = () => send({ type: "move", move: text });
     return b;
   }));
+  const pyramids = s.view.pieces.filter(p => p.parts.length);   // Rithmomachia: each pyramid's components
+  $("pyramids").textContent = pyramids.map(p => `${p.point}: ${p.label} = ${p.parts.map(c => c.startsWith("x") ? `(${c.slice(1)} lost)` : c).join(" + ")}`).join("; ");
   $("options").replaceChildren(...s.options.map(o => {
     const tr = document.createElement("tr");
     tr.innerHTML = "<td></td><td></td>";

@@ -55,11 +55,14 @@ function drawPiece(g, piece, cx, cy, r, colour) {
     text(g, cx, cy + 1, label, r * 0.95, { fill: ink, "font-weight": "bold" });
   } else if (piece.label) {
     const size = r * (piece.label.length > 2 ? 0.62 : 0.8);
-    text(g, cx, cy + (k === "triangle" ? r * 0.2 : 1) - (k === "pyramid" ? r * 0.25 : 0), piece.label, size,
+    text(g, cx, cy + (k === "triangle" ? r * 0.2 : 1) - (k === "pyramid" ? r * 0.38 : 0), piece.label,
+      k === "pyramid" ? r * 0.55 : size,
       { fill: ink, "font-weight": "bold" });
-    if (k === "pyramid" && piece.parts.length) {
-      const parts = piece.parts.map(p => p.startsWith("x") ? "\u00b7" : p.slice(1)).join(" ");
-      text(g, cx, cy + r * 0.55, parts, r * 0.27, { fill: ink });
+    if (k === "pyramid" && piece.parts.length) {   // the components, two rows; a lost one as a dot
+      const parts = piece.parts.map(p => p.startsWith("x") ? "\u00b7" : p.slice(1));
+      const half = Math.ceil(parts.length / 2);
+      text(g, cx, cy + r * 0.36, parts.slice(0, half).join(" "), r * 0.34, { fill: ink });
+      text(g, cx, cy + r * 0.72, parts.slice(half).join(" "), r * 0.34, { fill: ink });
     }
   }
   const title = el("title", {}, g);
