@@ -259,11 +259,13 @@ def test_a_closed_websocket_reconnects_and_keeps_the_game(page):
     new_game(page, "fanorona")
     play_by_clicks(page, "fanorona", ["d2-e3(A)"])
     fen = state(page)["fen"]
+    assert page.evaluate("window.gui.connections") == 1
     page.evaluate("window.gui.ws.close()")
     page.wait_for_function("document.getElementById('status').dataset.connected === '0'")
-    page.wait_for_function("fen => window.gui.state && window.gui.state.fen === fen && "
-                           "document.getElementById('status').dataset.connected === '1'", arg=fen, timeout=15_000)
-    assert state(page)["moves"] == ["d2-e3(A)"]
+    # a state of the new connection with the game put back (start FEN, then the move replayed)
+    page.wait_for_function("fen => window.gui.stateFrom === 2 && window.gui.state.fen === fen && "
+                           "window.gui.state.moves.length === 1", arg=fen, timeout=15_000)
+    assert state(page)["moves"] == ["d2-e3(A)"] and state(page)["players"] == ["human", "human"]
 
 
 def test_the_watcher_shows_a_tournament_and_replays_a_game(browser, server):

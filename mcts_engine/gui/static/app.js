@@ -25,6 +25,7 @@ function connect() {
   page.ws = ws;
   ws.onopen = () => {
     page.retry = 0;
+    page.connections = (page.connections || 0) + 1;
     $("status").dataset.connected = "1";
     if (page.state) {   // a reconnection: put the game back on the fresh board
       const s = page.state;
@@ -66,6 +67,7 @@ function showState(s) {
   const gameChanged = !page.state || page.state.game !== s.game || page.state.start_fen !== s.start_fen;
   page.state = s;
   page.states = (page.states || 0) + 1;
+  page.stateFrom = page.connections;     // which connection this state came over (reconnects)
   if (gameChanged || s.ply === 0) page.pv = [];
   $("game").value = s.game;
   if (document.activeElement !== $("rules")) $("rules").value = s.rules;
