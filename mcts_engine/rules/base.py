@@ -140,6 +140,21 @@ class State(ABC):
         """
         return self.fen()
 
+    def board_view(self) -> BoardView:
+        """The position as a drawing for the web GUI (``view.py``): points with names and x/y,
+        cells, lines, pieces, edge names.
+
+        Default: an empty view, for a game without a drawing (a GUI then lists the moves).
+        """
+        return BoardView()
+
+    def move_path(self, move) -> MovePath:
+        """How a legal move is entered by clicks (the points in order) and what it captures.
+
+        Default: an empty path, for a game without a drawing (its moves are picked from a list).
+        """
+        return MovePath()
+
     def hub_move_str(self, move) -> str:
         """A legal move in Hub protocol notation (Scan's ``from x to x captured...`` for captures).
 
@@ -153,21 +168,6 @@ class State(ABC):
         Default: ``parse_move(text)``.  Raises IllegalMove / AmbiguousMove.
         """
         return self.parse_move(text)
-
-    # --- drawing and clicking (the web GUI; ``view.py``) ---------------------------------------
-    def board_view(self) -> BoardView:
-        """The position as a drawing: points with names and x/y, cells, lines, pieces, edge names.
-
-        Default: an empty view, for a game without a drawing (a GUI then lists the moves).
-        """
-        return BoardView()
-
-    def move_path(self, move) -> MovePath:
-        """How a legal move is entered by clicks (the points in order) and what it captures.
-
-        Default: an empty path, for a game without a drawing (its moves are picked from a list).
-        """
-        return MovePath()
 
 
 class TurnState(State):
