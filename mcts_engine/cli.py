@@ -146,3 +146,39 @@ def play(game: str, human_first: bool, movetime: int, agent: str, rules: str | N
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (another than 127.0.0.1 lets other machines drive the engines)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="open the page in the default browser")
+@click.option("--engine", "engines", multiple=True,
+              help='an engine the page may run: "name=X cmd=PROGRAM option.Name=value" (repeatable; '
+                   "default: this engine, mcts-engine)")
+@click.option("--engines-file", type=click.Path(exists=True, dir_okay=False),
+              help="engines from a TOML or JSON file (as mcts-tournament's)")
+@click.option("--journal", type=click.Path(dir_okay=False), help="a tournament journal to watch (/watch)")
+@click.option("--game", default="english", show_default=True, help="the game a new board starts with")
+def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engines_file: str | None,
+        journal: str | None, game: str) -> None:
+    """A web GUI: play, analyse and watch tournaments in the browser (needs the gui extra)."""
+    try:
+        from .gui.app import serve
+        from .gui.board import GuiConfig
+    except ImportError as err:
+        raise click.UsageError(f"the GUI needs its extra: pip install -e '.[gui]' ({err})") from None
+    from tournaments.engine import EngineSpecError, load_engines_file, parse_engine_arg
+    _game(game, None)
+    try:
+        specs = dict(load_engines_file(engines_file)) if engines_file else {}
+        for text in engines:
+            spec = parse_engine_arg(text)
+            specs[spec.name] = spec
+    except (EngineSpecError, OSError, ValueError) as err:
+        raise click.UsageError(str(err)) from None
+    if not specs:
+        spec = parse_engine_arg("name=mcts-engine cmd=mcts-engine")
+        specs[spec.name] = spec
+    serve(GuiConfig(engines=specs, game=game, journal=journal), host=host, port=port, open_browser=open_browser)
+
