@@ -92,7 +92,11 @@ class Searcher:
                     reported = block
                     on_info(self.info(tree, t))
             elif t >= next_report:
-                next_report = t + REPORT_SECONDS
+                # on a fixed beat, so that reports come twice a second however long a step is;
+                # a search that fell a whole beat behind starts a new one
+                next_report += REPORT_SECONDS
+                if next_report <= t:
+                    next_report = t + REPORT_SECONDS
                 on_info(self.info(tree, t))
         info = self.info(tree, now())
         if on_info is not None:
