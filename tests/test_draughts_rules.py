@@ -698,6 +698,19 @@ def test_frisian_king_move_limit_needs_men():
     assert "41-46" in legal_strs(state)
 
 
+def test_frisian_king_taken_after_its_run_leaves_no_phantom():
+    """White's king moves three times (47-42, 42-48, 48-31) and is taken on 31; its run was not
+    cleared, and the frozen-king test used to put a phantom king on 31 whose 'capture' of 27
+    made the move generator look for captures that do not exist (a ValueError in search, found
+    by pydraughts' Hub client playing Frysk!)."""
+    state = get_game("frisian").parse_fen("W:WK47,K15,38:BK7,21,2")
+    play_all(state, ["47-42", "21-27", "42-48", "7-1", "48-31", "1x41"])
+    fresh = get_game("frisian").parse_fen(state.fen())
+    assert set(state.legal_moves()) == set(fresh.legal_moves()) and not state.legal_moves()[0][2]
+    assert state.random_move(random.Random(1)) in state.legal_moves()
+    assert state.copy().playout(random.Random(1)) in (0.0, 0.5, 1.0)
+
+
 @pytest.mark.parametrize("name,fen,expected", [
     ("russian", "B:Wc3:B", 1.0),          # Black (second) has no pieces
     ("russian", "W:W:Bc5", 0.0),          # White (first) has no pieces

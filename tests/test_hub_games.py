@@ -14,6 +14,7 @@ import logging
 import pytest
 
 from drivers import EngineProcess, HubDriver, engine_command
+from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game, list_games
 
 NODES = 24                 # per search: enough to find captures, small enough for speed
@@ -21,22 +22,13 @@ PLY_CAP = 160              # a whole game unless it runs longer than this
 SCAN_NUMBERING = {"international", "frisian", "canadian"}
 SLOW_GAMES = {"rithmomachia"}   # over ~5 s a game here
 
-# pydraughts' variant name -> ours, for the variants both know
+# pydraughts' variant name -> ours: every variant pydraughts knows.  pydraughts writes English,
+# Russian, Brazilian and Turkish in its own numbering and colours; the Hub dialect translates
+# them (mcts_engine/protocol/conventions.py).
 PYDRAUGHTS_VARIANTS = {"standard": "international", "frisian": "frisian", "italian": "italian",
                        "english": "english", "russian": "russian", "brazilian": "brazilian",
-                       "turkish": "turkish"}
-# pydraughts' HubEngine sends these in its own conventions, which the rules' Hub notation
-# (draughts' parse_hub_position / parse_hub_move / hub_move_str) does not read yet: the
-# start position string in pydraughts' internal orientation (English: squares turned
-# 180 degrees and colours swapped; Russian, Brazilian, Turkish: rows mirrored) and, for
-# the algebraic boards, moves as numbered squares (1 = a1, counting along each row).
-PYDRAUGHTS_PENDING = {"english", "russian", "brazilian", "turkish"}
-
-
-def pydraughts_params() -> list:
-    pending = pytest.mark.xfail(strict=True, reason="pydraughts' Hub conventions for this variant are not "
-                                "in the rules' Hub notation yet")
-    return [pytest.param(v, marks=pending) if v in PYDRAUGHTS_PENDING else v for v in sorted(PYDRAUGHTS_VARIANTS)]
+                       "turkish": "turkish", "frysk!": "frysk", "antidraughts": "antidraughts",
+                       "breakthrough": "breakthrough"}
 
 
 def hub_start(game) -> str:
@@ -88,24 +80,25 @@ def test_our_hub_client_plays_a_whole_game(name):
     assert mirror.outcome() is not None or len(moves) == PLY_CAP
 
 
-@pytest.mark.parametrize("variant", pydraughts_params())
+@pytest.mark.parametrize("variant", sorted(PYDRAUGHTS_VARIANTS))
 def test_pydraughts_hub_engine_plays_a_whole_game(variant, caplog):
     draughts = pytest.importorskip("draughts")
     from draughts.engine import HubEngine, Limit
     ours = PYDRAUGHTS_VARIANTS[variant]
     board = draughts.Board(variant=variant)
     mirror = get_game(ours).new_state()
+    translation = SquareTranslation(get_game(ours))      # pydraughts' numbering -> ours
     caplog.set_level(logging.WARNING, logger="pydraughts")
     engine = HubEngine(engine_command())
     try:
         assert engine.id["name"] == "mcts-engine" and ours in engine.variants
-        engine.setoption("variant", ours)
+        engine.setoption("variant", variant)          # pydraughts' own name of the variant
         engine.setoption("Seed", 7)
         engine.init()
         plies = 0
         while not board.is_over() and mirror.outcome() is None and plies < PLY_CAP:
             result = engine.play(board, Limit(nodes=NODES), ponder=False)
-            mirror.play(mirror.parse_hub_move(result.move.hub_move))   # legal by our rules too
+            mirror.play(mirror.parse_hub_move(translation.move_in(result.move.hub_move)))  # legal for us too
             board.push(result.move)
             plies += 1
         engine.ping()

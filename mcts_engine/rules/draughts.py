@@ -592,12 +592,16 @@ class DraughtsState(TurnState):
         return (self.turn, self.own, self.opp, self.kings)
 
     def _frozen(self) -> int:
-        """The king that may not make another plain move (Frisian), as a mask, or 0."""
+        """The king that may not make another plain move (Frisian), as a mask, or 0.
+
+        The run's square must still hold one of our kings: a king taken after its run (the
+        run is not cleared then) must not leave a phantom king behind for ``scan``.
+        """
         limit = self.game.king_move_limit
         if not limit:
             return 0
         sq, n = self.runs[2 * self.turn], self.runs[2 * self.turn + 1]
-        return sq if n >= limit and self.own & ~self.kings else 0
+        return sq if n >= limit and sq & self.own & self.kings and self.own & ~self.kings else 0
 
     # --- moves -----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
