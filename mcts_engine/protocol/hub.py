@@ -102,14 +102,15 @@ def hub_info_line(state: State, info: SearchInfo, notation: Callable[[State, obj
 def parse_level(args: dict[str, str]) -> Limits:
     """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits."""
     def number(key: str, kind: type = float) -> float:
-        """The value of ``key`` as a number >= 0; raises ProtocolError naming it."""
+        """The value of ``key`` as a number >= 0 (a clock already run out, ``time=-0.02`` as
+        pydraughts sends it, is 0); raises ProtocolError naming it."""
         try:
             value = kind(args[key])
         except ValueError:
             raise ProtocolError(f"level {key}={short(args[key])!r} is not a number") from None
-        if not (kind is int or math.isfinite(value)) or value < 0:
+        if not (kind is int or math.isfinite(value)) or (value < 0 and key != "time"):
             raise ProtocolError(f"level {key}={short(args[key])!r} is out of range")
-        return value
+        return max(value, 0)
     limits = Limits(infinite="infinite" in args)
     if "depth" in args:
         limits.depth = number("depth", int)
