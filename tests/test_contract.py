@@ -20,11 +20,12 @@ TOY = TakeAway(10)
 
 def test_the_toy_overrides_nothing_but_the_core():
     optional = ("random_move", "playout", "evaluate", "heuristic", "is_capture", "board_text", "hub_move_str",
-                "parse_hub_move", "play_on")
+                "parse_hub_move", "play_on", "hub_position")
     assert all(getattr(type(TOY.new_state()), name) is getattr(State, name) for name in optional)
     assert all(getattr(TakeAway, name) is getattr(Game, name)
                for name in ("perft", "parse_hub_position", "square_numbering"))
     assert TOY.new_state().play_on() is False and TOY.square_numbering("top-left") == ()
+    assert TOY.new_state().hub_position() == TOY.new_state().fen()
 
 
 def test_default_playout_is_the_random_move_loop():
@@ -174,7 +175,8 @@ def test_hub_position_round_trips(name):
     if VARIANTS[name].notation == "numeric":     # the order of the PDN numbers
         assert game.square_numbering() == tuple(str(n) for n in range(1, game.hub_squares + 1))
     for state in positions(game, seeds=2, every=7):
-        assert game.parse_hub_position(hub_position(game, state)).key() == state.key()
+        assert state.hub_position() == hub_position(game, state)
+        assert game.parse_hub_position(state.hub_position()).key() == state.key()
 
 
 def test_hub_position_strings():

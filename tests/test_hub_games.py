@@ -54,6 +54,7 @@ def game_params(name: str) -> list:
 def test_our_hub_client_plays_a_whole_game(name):
     game = get_game(name)
     mirror = game.new_state()
+    translation = SquareTranslation(game)     # the Hub clients' numbering of this game (conventions.py)
     start = hub_start(game)
     engine = EngineProcess()
     hub = HubDriver(engine)
@@ -66,11 +67,11 @@ def test_our_hub_client_plays_a_whole_game(name):
             hub.position(start, moves)
             infos, move, ponder = hub.think(f"nodes={NODES}")
             assert all(s.startswith("info ") for s in infos), infos
-            played = mirror.parse_hub_move(move)      # legal by our rules, in Hub notation
-            assert mirror.hub_move_str(played) == move
+            played = mirror.parse_hub_move(translation.move_in(move))   # legal by our rules, in Hub notation
+            assert translation.move_out(mirror.hub_move_str(played)) == move
             mirror.play(played)
             if ponder is not None:
-                mirror.copy().parse_hub_move(ponder)
+                mirror.copy().parse_hub_move(translation.move_in(ponder))
             moves.append(move)
         assert hub.errors == []
         assert hub.ping() == []

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from drivers import EngineProcess, InProcessEngine
+from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
 from mcts_engine.protocol import session as session_module
 from mcts_engine.protocol.options import OptionError
@@ -334,7 +335,7 @@ def test_hub_every_game_answers_go_or_says_why(hub):
         lines = hub_go(hub)
         assert not any(s.startswith("error") for s in lines), (name, lines)
         move = lines[-1].split()[1].split("=", 1)[1]
-        game.new_state().parse_hub_move(move)
+        game.new_state().parse_hub_move(SquareTranslation(game).move_in(move))   # the clients' numbering
         if not game.hub_squares:                     # a Hub position string: one error naming why
             hub.send("pos pos=W" + "e" * 50)
             hub.send("ping")
@@ -343,7 +344,8 @@ def test_hub_every_game_answers_go_or_says_why(hub):
 
 
 def test_hub_errors_unknown_commands_and_a_go_during_a_search(hub):
-    for line, word in (("level nodes=x", "nodes"), ("level time=-1", "time"), ("set-param name=Seed value=-4", "Seed"),
+    for line, word in (("level nodes=x", "nodes"), ("level move-time=-1", "move-time"),
+                       ("set-param name=Seed value=-4", "Seed"),
                        ("set-param name=variant value=chess", "chess"), ("pos pos=W:W99:B1", "99"),
                        ('pos moves="32-28 32-28"', "32-28")):
         hub.send(line)
@@ -351,6 +353,8 @@ def test_hub_errors_unknown_commands_and_a_go_during_a_search(hub):
         lines = hub.until("pong")
         assert len(lines) == 2 and lines[0].startswith("error message=") and word in lines[0], (line, lines)
     hub.send("frobnicate now")                       # unknown: ignored, as Hub asks
+    hub.send("set-param name=initial-time value=60")  # a parameter we lack (the lidraughts bridge's)
+    hub.send("level time=-0.02")                     # a run-out clock, as pydraughts sends it: 0
     hub.send("ping")
     assert hub.until("pong") == ["pong"]
     hub.send("level infinite")

@@ -12,11 +12,16 @@ Games on a clock are not reproducible, so these tests check behaviour, not moves
 from __future__ import annotations
 
 import logging
+import random
 import re
+import subprocess
+import threading
+import time
 
 import pytest
 
-from drivers import engine_command
+from drivers import engine_command, engine_env
+from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game
 
 # pydraughts' variant name -> ours (pydraughts sends its own name in set-param variant)
@@ -57,3 +62,60 @@ def test_pydraughts_round_robin_plays_a_whole_game_over_hub(variant, tmp_path, c
         white_first = board.turn == draughts.WHITE
         first_won = (result == "2-0") == white_first
         assert state.outcome() == (1.0 if first_won else 0.0), (result, state.fen())
+
+
+@pytest.fixture
+def dxp_follower(request):
+    """``mcts-engine dxp`` on a free loopback port (seeded, 24 iterations a move); yields the port.
+
+    A watchdog kills it after a minute, so a client waiting for a move that never comes fails
+    instead of hanging (pydraughts' DXPEngine would wait for ever)."""
+    game = getattr(request, "param", "international")
+    proc = subprocess.Popen([*engine_command(), "dxp", "--port", "0", "--game", game, "--nodes", "24",
+                             "--option", "Seed=3"], stdout=subprocess.PIPE, text=True, env=engine_env())
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("dxp: listening on 127.0.0.1:"), first
+        yield int(first.split()[3].rsplit(":", 1)[1])
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait(10)
+        proc.stdout.close()
+
+
+@pytest.mark.parametrize("dxp_follower, variant", [("international", "standard"), ("russian", "russian")],
+                         indirect=["dxp_follower"], ids=["international", "russian"])
+def test_pydraughts_dxp_engine_plays_a_whole_game(dxp_follower, variant, monkeypatch):
+    """pydraughts' DXP initiator against our follower; pydraughts plays seeded random moves."""
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import DXPEngine
+    import draughts.engines.dxp_communication.dxp_classes as dxp_classes
+
+    class NoSleep:           # pydraughts sleeps 7 s before it closes a socket
+        sleep = staticmethod(lambda seconds: None)
+        perf_counter_ns = staticmethod(time.perf_counter_ns)
+    monkeypatch.setattr(dxp_classes, "time", NoSleep)
+    engine = DXPEngine(None, {"engine-opened": True, "ip": "127.0.0.1", "port": dxp_follower, "initial-time": 60})
+    board = draughts.Board(variant)
+    mirror = get_game(VARIANTS[variant]).new_state()
+    translation = SquareTranslation(mirror.game)      # pydraughts' square numbers -> ours
+    rng = random.Random(11)
+    plies = ours = 0
+    try:
+        while not board.is_over() and mirror.outcome() is None and plies < 400:
+            if plies % 2 == 0:
+                move = engine.play(board).move              # our engine: legal for pydraughts ...
+                assert move is not None, "no move from the follower"
+                ours += 1
+            else:
+                move = rng.choice(board.legal_moves())
+            mirror.play(mirror.parse_hub_move(translation.move_in(move.hub_move)))   # ... and for our rules
+            board.push(move)
+            plies += 1
+    finally:
+        engine.quit()
+    assert board.is_over() or mirror.outcome() is not None
+    assert ours >= 10 and engine.id["name"] == "mcts-engine"

@@ -14,7 +14,9 @@ GUI play only 10x10 boards, numbered as PDN numbers them):
   square 1 is the first player's far left, counting along each row;
 * it writes moves in its "variant numbering": PDN numbers on numbered boards, and on the
   algebraic boards (Russian, Brazilian, Turkish) numbers counted from ``a1`` along each
-  rank (a1=1, c1=2, ... on 8x8 dark squares; a1=1, b1=2, ... on Turkish's 64).
+  rank (a1=1, c1=2, ... on 8x8 dark squares; a1=1, b1=2, ... on Turkish's 64);
+* over DXP it writes the cells of a position in the same internal frame, but the colour
+  letters (follower colour, colour to move) as the real colours.
 
 Where a variant matches the rules' own notation its row is the identity and costs nothing.
 """
@@ -111,6 +113,14 @@ class SquareTranslation:
         if self.order is not None and len(cells) == len(self.order):
             cells = "".join(cells[j] for j in self.order)
         return side + cells
+
+    def colour_in(self, letter: str) -> str:
+        """A client's colour letter (W or B) as the rules' colour letter."""
+        return letter.translate(_SWAP) if self.swap else letter
+
+    def colour_out(self, letter: str) -> str:
+        """The rules' colour letter as the client writes it."""
+        return self.colour_in(letter)
 
     # --- moves: squares joined by - x or : ------------------------------------------------------------
     def move_in(self, text: str) -> str:

@@ -150,6 +150,14 @@ class State(ABC):
         """
         return self.parse_move(text)
 
+    def hub_position(self) -> str:
+        """The position as a Hub position string: the side to move's colour letter, then one of
+        ``w b W B e`` per square in the order of ``game.square_numbering()``.
+
+        Default: the FEN, for games without numbered squares (the Hub dialect reads a FEN too).
+        """
+        return self.fen()
+
     # --- when the arbiter is someone else ---------------------------------------------------
     def play_on(self) -> bool:
         """The arbiter (a GUI, a tournament manager with other draw rules) plays on in a position

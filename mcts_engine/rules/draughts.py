@@ -799,6 +799,20 @@ class DraughtsState(TurnState):
         why = " (a capture is compulsory)" if legal[0][2] else ""
         return single_match(self, text, matches, why)
 
+    def hub_position(self) -> str:
+        """The Hub position string: side letter, then ``w b W B e`` per square of ``square_numbering()``."""
+        g = self.game
+        p0 = self.own if self.turn == 0 else self.opp
+        cells = []
+        for name in g.square_numbering():
+            bit = 1 << g.index_of[name]
+            if not (self.own | self.opp) & bit:
+                cells.append("e")
+            else:
+                colour = g.colours[0] if p0 & bit else g.colours[1]
+                cells.append(colour if self.kings & bit else colour.lower())
+        return g.colours[self.turn] + "".join(cells)
+
     def hub_move_str(self, move: Move) -> str:
         """Hub notation: a step as ``move_str``; a capture ``from x to x captured...`` with the
         captured squares in numeric order (how Scan and the Hub GUIs name a capture)."""
