@@ -36,7 +36,7 @@ from typing import Callable, TextIO
 
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
-from ..rules import RulesError, State, get_game
+from ..rules import RulesError, State
 from .conventions import SquareTranslation
 from .dxp_messages import (DXP_PORT, BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept, GameEnd,
                            GameRequest, MoveMessage, parse_message)

@@ -207,10 +207,9 @@ class DraughtsGame(Game):
 
         Where the first king wins (breakthrough) a position with a king has no moves.
         """
-        legal = self.legal
-        if self.crown_wins:
-            def legal(own, opp, kings, turn):
-                return [] if kings else self.legal(own, opp, kings, turn)
+        def crown_ends(own, opp, kings, turn):
+            return [] if kings else self.legal(own, opp, kings, turn)
+        legal = crown_ends if self.crown_wins else self.legal
         return perft_walk(legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
 
     @staticmethod
