@@ -7,9 +7,11 @@ second.  Benchmarks are run by hand or in CI as information, never as timed test
 """
 from __future__ import annotations
 
+import gc
 import random
 import threading
 import time
+import tracemalloc
 
 from .agents import make_agent
 from .mcts.limits import Limits
@@ -52,6 +54,45 @@ def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
     elapsed = time.process_time() - start
     return {"iterations": result.info.nodes, "cpu_seconds": elapsed,
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
+
+
+def memory_per_node(game: Game, nodes: int = 3000, seed: int = 1) -> dict:
+    """Bytes per search-tree node after a ``nodes``-iteration search from the start: what the
+    process allocated for the tree (tracemalloc), and the tree's own estimate, which the
+    ``Hash`` budget is checked against.
+
+    A first search of the same size warms the rules' caches, so that only the tree counts.
+    """
+    agent = UctAgent(game, Settings(seed=seed))
+    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
+    agent.new_game()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
+        gc.collect()
+        allocated = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    count, stack = 0, [agent.root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node.children)
+    return {"nodes": count, "allocated_per_node": allocated / count,
+            "estimate_per_node": agent.tree.budget.used / count}
+
+
+def memory_table(rows: list[dict]) -> str:
+    """Bytes per tree node per game, as a text table."""
+    head = f"{'game':<14} {'nodes':>6} {'bytes/node':>11} {'estimate':>9} {'ratio':>6}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        m = r["memory"]
+        lines.append(f"{r['game']:<14} {m['nodes']:>6} {m['allocated_per_node']:>11,.0f} "
+                     f"{m['estimate_per_node']:>9,.0f} {m['estimate_per_node'] / m['allocated_per_node']:>6.2f}")
+    return "\n".join(lines)
 
 
 def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", seed: int = 1,

@@ -127,16 +127,23 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
                    "e.g. --threads 1 --threads 2)")
 @click.option("--mode", "modes", type=click.Choice(PARALLEL_MODES), multiple=True,
               help="parallel mode(s) for --threads (default: root)")
+@click.option("--memory", is_flag=True,
+              help="instead: bytes per search-tree node (allocated, and the Hash budget's estimate)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
-          modes: tuple[str, ...], as_json: bool) -> None:
+          modes: tuple[str, ...], memory: bool, as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
+    With --memory: bytes per tree node after a 3000-iteration search from the start.
     """
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
+    if memory:
+        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed)} for name in names]
+        click.echo(json.dumps({"seed": seed, "memory": rows}, indent=2) if as_json else bench_mod.memory_table(rows))
+        return
     if threads:
         rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed)
         refs = None
@@ -179,3 +186,43 @@ def play(game: str, human_first: bool, movetime: int, agent: str, rules: str | N
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (another than 127.0.0.1 lets other machines drive the engines)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="open the page in the default browser")
+@click.option("--engine", "engines", multiple=True,
+              help='an engine the page may run: "name=X cmd=PROGRAM option.Name=value" (repeatable; '
+                   "default: this engine, mcts-engine)")
+@click.option("--engines-file", type=click.Path(exists=True, dir_okay=False),
+              help="engines from a TOML or JSON file (as mcts-tournament's)")
+@click.option("--journal", type=click.Path(dir_okay=False), help="a tournament journal to watch (/watch)")
+@click.option("--game", default="english", show_default=True, help="the game a new board starts with")
+def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engines_file: str | None,
+        journal: str | None, game: str) -> None:
+    """A web GUI: play, analyse and watch tournaments in the browser (needs the gui extra)."""
+    try:
+        from .gui.app import serve
+        from .gui.board import GuiConfig
+    except ImportError as err:
+        raise click.UsageError(f"the GUI needs its extra: pip install -e '.[gui]' ({err})") from None
+    from tournaments.engine import EngineSpecError, load_engines_file, parse_engine_arg
+    _game(game, None)
+    try:
+        specs = dict(load_engines_file(engines_file)) if engines_file else {}
+        for text in engines:
+            spec = parse_engine_arg(text)
+            specs[spec.name] = spec
+    except (EngineSpecError, OSError, ValueError) as err:
+        raise click.UsageError(str(err)) from None
+    foreign = [f"{name} (protocol={spec.protocol})" for name, spec in specs.items() if spec.protocol != "uci"]
+    if foreign:
+        raise click.UsageError("the GUI hosts engines of our protocol only (protocol=hub and protocol=dxp "
+                               "are for mcts-tournament): " + ", ".join(foreign))
+    if not specs:
+        spec = parse_engine_arg("name=mcts-engine cmd=mcts-engine")
+        specs[spec.name] = spec
+    serve(GuiConfig(engines=specs, game=game, journal=journal), host=host, port=port, open_browser=open_browser)
+

@@ -1,12 +1,43 @@
-"""Helpers the rules tests share: seeded random games and the invariants every game keeps.
+"""Helpers the tests share: seeded random games and the invariants every game keeps, and
+``require`` for the optional test dependencies.
 
 Plain functions (test modules import them: ``from conftest import random_game``), so a
 game's test file only says what is particular to its game.
 """
 from __future__ import annotations
 
+import importlib
 import math
+import os
 import random
+
+import pytest
+
+
+def in_ci() -> bool:
+    """Whether the tests run in CI (the ``CI`` environment variable is set, as ``.ci/run``
+    and every CI service set it; empty, ``0`` and ``false`` mean no)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require(module: str, reason: str, attribute: str | None = None):
+    """Import a test dependency (the ``test`` extra: pydraughts, open_spiel) and return it.
+
+    Missing (or not the package meant: ``attribute`` absent), the test skips on a
+    developer's machine but fails in CI, where a green run must mean the cross-checks ran:
+    ``pytest.importorskip`` would turn a broken install into skips and a green CI.
+    """
+    try:
+        found = importlib.import_module(module)
+        problem = None if attribute is None or hasattr(found, attribute) else \
+            f"the installed {module!r} module has no {attribute!r}"
+    except ImportError as err:
+        found, problem = None, f"cannot import {module!r}: {err}"
+    if problem is None:
+        return found
+    if in_ci():
+        pytest.fail(f"{reason}: {problem} (CI is set: a missing test dependency fails the run)", pytrace=False)
+    pytest.skip(f"{reason}: {problem}")
 
 
 def random_game(game, seed: int, start=None, max_plies: int = 1000) -> list:

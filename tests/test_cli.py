@@ -1,9 +1,13 @@
 """The `mcts-engine` command line: perft, bench, games, and clear errors on bad input."""
 import json
+import random
 
+import pytest
 from click.testing import CliRunner
+from test_perft import PERFT
 
 from mcts_engine.cli import main
+from mcts_engine.rules import get_game
 
 
 def run(*args):
@@ -42,14 +46,36 @@ def test_bad_input_is_one_clear_error():
     assert result.exit_code == 2 and "sideways" in result.output
 
 
+def replay_playouts(game, count: int, seed: int) -> tuple[int, dict]:
+    """The plies and results of ``count`` random playouts from the start, seeded as bench seeds them."""
+    rng = random.Random(seed)
+    plies, results = 0, {"p1_wins": 0, "p2_wins": 0, "draws": 0}
+    for _ in range(count):
+        state = game.new_state()
+        outcome = state.playout(rng)
+        plies += state.ply
+        results[{1.0: "p1_wins", 0.0: "p2_wins", 0.5: "draws"}[outcome]] += 1
+    return plies, results
+
+
 def test_bench_json_has_every_measure():
-    result = run("bench", "--game", "english", "--seconds", "0.05", "--json")
+    result = run("bench", "--game", "english", "--seconds", "0.05", "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     row = json.loads(result.output)["games"][0]
     assert row["game"] == "english"
-    assert row["playouts"]["playouts"] >= 1 and row["playouts"]["plies_per_sec"] > 0
-    assert row["perft"]["leaves"] > 0
-    assert row["uct"]["iterations"] >= 1 and row["uct"]["iterations_per_sec"] > 0
+    playouts = row["playouts"]
+    n = playouts["playouts"]
+    # the counts are those of the same seeded playouts replayed here, and the rates follow from them
+    assert n >= 1 and replay_playouts(get_game("english"), n, 3) == (playouts["plies"], playouts["results"])
+    assert playouts["mean_plies"] == pytest.approx(playouts["plies"] / n)
+    assert playouts["playouts_per_sec"] == pytest.approx(n / playouts["cpu_seconds"])
+    assert playouts["plies_per_sec"] == pytest.approx(playouts["plies"] / playouts["cpu_seconds"])
+    perft = row["perft"]
+    assert perft["leaves"] == PERFT["english"][1][perft["depth"] - 1]
+    assert perft["leaves_per_sec"] == pytest.approx(perft["leaves"] / perft["cpu_seconds"])
+    uct = row["uct"]
+    assert uct["iterations"] >= 1
+    assert uct["iterations_per_sec"] == pytest.approx(uct["iterations"] / uct["cpu_seconds"])
 
 
 def test_games_lists_every_variant():

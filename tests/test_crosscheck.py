@@ -1,6 +1,7 @@
 """Cross-checks of the draughts move generator against independent implementations.
 
-Two references, each optional (the tests skip when it is not installed):
+Two references from the ``test`` extra (``conftest.require``: a test skips when its reference
+is not installed, and fails instead when the ``CI`` environment variable is set):
 
 * **pydraughts** (``pip install pydraughts``; tested with 0.6.7), a pure-Python
   implementation of English, Italian, Russian, Brazilian, International
@@ -71,6 +72,7 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import require
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.geometry import bits
@@ -151,10 +153,7 @@ def _mismatch_report(title: str, failures: list[tuple[str, set, set]], limit: in
 # ----------------------------------------------------------------------------
 
 def _pydraughts():
-    module = pytest.importorskip("draughts", reason="pydraughts is not installed (pip install pydraughts)")
-    if not hasattr(module, "Board"):
-        pytest.skip("the installed 'draughts' module is not pydraughts")
-    return module
+    return require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
 
 
 def _pyd_algebraic(number: int) -> str:
@@ -337,7 +336,7 @@ def test_pydraughts_worked_example(variant, expected_moves):
 # ----------------------------------------------------------------------------
 
 def _pyspiel():
-    return pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install open_spiel)")
+    return require("pyspiel", "open_spiel is not installed (pip install open_spiel)")
 
 
 def _build_os_squares() -> dict[str, str]:
@@ -483,7 +482,7 @@ def test_pydraughts_hub_client_plays_a_game_against_our_engine():
     import sys
     from pathlib import Path
 
-    pytest.importorskip("draughts", reason="pydraughts is not installed (pip install pydraughts)")
+    _pydraughts()
     from draughts import Board
     from draughts.engine import HubEngine, Limit
 
@@ -495,18 +494,17 @@ def test_pydraughts_hub_client_plays_a_game_against_our_engine():
         board = Board("standard")
         ours = get_game("international").new_state()
         rng = random.Random(5)
-        captures = 0
-        for ply in range(40):
-            if board.is_over():
-                break
-            if ply % 2 == 0:
+        engine_captures = plies = 0
+        while plies < 200 and not board.is_over() and (plies < 20 or not engine_captures):
+            if plies % 2 == 0:
                 move = engine.play(board, Limit(time=0.05), ponder=False).move
             else:
                 move = rng.choice(board.legal_moves())
             played = ours.parse_move(move.pdn_move)
-            captures += bool(played[2])
+            engine_captures += plies % 2 == 0 and bool(played[2])
             ours.play(played)
             board.push(move)
-        assert ply >= 20 and captures > 0
+            plies += 1
+        assert plies >= 20 and engine_captures > 0, (plies, engine_captures)
     finally:
         engine.quit()

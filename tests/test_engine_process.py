@@ -62,7 +62,7 @@ def test_our_engine_plays_movetime_and_nodes():
     game = get_game("english")
     state = game.new_state()
     moves: list[str] = []
-    with EngineProcess(ours(Agent="random", Seed=7)) as engine:
+    with EngineProcess(ours(Seed=7)) as engine:
         assert engine.alive
         assert engine.id_name.startswith("mcts-engine")
         assert "UCT_C" in engine.options_declared
@@ -76,7 +76,11 @@ def test_our_engine_plays_movetime_and_nodes():
             state.play(move)
             moves.append(result.move)
             assert result.infos and result.infos[-1].startswith("info")
-            assert result.nodes is not None and result.depth is not None
+            if "nodes" in limits:
+                assert result.nodes == 50                 # the count asked for, exactly
+            else:
+                assert result.nodes >= 1
+            assert result.pv[0] == result.move and result.depth is not None
             assert result.score_cp is not None and result.mate is None
             assert 0 <= result.elapsed < GO_TIMEOUT
             assert not result.stopped and result.errors == []
@@ -89,9 +93,11 @@ def test_our_uct_engine_from_a_fen_reports_search_numbers():
     with EngineProcess(ours(Seed=1)) as engine:
         result = engine.go(fen, [], {"nodes": 300}, GO_TIMEOUT)
         state = get_game("english").parse_fen(fen)
-        state.parse_move(result.move)
-        assert result.nodes and result.nodes >= 1
+        state.play(state.parse_move(result.move))
+        assert result.nodes == 300
         assert result.pv and result.pv[0] == result.move
+        for text in result.pv[1:]:                     # the whole PV is legal from the FEN on
+            state.play(state.parse_move(text))
         assert (result.score_cp is None) != (result.mate is None)
 
 
@@ -101,8 +107,24 @@ def test_go_infinite_answers_after_stop_within_the_grace():
         assert result.stopped
         assert 0.3 <= result.elapsed < 0.3 + 0.5 + 0.3
         get_game("english").new_state().parse_move(result.move)
+        assert result.nodes == 1 and result.pv == [result.move]   # the random agent's one move
         # still usable afterwards
         assert engine.go(None, [result.move], {"movetime": 20}, GO_TIMEOUT).move
+
+
+def test_on_info_hears_each_info_line_as_it_arrives():
+    """The public hook for a live view (the GUI's): every info line of a go, while the search
+    still runs (our engine reports twice a second), and the same lines in the result."""
+    heard: list[tuple[float, str]] = []
+    with EngineProcess(ours(Agent="uct", Seed=1), on_info=lambda line: heard.append((time.monotonic(), line))) \
+            as engine:
+        start = time.monotonic()
+        result = engine.go(None, [], {"movetime": 1300}, GO_TIMEOUT)
+        ended = time.monotonic()
+        assert [line for _, line in heard] == result.infos and len(heard) >= 2
+        assert heard[0][0] < ended - 0.3 and heard[0][0] - start < 1.0     # the first came long before bestmove
+        engine.on_info = None                      # may be changed between searches
+        assert engine.go(None, [], {"nodes": 10}, GO_TIMEOUT).infos and len(heard) == len(result.infos)
 
 
 def test_a_rejected_option_is_a_start_error_naming_it():

@@ -1,4 +1,5 @@
-"""Hub mode plays a whole game of every registered game through a real Hub client.
+"""Hub mode plays a whole game of every registered game through a real Hub client, and
+reads back every move it writes.
 
 The engine is the console script in a subprocess.  The clients: pydraughts' ``HubEngine``
 for the draughts variants pydraughts knows, and our own ``HubDriver`` (tests/drivers.py)
@@ -10,10 +11,12 @@ it or a ply cap.
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
 
-from drivers import EngineProcess, HubDriver, engine_command
+from conftest import require
+from drivers import EngineProcess, HubDriver, InProcessEngine, engine_command
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game, list_games
 
@@ -83,7 +86,7 @@ def test_our_hub_client_plays_a_whole_game(name):
 
 @pytest.mark.parametrize("variant", sorted(PYDRAUGHTS_VARIANTS))
 def test_pydraughts_hub_engine_plays_a_whole_game(variant, caplog):
-    draughts = pytest.importorskip("draughts")
+    draughts = require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
     from draughts.engine import HubEngine, Limit
     ours = PYDRAUGHTS_VARIANTS[variant]
     board = draughts.Board(variant=variant)
@@ -110,3 +113,44 @@ def test_pydraughts_hub_engine_plays_a_whole_game(variant, caplog):
             engine.kill_process()
     assert [r.getMessage() for r in caplog.records] == []   # pydraughts logs every unexpected line
     assert board.is_over() or mirror.outcome() is not None or plies == PLY_CAP
+
+
+def hub_positions(game, seed: int, plies: int = 200) -> list:
+    """Positions of a seeded random game (its first ``plies`` plies): the start, the middle,
+    the first where a capture is legal, and the one with the longest move text."""
+    rng, state, states = random.Random(seed), game.new_state(), []
+    while len(states) < plies and (move := state.random_move(rng)) is not None:
+        states.append(state.copy())
+        state.play(move)
+    picked = [states[0], states[len(states) // 2]]
+    picked += [s for s in states if any(s.is_capture(m) for m in s.legal_moves())][:1]
+    picked.append(max(states, key=lambda s: max(len(s.hub_move_str(m)) for m in s.legal_moves())))
+    return picked
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_every_move_hub_writes_is_read_back_by_pos(name):
+    """Hub mode, every game, in-process: every legal move of random positions, as the
+    engine's ``done`` and ``info pv`` write it (``hub_move_str`` in the clients' numbering,
+    conventions.py), is accepted by ``pos moves=`` (one token, read back as the same move);
+    after one of them a ``go`` answers from the position it leads to."""
+    game = get_game(name)
+    translation = SquareTranslation(game)
+    engine = InProcessEngine()
+    hub = HubDriver(engine)
+    try:
+        hub.handshake(variant=name, Agent="random", Seed=3)
+        for state in hub_positions(game, seed=len(name)):
+            texts = [translation.move_out(state.hub_move_str(move)) for move in state.legal_moves()]
+            assert texts and all(len(t.split()) == 1 and '"' not in t for t in texts), texts
+            for text in texts:
+                hub.position(state.fen(), [text])
+            assert hub.ping() == [] and hub.errors == [], (state.fen(), hub.errors[:3])
+            after = state.copy()
+            after.play(after.parse_hub_move(translation.move_in(texts[-1])))
+            if after.outcome() is None:
+                _, move, _ = hub.think("nodes=1")
+                after.parse_hub_move(translation.move_in(move))       # legal where the last pos left the engine
+        assert hub.errors == []
+    finally:
+        engine.close()

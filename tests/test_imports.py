@@ -1,11 +1,15 @@
 """Every module of the package imports alone, in a fresh interpreter: no import cycle
-(a cycle hidden by import order in one process shows up as an ImportError here)."""
+(a cycle hidden by import order in one process shows up as an ImportError here); and the
+test dependencies are hard requirements in CI (``conftest.require``)."""
 from __future__ import annotations
 
 import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from conftest import in_ci, require
 
 import mcts_engine
 import tournaments
@@ -53,3 +57,18 @@ def test_no_module_imports_the_package_from_inside_a_function():
                                                                       "from tournaments", "from ..")):
                 offenders.append(f"{rel}:{number}: {stripped}")
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize("ci,skips", [("true", False), ("1", False), ("", True), ("false", True), (None, True)])
+def test_a_missing_test_dependency_skips_locally_and_fails_in_ci(monkeypatch, ci, skips):
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    assert in_ci() is not skips
+    outcome = pytest.skip.Exception if skips else pytest.fail.Exception
+    with pytest.raises(outcome, match="no_such_module_for_tests"):
+        require("no_such_module_for_tests", "not installed")
+    with pytest.raises(outcome, match="no 'NoSuchName'"):
+        require("random", "the wrong package", attribute="NoSuchName")
+    assert require("random", "always there", attribute="Random") is __import__("random")

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from conftest import require
 from mcts_engine.rules import get_game
 
 # pydraughts 0.6.7's start perft (its own variant names), measured by walking
@@ -49,7 +50,7 @@ def pydraughts_perft(board, depth: int) -> int:
 
 @pytest.mark.parametrize("name", sorted(PYDRAUGHTS_PERFT))
 def test_start_perft_against_pydraughts_live(name):
-    draughts = pytest.importorskip("draughts")
+    draughts = require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
     variant, counts = PYDRAUGHTS_PERFT[name]
     depth = LIVE_DEPTH[name]
     assert pydraughts_perft(draughts.Board(variant=variant), depth) == counts[depth - 1]

@@ -3,6 +3,7 @@ final-move choice, the reported score, UCB1 selection, solver proofs, backup wit
 without virtual loss, root-statistics merging and voting, tree reuse and the search loop."""
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
@@ -14,7 +15,7 @@ from mcts_engine.mcts.reuse import TreeMemory
 from mcts_engine.mcts.searcher import Searcher
 from mcts_engine.mcts.selection import Ucb1
 from mcts_engine.mcts.settings import Settings
-from mcts_engine.mcts.tree import Node, backup, descend, prove, undo_virtual_loss
+from mcts_engine.mcts.tree import Budget, Node, Tree, backup, prove
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
 from toy_games import TakeAway
@@ -23,17 +24,17 @@ from toy_games import TakeAway
 def make_node(move, n: int, w: float, d: int = 0, proven: float | None = None, proof: int = 0,
               parent: Node | None = None, mover: int = 0) -> Node:
     """A node with the given statistics (for the mover), attached to ``parent`` if given."""
-    node = Node(move, parent, mover, 1 - mover)
+    node = Node(move, mover, 1 - mover)
     node.n, node.w, node.d, node.proven, node.proof = n, w, d, proven, proof
     node.untried = []
     if parent is not None:
-        parent.children.append(node)
+        parent.add_child(node)
     return node
 
 
 def make_root(*children: tuple) -> Node:
     """A root (player 0 to move) whose children have the given (move, n, w[, d, proven, proof])."""
-    root = Node(None, None, 1, 0)
+    root = Node(None, 1, 0)
     root.untried = []
     for spec in children:
         make_node(*spec, parent=root, mover=0)
@@ -110,43 +111,43 @@ def test_ucb1_selection(children, c, best):
 
 def test_a_win_for_the_chooser_proves_the_parent_with_the_shortest_proof():
     root = make_root(("a", 5, 2.0), ("b", 5, 2.0))
-    prove(root.children[1], 1.0, solver=True)
+    prove([root, root.children[1]], 1.0, solver=True)
     # root.mover is 1, the chooser 0: a win for the chooser is a loss for root's mover
     assert (root.proven, root.proof) == (0.0, 1)
 
 
 def test_a_parent_is_proven_only_when_every_child_is_and_nothing_is_untried():
     root = make_root(("a", 5, 2.0), ("b", 5, 2.0))
-    prove(root.children[0], 0.0, solver=True)
+    prove([root, root.children[0]], 0.0, solver=True)
     assert root.proven is None                     # b is still open
     root.untried = [7]
-    prove(root.children[1], 0.5, solver=True)
+    prove([root, root.children[1]], 0.5, solver=True)
     assert root.proven is None                     # a move is still untried
     root.untried = []
-    prove(root.children[1], 0.5, solver=True)
+    prove([root, root.children[1]], 0.5, solver=True)
     assert (root.proven, root.proof) == (0.5, 1)   # the best of a loss and a draw
 
 
 def test_all_children_lost_proves_a_win_for_the_other_side_by_the_longest_line():
     root = make_root(("a", 5, 2.0), ("b", 5, 2.0))
-    prove(root.children[0], 0.0, solver=True)
+    prove([root, root.children[0]], 0.0, solver=True)
     root.children[1].proven, root.children[1].proof = 0.0, 4
-    prove(root.children[0], 0.0, solver=True)
+    prove([root, root.children[0]], 0.0, solver=True)
     assert (root.proven, root.proof) == (1.0, 5)
 
 
 def test_extra_turns_keep_the_chooser_s_point_of_view():
     # the chooser at the root is player 0, and so is the root's mover (player 0 moves twice)
-    root = Node(None, None, 0, 0)
+    root = Node(None, 0, 0)
     root.untried = []
     child = make_node("a", 5, 2.0, parent=root, mover=0)
-    prove(child, 1.0, solver=True)
+    prove([root, child], 1.0, solver=True)
     assert root.proven == 1.0
 
 
 def test_without_the_solver_only_the_finished_node_is_marked():
     root = make_root(("a", 5, 2.0))
-    prove(root.children[0], 1.0, solver=False)
+    prove([root, root.children[0]], 1.0, solver=False)
     assert root.children[0].proven == 1.0 and root.proven is None
 
 
@@ -155,8 +156,9 @@ def test_without_the_solver_only_the_finished_node_is_marked():
 def test_backup_adds_each_mover_s_view_and_counts_draws():
     root = make_root(("a", 0, 0.0))
     leaf = make_node("x", 0, 0.0, parent=root.children[0], mover=1)
-    backup(leaf, 1.0)
-    backup(leaf, 0.5)
+    path = [root, root.children[0], leaf]
+    backup(path, 1.0)
+    backup(path, 0.5)
     assert [(nd.n, nd.w, nd.d) for nd in (leaf, root.children[0], root)] == \
         [(2, 0.5, 1), (2, 1.5, 1), (2, 0.5, 1)]
 
@@ -165,16 +167,15 @@ def test_virtual_loss_counts_on_the_way_down_and_undo_restores_the_tree():
     game = TakeAway(7)
     state = game.new_state()
     root = Node.root_of(state)
-    import random
+    tree = Tree(root, Ucb1(1.0).select, True, Budget.megabytes(1))
     rng = random.Random(1)
-    select = Ucb1(1.0).select
     for _ in range(6):                      # a small tree, the plain way
-        leaf = descend(root, state.copy(), select, True, rng)
-        backup(leaf.node, leaf.result if leaf.result is not None else 0.5)
+        leaf = tree.descend(state.copy(), rng)
+        backup(leaf.path, leaf.result if leaf.result is not None else 0.5)
     before = _snapshot(root)
-    leaf = descend(root, state.copy(), select, True, rng, virtual_loss=True)
+    leaf = tree.descend(state.copy(), rng, virtual_loss=True)
     assert leaf.node.n == 1 and root.n == before[0][1] + 1
-    undo_virtual_loss(leaf.node)
+    tree.undo_virtual_loss(leaf.path)
     after = _snapshot(root)
     assert sorted(after) == sorted(before)  # the new leaf is gone and its move untried again
 
@@ -232,7 +233,6 @@ def test_tree_memory_walks_the_moves_played_and_forgets_otherwise():
     after = start.copy()
     after.play(first.move)
     assert memory.root_for(after, (fen, start.move_str(first.move))) is first
-    assert first.parent is None
     other = start.copy()
     other.play(start.legal_moves()[1])
     assert memory.root_for(other, ("another start", "x")) is not first      # unrelated history
@@ -258,9 +258,9 @@ def _run(limits: Limits, stop: threading.Event | None = None, reports: list | No
     state = game.new_state()
     on_info = reports.append if reports is not None else None
     searcher = Searcher(limits, stop or threading.Event(), on_info, agent.settings)
-    root = agent.search_root(state, limits, ())
-    info = searcher.run(root, lambda progress: agent.iterate(root, state, progress))
-    return root, info
+    tree = agent.search_tree(state, limits, ())
+    info = searcher.run(tree, lambda progress: agent.iterate(tree, state, progress))
+    return tree.root, info
 
 
 def test_the_node_limit_is_exact_and_reports_follow_the_count():

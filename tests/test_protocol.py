@@ -55,6 +55,7 @@ def info_fields(line: str) -> dict[str, str]:
 EXPECTED_OPTIONS = {
     "uci_variant": "type combo default english " + " ".join(f"var {g}" for g in list_games()),
     "threads": "type spin default 1 min 1 max 64",
+    "hash": "type spin default 256 min 1 max 1048576",
     "parallel": "type combo default root var root var tree",
     "parallelmerge": "type combo default visits var visits var vote",
     "seed": "type spin default 0 min 0 max 2147483647",
@@ -224,7 +225,7 @@ def test_query_result_of_finished_games(engine):
     assert (engine.query("gameover"), engine.query("result")) == ("true", "p1win")
     engine.ask("setoption name Rules value no_progress=2")
     engine.ask("position fen B:WK18:BK1 moves 1-5 18-22")
-    assert (engine.query("gameover"), engine.query("result")) == ("true", "draw")
+    assert (engine.query("gameover"), engine.query("result"), engine.query("moves")) == ("true", "draw", "")
 
 
 def test_go_on_a_finished_game_says_why(engine):
@@ -256,7 +257,7 @@ def test_perft_divides(engine):
 
 # --- searching ----------------------------------------------------------------------------------
 
-INFO_LINE = re.compile(r"info depth \d+ seldepth \d+ nodes \d+ nps \d+ time \d+ "
+INFO_LINE = re.compile(r"info depth \d+ seldepth \d+ nodes \d+ nps \d+( hashfull \d+)? time \d+ "
                        r"score (cp -?\d+|mate -?\d+) wdl \d+ \d+ \d+( pv( \S+)+)?")
 
 
@@ -271,7 +272,7 @@ def check_info(lines: list[str], state) -> None:
         for text in fields.get("pv", "").split():
             walker.play(walker.parse_move(text))
         w, d, l = map(int, fields["wdl"].split())
-        assert w + d + l == 1000 or (w, d, l) == (0, 1000, 0), line
+        assert w + d + l == 1000, line
 
 
 def play_random_against_engine(engine: EngineProcess, engine_side: int, limits: str, seed: int) -> None:
@@ -301,7 +302,7 @@ def play_random_against_engine(engine: EngineProcess, engine_side: int, limits: 
     assert mirror.outcome() is not None
     expected = {1.0: "p1win", 0.0: "p2win", 0.5: "draw"}[mirror.outcome()]
     assert engine.query("result") == expected
-    assert engine.query("moves") == "" or expected == "draw"
+    assert engine.query("moves") == ""        # a finished game, drawn or won, has no legal move
     if expected != "draw":
         loser = 0 if expected == "p2win" else 1
         assert engine.query("p1turn") == ("true" if loser == 0 else "false")
@@ -329,7 +330,12 @@ def test_won_endgame_is_reported_as_mate_and_lost_one_as_negative_mate(engine):
     assert re.search(r"score mate -[1-3] wdl 0 0 1000", infos[-1]), infos[-1]
 
 
-def test_go_infinite_then_stop_answers_within_100_ms(engine):
+# A stop or isready is answered in a few ms; the margin is one no loaded CI machine uses up,
+# and still tells an answer that waits for the search (stop ignored, isready queued).
+PROMPT = 0.5
+
+
+def test_go_infinite_then_stop_answers_promptly(engine):
     engine.ask("position startpos moves 9-14 22-17")
     engine.send("go infinite")
     time.sleep(0.6)
@@ -339,7 +345,7 @@ def test_go_infinite_then_stop_answers_within_100_ms(engine):
     while not line.startswith("bestmove"):
         t, line = engine.read_timed()
         lines.append(line)
-    assert t - sent < 0.100, f"bestmove {1000 * (t - sent):.1f} ms after stop"
+    assert t - sent < PROMPT, f"bestmove {1000 * (t - sent):.1f} ms after stop"
     assert all(s.startswith("info") for s in lines[:-1])
     # exactly one bestmove: nothing else follows before readyok
     assert not any(s.startswith("bestmove") for s in engine.sync())
@@ -357,7 +363,7 @@ def test_isready_during_search_is_prompt_and_the_search_goes_on(engine):
         lines.append(line)
         if line == "readyok":
             break
-    assert t - sent < 0.100, f"readyok {1000 * (t - sent):.1f} ms after isready"
+    assert t - sent < PROMPT, f"readyok {1000 * (t - sent):.1f} ms after isready"
     assert not any(s.startswith("bestmove") for s in lines)
     # the search continues: a later report with more iterations, still no bestmove
     later = engine.read_until(lambda s: s.startswith("info depth") and int(info_fields(s)["nodes"]) > nodes_before)
@@ -518,11 +524,8 @@ def test_hub_dialect(engine):
     engine.send("go think")
     done = engine.until("done")[-1]
     move = re.fullmatch(r"done move=(\S+)( ponder=\S+)?", done).group(1)
-    state = get_game("international").new_state()
-    for text in ("32-28", "19-23"):
-        state.play(state.parse_move(text))
-    captures = {f"{state.move_str(m)}" for m in state.legal_moves()}
-    assert move.startswith("28x19x23") or move in captures, (move, captures)
+    # the only legal move is the capture 28x19, which Hub writes from x to x captured
+    assert move == "28x19x23", done
     engine.send("set-param name=Seed value=-4")
     assert engine.read().startswith("error message=")
     engine.send("quit")

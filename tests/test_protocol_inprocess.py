@@ -15,8 +15,9 @@ import time
 
 import pytest
 
-from drivers import EngineProcess, InProcessEngine
+from drivers import EngineProcess, InProcessEngine, hub_fields
 from mcts_engine.protocol.conventions import SquareTranslation
+from mcts_engine.protocol.hub import hub_quote
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
 from mcts_engine.protocol import session as session_module
 from mcts_engine.protocol.options import OptionError
@@ -381,6 +382,24 @@ def test_hub_guesses_the_game_from_the_board_size_until_a_variant_is_set(hub):
     hub.send("ping")
     lines = hub.until("pong")
     assert len(lines) == 2 and "50" in lines[0] and lines[0].startswith("error message="), lines
+
+
+# the Hub clients' variant names: Scan's (normal, killer, bt, frisian, losing), pydraughts' and
+# lidraughts' (standard, frysk!, antidraughts, breakthrough, from position), and ours
+CLIENT_VARIANTS = {"normal": "international", "killer": "killer", "bt": "breakthrough", "frisian": "frisian",
+                   "losing": "antidraughts", "standard": "international", "frysk!": "frysk",
+                   "antidraughts": "antidraughts", "breakthrough": "breakthrough",
+                   "from position": "international", "english": "english", "russian": "russian"}
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_VARIANTS))
+def test_hub_variant_names_of_the_clients_are_accepted(hub, name):
+    hub.send(f"set-param name=variant value={hub_quote(name)}")
+    hub.send("hub")                                   # the params again, with their values now
+    lines = hub.until("wait")
+    assert not [s for s in lines if s.startswith("error")], lines
+    (variant,) = [hub_fields(s) for s in lines if s.startswith("param name=variant ")]
+    assert variant["value"] == CLIENT_VARIANTS[name]
 
 
 def test_hub_captures_are_written_and_read_in_hub_notation(hub):

@@ -20,6 +20,7 @@ import time
 
 import pytest
 
+from conftest import require
 from drivers import engine_command, engine_env
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game
@@ -42,7 +43,7 @@ def pdn_moves(text: str) -> tuple[str, list[str]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_pydraughts_round_robin_plays_a_whole_game_over_hub(variant, tmp_path, caplog):
-    draughts = pytest.importorskip("draughts")
+    draughts = require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
     from draughts.tournament import RoundRobin
     caplog.set_level(logging.WARNING, logger="pydraughts")
     players = [(engine_command(), "hub", {"variant": variant, "Seed": seed}, None) for seed in (1, 2)]
@@ -90,7 +91,7 @@ def dxp_follower(request):
                          indirect=["dxp_follower"], ids=["international", "russian"])
 def test_pydraughts_dxp_engine_plays_a_whole_game(dxp_follower, variant, monkeypatch):
     """pydraughts' DXP initiator against our follower; pydraughts plays seeded random moves."""
-    draughts = pytest.importorskip("draughts")
+    draughts = require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
     from draughts.engine import DXPEngine
     import draughts.engines.dxp_communication.dxp_classes as dxp_classes
 

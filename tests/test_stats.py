@@ -211,8 +211,14 @@ def test_pentanomial_of_independent_games_matches_trinomial():
         assert a == pytest.approx(b)
     sprt = SPRT(0, 10)
     # the exact GSPRT works on the outcome distributions, which differ (5 vs 3 bins):
-    # the two LLRs agree only approximately
+    # the two LLRs agree only approximately ...
     assert sprt.llr_pentanomial(counts) == pytest.approx(sprt.llr(16, 8, 8), rel=0.1)
+    # ... and each is pinned (no bin is empty: no regulariser).  Reference values: the
+    # constrained maximum-likelihood distributions solved independently, by a bracketing root
+    # finder on the Lagrange condition and by direct constrained maximisation (SLSQP), which
+    # agree to 1e-12
+    assert sprt.llr_pentanomial(counts) == pytest.approx(0.2680234801945991, abs=1e-9)
+    assert sprt.llr(16, 8, 8) == pytest.approx(0.2897899474028041, abs=1e-9)
 
 
 def test_pentanomial_colour_bias_narrows_the_interval():
@@ -236,9 +242,25 @@ def test_sprt_bounds():
     asym = SPRT(0, 5, alpha=0.05, beta=0.1)
     assert asym.lower == pytest.approx(-2.2512917986064953)
     assert asym.upper == pytest.approx(2.8903717578961645)
-    for bad in ((0.0, 0.05), (0.05, 1.0)):
-        with pytest.raises(ValueError):
+    for bad in ((0.0, 0.05), (0.05, 1.0), (0.5, 0.5), (0.9, 0.2)):
+        with pytest.raises(ValueError, match="alpha"):
             SPRT(0, 10, *bad)
+
+
+@pytest.mark.parametrize("elo0,elo1", [(0, 0), (10, 0), (0, math.nan), (0, 20000), (-20000, 0), (7000, 8000),
+                                       (0, math.inf), (0, 1e-300)])
+def test_sprt_refuses_bounds_that_make_no_test(elo0, elo1):
+    # equal bounds never decide, swapped ones swap the hypotheses, and bounds whose expected
+    # scores round to 0 or 1 (or to each other) would divide by zero in the likelihoods
+    with pytest.raises(ValueError, match="SPRT: "):
+        SPRT(elo0, elo1)
+
+
+def test_sprt_takes_any_bounds_it_can_test():
+    for elo0, elo1 in ((-6000, 6000), (-5, -1), (0, 0.5), (100, 400)):
+        sprt = SPRT(elo0, elo1)
+        assert 0 < sprt.s0 < sprt.s1 < 1 and math.isfinite(sprt.llr(3, 1, 2))
+        assert math.isfinite(sprt.llr_pentanomial([1, 0, 2, 0, 1]))
 
 
 def test_sprt_llr_hand_computed():
@@ -282,6 +304,11 @@ def test_sprt_llr_pentanomial_hand_computed():
     sprt = SPRT(0, 10)
     # the normal approximation above; the exact GSPRT on 10 pairs is close to it
     assert sprt.llr_pentanomial([0, 2, 4, 3, 1]) == pytest.approx(0.19269990683194485, rel=0.1)
+    # The exact value, pinned.  The empty bin (no 0-2 pair) counts as REGULARIZER = 1e-3 pairs;
+    # solved independently (see test_pentanomial_of_independent_games_matches_trinomial) the
+    # LLR is 0.2016485806 with it, 0.2021333188 with 1e-6 and 0.0330944649 with 1: the pin
+    # tells a regulariser 1000 times smaller or larger apart
+    assert sprt.llr_pentanomial([0, 2, 4, 3, 1]) == pytest.approx(0.20164858056843785, abs=1e-9)
 
 
 def test_sprt_llr_degenerate():

@@ -9,8 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from tournaments.cli import main
 from tournaments.records import Journal, parse_records, replay
+from tournaments.stats import SPRT
 from tournaments.runner import Settings, TimeControl, schedule, read_openings
 from tournaments.engine import EngineSpec
 
@@ -131,6 +134,68 @@ def test_sprt_stops_early_when_decided(tmp_path):
     assert len(games_of(journal)) < 60
 
 
+@pytest.mark.parametrize("bounds,words", [
+    (("0", "0", "0.05", "0.05"), "elo0 must be less than elo1"),      # equal: would never decide
+    (("10", "0", "0.05", "0.05"), "elo0 must be less than elo1"),     # swapped: would swap H0 and H1
+    (("0", "20000", "0.05", "0.05"), "too extreme"),                 # s1 = 1.0: a division by zero later
+    (("0", "nan", "0.05", "0.05"), "elo0 must be less than elo1"),
+    (("0", "10", "0.6", "0.5"), "alpha + beta < 1"),
+    (("0", "10", "0", "0.05"), "alpha and beta must lie in (0, 1)"),
+])
+def test_bad_sprt_bounds_are_a_usage_error_before_any_game(tmp_path, bounds, words):
+    journal = tmp_path / "j.jsonl"
+    result = CliRunner().invoke(main, ["match", "--game", "english", "--engine", ours("A", "Agent=random"),
+                                       "--engine", ours("B", "Agent=random"), "--sprt", *bounds,
+                                       "--journal", str(journal), "--quiet"])
+    assert result.exit_code == 2 and words in result.output and "--sprt" in result.output, result.output
+    assert not journal.exists()                       # not even the tournament header was written
+    write_journal(journal, [("A", "B", 1.0, 0)])
+    result = CliRunner().invoke(main, ["report", str(journal), "--sprt", *bounds])
+    assert result.exit_code == 2 and words in result.output, result.output
+
+
+def write_journal(path, games: list[tuple[str, str, float, int]]) -> None:
+    """A match journal of A against B: its header, then ``(first, second, score_first, pair)`` games."""
+    journal = Journal(str(path))
+    journal.append({"type": "tournament", "settings": {"kind": "match", "engines": [{"name": "A"}, {"name": "B"}]}})
+    for i, (first, second, score, pair) in enumerate(games):
+        journal.append({"type": "game", "id": i, "pair": pair, "players": [first, second],
+                        "score_first": score, "reason": "first player wins by the rules"})
+
+
+def report_sprt(path) -> tuple[dict, str]:
+    """``report --sprt 0 10 0.05 0.05`` of a journal: its JSON SPRT part and its text SPRT line."""
+    args = ["report", str(path), "--sprt", "0", "10", "0.05", "0.05"]
+    as_json = CliRunner().invoke(main, args + ["--json"])
+    text = CliRunner().invoke(main, args)
+    assert as_json.exit_code == 0 and text.exit_code == 0, as_json.output + text.output
+    return json.loads(as_json.output)["sprt"], next(s for s in text.output.splitlines() if s.startswith("SPRT"))
+
+
+def test_report_sprt_tests_games_until_a_pair_is_complete_then_pairs(tmp_path):
+    sprt, journal = SPRT(0, 10), tmp_path / "j.jsonl"
+    # one game, A won: no complete pair yet, so the game itself is the unit (trinomial)
+    write_journal(journal, [("A", "B", 1.0, 0)])
+    part, line = report_sprt(journal)
+    assert part["llr"] == pytest.approx(sprt.llr(1, 0, 0), abs=1e-12) and part["status"] is None
+    assert line == f"SPRT elo0=0.0 elo1=10.0 alpha=0.05 beta=0.05: LLR {sprt.llr(1, 0, 0):.3f} " \
+                   "[-2.944, 2.944] continue"
+    # its colour-swapped partner drawn: one pair scoring 1.5 for A; then a third game (A lost,
+    # its pair incomplete) does not count: the pair is the unit (pentanomial [0, 0, 0, 1, 0])
+    for games in ([("A", "B", 1.0, 0), ("B", "A", 0.5, 0)],
+                  [("A", "B", 1.0, 0), ("B", "A", 0.5, 0), ("A", "B", 0.0, 1)]):
+        journal.unlink()
+        write_journal(journal, games)
+        part, line = report_sprt(journal)
+        assert part["llr"] == pytest.approx(sprt.llr_pentanomial([0, 0, 0, 1, 0]), abs=1e-12)
+        assert part["llr"] != pytest.approx(sprt.llr(1, 1, 0)) and f"LLR {part['llr']:.3f} " in line
+    # a decided test says so: 120 pairs won 2-0 (about 0.028 of evidence a pair for 0 against 10 Elo)
+    journal.unlink()
+    write_journal(journal, [g for k in range(120) for g in (("A", "B", 1.0, k), ("B", "A", 0.0, k))])
+    part, line = report_sprt(journal)
+    assert part["status"] == "H1" and line.endswith("H1 accepted") and part["llr"] >= sprt.upper
+
+
 def test_a_journal_of_another_tournament_is_refused(tmp_path):
     journal = tmp_path / "j.jsonl"
     run("match", "--game", "english", "--engine", ours("A", "Agent=random"), "--engine",
@@ -145,6 +210,8 @@ def test_a_journal_of_another_tournament_is_refused(tmp_path):
     (["--game", "nosuch"], "nosuch"),
     (["--engine", "cmd=mcts-engine"], "name"),
     (["--tc", "fast"], "fast"),
+    (["--tc", "0/60"], "moves per period"),
+    (["--tc", "inf"], "positive (and finite)"),
     (["--resume"], "does not exist"),
 ])
 def test_bad_input_is_one_clear_error(tmp_path, args, words):
@@ -247,3 +314,123 @@ def test_rule_options_reach_the_engines(tmp_path):
     games = games_of(journal)
     assert len(games) == 6 and all("illegal" not in g["reason"] for g in games)
     assert all(g["rules"] == {"man_jumps": "fwd", "no_progress": "10"} for g in games)
+
+
+# --- clocks, adjudication, a round robin --------------------------------------------------------
+
+def clock_fake(name, log, *options):
+    """The clock fake (tests/fake_engines/clock.py) logging its go lines to ``log``."""
+    return " ".join([f"name={name}", f'cmd="{PY} {FAKES / "clock.py"} {log}"'] + [f"option.{o}" for o in options])
+
+
+def go_fields(line: str) -> dict[str, int]:
+    """A logged ``go`` line's limits as numbers."""
+    words = line.split()[1:]
+    return {k: int(v) for k, v in zip(words[::2], words[1::2])}
+
+
+def expected_clocks(times_ms: list[int], base: int, inc: int, moves: int):
+    """Per ply, the (mover, p1time, p2time, movestogo) the manager should send, from the
+    moves' recorded times: each move costs its time, then adds the increment, and every
+    ``moves`` moves of a player add ``base`` again."""
+    clock, played, out = [base, base], [0, 0], []
+    for ply, spent in enumerate(times_ms):
+        p = ply % 2
+        out.append((p, clock[0], clock[1], moves - played[p] % moves))
+        clock[p] = max(clock[p] - spent, 0) + inc
+        played[p] += 1
+        if played[p] % moves == 0:
+            clock[p] += base
+    return out
+
+
+def test_a_clock_game_sends_each_side_its_own_clock_with_increments_and_periods(tmp_path):
+    """--tc 3/1+0.25 in English (the first player is Black): every go carries both clocks
+    under both names (p1/p2 and Black's btime = p1time), the increments, and the moves left
+    in the period; the clocks follow the moves' times.  B thinks 40 ms a move, A at once, so
+    the two clocks differ and a swap would show."""
+    journal, logs = tmp_path / "j.jsonl", {n: tmp_path / f"{n}.log" for n in "AB"}
+    run("match", "--game", "english", "--engine", clock_fake("A", logs["A"], "Seed=1"),
+        "--engine", clock_fake("B", logs["B"], "Seed=2", "ThinkMs=40"), "--games", "2", "--concurrency", "1",
+        "--tc", "3/1+0.25", "--max-plies", "14", "--journal", str(journal), "--quiet")
+    sent = {n: [go_fields(s) for s in logs[n].read_text().splitlines()] for n in "AB"}
+    for game in sorted(games_of(journal), key=lambda g: g["id"]):
+        assert game["reason"] == "adjudicated: 14 plies" and game["score_first"] == 0.5 and game["plies"] == 14
+        for (p, p1, p2, togo), in_time in zip(expected_clocks(game["times_ms"], 1000, 250, 3), game["times_ms"]):
+            go = sent[game["players"][p]].pop(0)
+            assert (go["btime"], go["wtime"]) == (go["p1time"], go["p2time"])
+            assert go["p1inc"] == go["p2inc"] == go["winc"] == go["binc"] == 250
+            assert go["movestogo"] == togo
+            assert abs(go["p1time"] - p1) <= 10 and abs(go["p2time"] - p2) <= 10, (go, p1, p2)
+            assert in_time < 1000
+        b_moves = game["times_ms"][game["players"].index("B")::2]
+        assert min(b_moves) >= 40
+    assert sent == {"A": [], "B": []}
+
+
+def test_an_engine_that_overruns_its_clock_loses_on_time(tmp_path):
+    """--tc 0.3: B never answers until stopped; the manager stops it at its clock plus the
+    margin, and the late answer loses on time (A, answering at once, never does)."""
+    journal = tmp_path / "j.jsonl"
+    start = time.perf_counter()
+    run("match", "--game", "international", "--engine", clock_fake("A", tmp_path / "A.log"),
+        "--engine", clock_fake("B", tmp_path / "B.log", "ThinkMs=1000000"), "--games", "2",
+        "--concurrency", "1", "--tc", "0.3", "--margin", "100", "--journal", str(journal), "--quiet")
+    games = sorted(games_of(journal), key=lambda g: g["id"])
+    assert [(g["players"], g["reason"], g["score_first"], g["plies"]) for g in games] == [
+        (["A", "B"], "B lost on time", 1.0, 1), (["B", "A"], "B lost on time", 0.0, 0)]
+    assert time.perf_counter() - start < 30
+    # International: White moves first, so White's clock is the first player's
+    first = go_fields((tmp_path / "B.log").read_text().splitlines()[0])
+    assert (first["wtime"], first["btime"]) == (first["p1time"], first["p2time"])
+
+
+@pytest.mark.parametrize("scores,flag,reasons", [
+    # A says it is losing (-500 cp) on every move: it resigns on its third move
+    (("-500", "0"), ["--resign", "300"], [("adjudicated: resign by score", 0.0, 5),
+                                           ("adjudicated: resign by score", 1.0, 6)]),
+    # both say 5 cp: after 40 plies, 8 moves each within 10 cp of 0 are a draw (ply 55);
+    # with these seeds both random games would last longer (93 and 122 plies)
+    (("5", "-5"), ["--draw", "10"], [("adjudicated: draw by score", 0.5, 55),
+                                     ("adjudicated: draw by score", 0.5, 55)]),
+])
+def test_resign_and_draw_adjudication_by_engine_scores(tmp_path, scores, flag, reasons):
+    journal = tmp_path / "j.jsonl"
+    run("match", "--game", "english", "--engine", clock_fake("A", tmp_path / "A.log", "Seed=6", f"ScoreCp={scores[0]}"),
+        "--engine", clock_fake("B", tmp_path / "B.log", "Seed=4", f"ScoreCp={scores[1]}"), "--games", "2",
+        "--concurrency", "1", "--movetime", "20", *flag, "--journal", str(journal), "--quiet")
+    games = sorted(games_of(journal), key=lambda g: g["id"])
+    assert [(g["reason"], g["score_first"], g["plies"]) for g in games] == reasons
+    assert [g["infos"][0]["cp"] for g in games] == [int(scores[0]), int(scores[1])]   # as the engines said
+
+
+def test_a_round_robin_plays_every_pair_and_reports_its_crosstable(tmp_path):
+    """Three engines, two games a pair: the crosstable's cells and the rating table's points
+    are those of the journaled games."""
+    journal = tmp_path / "j.jsonl"
+    names = ["A", "B", "C"]
+    out = run("round-robin", "--game", "english",
+              *[a for i, n in enumerate(names) for a in ("--engine", clock_fake(n, tmp_path / f"{n}.log", f"Seed={i + 1}"))],
+              "--games", "2", "--concurrency", "2", "--movetime", "20", "--max-plies", "40",
+              "--journal", str(journal), "--quiet").stdout
+    games = games_of(journal)
+    # with these seeds some games end by the rules and some are drawn at the ply cap
+    assert {g["score_first"] for g in games} >= {0.5} and {g["score_first"] for g in games} - {0.5}
+    assert sorted(tuple(sorted(g["players"])) for g in games) == [("A", "B")] * 2 + [("A", "C")] * 2 + [("B", "C")] * 2
+    points = {(a, b): 0.0 for a in names for b in names if a != b}
+    for g in games:
+        first, second = g["players"]
+        points[(first, second)] += g["score_first"]
+        points[(second, first)] += 1.0 - g["score_first"]
+    lines = out.splitlines()
+    head = lines.index(next(s for s in lines if s.split() == names + ["Total"]))
+    for row, a in zip(lines[head + 1:head + 4], names):
+        cells = row.split()
+        assert cells[0] == a and cells[1 + names.index(a)] == "-"
+        for b in names:
+            if b != a:
+                assert cells[1 + names.index(b)] == f"{points[(a, b)]:g}/2", (row, a, b)
+        assert cells[-1] == f"{sum(points[(a, b)] for b in names if b != a):g}/4"
+    ranking = lines[lines.index(next(s for s in lines if s.startswith("Rank"))) + 1:][:3]
+    total = {n: sum(points[(n, b)] for b in names if b != n) for n in names}
+    assert [float(r.split()[3]) for r in ranking] == sorted(total.values(), reverse=True)

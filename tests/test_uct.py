@@ -11,7 +11,8 @@ from mcts_engine.mcts.playouts import POLICIES, make_playout
 from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
-from toy_games import TakeAway, wins_for_mover, winning_moves
+from mcts_engine.rules.base import NO_LIMIT
+from toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
 
 # Positions with exactly one move that forces a win within 5 plies (found by
 # exhaustive search; see the README's testing notes).  (game, FEN, the move)
@@ -70,17 +71,42 @@ def test_solver_proofs_match_exact_minimax_with_extra_turns(stones):
         assert result.info.mate < 0
 
 
+def check_tree_counts(node, root: bool = True) -> None:
+    """Every node's visits are its children's plus its own expansion playout (none at the
+    root, none below a finished game); every child was visited; a finished game's node
+    holds only wins for its mover (whoever takes the last stone wins)."""
+    below = sum(ch.n for ch in node.children)
+    assert all(ch.n > 0 for ch in node.children)
+    if node.proven is not None:
+        assert not node.children and node.w == node.n * node.proven
+    else:
+        assert node.n == below + (0 if root else 1), (node.move, node.n, below)
+    for child in node.children:
+        check_tree_counts(child, root=False)
+
+
 def test_backup_is_from_each_movers_point_of_view():
     game = TakeAway(9)
     agent = UctAgent(game, Settings(seed=5, solver=False))
     agent.search(game.new_state(), Limits(nodes=3000), threading.Event())
     root = agent.root
-    assert sum(ch.n for ch in root.children) == root.n - 0 or root.n == 3000
+    assert root.n == sum(ch.n for ch in root.children) == 3000
+    check_tree_counts(root)
+    # the root's mover is player 1: every result it holds is the complement of its children's
+    assert root.w == pytest.approx(sum(ch.n - ch.w for ch in root.children))
     for child in root.children:
         assert child.mover == 0
         for grandchild in child.children:
             # taking 1 from 9 gives player 0 another turn
             assert grandchild.mover == (0 if child.move == 1 else 1)
+    # 9 -> take 3 -> 6 (player 1) -> take 3 -> 3 (player 0) -> take 3: player 0 took the
+    # last stone, a won terminal node for player 0, reached through 6 -> 3 by player 1
+    lost_before = next(ch for ch in root.children if ch.move == 3)
+    lost_before = next(ch for ch in lost_before.children if ch.move == 3)
+    won = next(ch for ch in lost_before.children if ch.move == 3)
+    assert won.mover == 0 and won.proven == 1.0 and won.n > 0 and won.mean() == 1.0
+    # player 1 left 3 stones to player 0: every visit through the win is a loss there
+    assert lost_before.mover == 1 and lost_before.w <= lost_before.n - won.n
 
 
 def test_same_seed_and_nodes_give_the_same_search():
@@ -112,7 +138,7 @@ def test_tree_reuse_keeps_the_subtree_of_the_moves_played():
     history += (state.move_str(reply),)
     state.play(reply)
     agent.search(state, Limits(nodes=500), threading.Event(), None, history)
-    assert agent.root is kept and agent.root.parent is None
+    assert agent.root is kept
     assert agent.root.n == visits_before + 500
 
 
@@ -130,22 +156,53 @@ def test_tree_reuse_off_or_unrelated_position_starts_afresh():
     assert agent.root.n == 100
 
 
+def search_in_thread(agent, state, limits: Limits, stop: threading.Event) -> tuple[threading.Thread, list]:
+    """Start ``agent.search`` in a thread; (the thread, a list that receives the result)."""
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(agent.search(state, limits, stop)), daemon=True)
+    thread.start()
+    return thread, done
+
+
 def test_movetime_and_stop_are_honoured():
+    """Wall-clock bounds with margins a loaded CI machine cannot break: a search that ignores
+    movetime or stop never ends, so a second is plenty to tell (the exact check that stop is
+    read after every iteration is the next test)."""
     game = get_game("english")
     agent = make_agent(game, Settings(seed=1))
     t = time.perf_counter()
-    agent.search(game.new_state(), Limits(movetime=0.3), threading.Event())
-    assert 0.2 <= time.perf_counter() - t < 0.6
+    thread, done = search_in_thread(agent, game.new_state(), Limits(movetime=0.3), threading.Event())
+    thread.join(10.0)
+    assert done and 0.3 - 0.05 <= time.perf_counter() - t < 2.0     # the move overhead (30 ms) comes off
     stop = threading.Event()
-    done = []
-    thread = threading.Thread(target=lambda: done.append(
-        agent.search(game.new_state(), Limits(infinite=True), stop)))
-    thread.start()
+    thread, done = search_in_thread(agent, game.new_state(), Limits(infinite=True), stop)
     time.sleep(0.2)
     t = time.perf_counter()
     stop.set()
-    thread.join(1.0)
-    assert done and time.perf_counter() - t < 0.1
+    thread.join(10.0)
+    assert done and time.perf_counter() - t < 1.0
+
+
+def test_stop_ends_the_search_after_the_iteration_under_way():
+    """The stop flag is read after every iteration: set during the 50th playout, the search
+    ends with exactly 50 iterations (not at its next report, 1000 iterations or 0.5 s on)."""
+    stop = threading.Event()
+
+    class Stopping(TakeAwayState):
+        playouts = 0
+
+        def copy(self):
+            return Stopping(self.stones, self.to_move, self.winner, self.ply)
+
+        def playout(self, rng, max_plies=NO_LIMIT):
+            Stopping.playouts += 1
+            if Stopping.playouts == 50:
+                stop.set()
+            return super().playout(rng, max_plies)
+
+    agent = UctAgent(TakeAway(60), Settings(seed=2, solver=False))
+    result = agent.search(Stopping(60), Limits(infinite=True), stop, lambda info: None)
+    assert result.info.nodes == 50 == agent.root.n and Stopping.playouts == 50
 
 
 def test_time_manager_budgets():

@@ -10,9 +10,13 @@ gets by default (the generic playout, evaluate 0.5, no Hub notation...).
 """
 from __future__ import annotations
 
+import os
+import time
 from functools import lru_cache
 
-from mcts_engine.rules.base import Game, IllegalMove, State
+import multiprocess
+
+from mcts_engine.rules.base import NO_LIMIT, Game, IllegalMove, State
 
 
 class TakeAwayState(State):
@@ -99,3 +103,50 @@ def winning_moves(stones: int) -> list[int]:
                 (not again and not wins_for_mover(stones - take)):
             out.append(take)
     return out
+
+
+class TroubleState(TakeAwayState):
+    """A take-away position whose playouts misbehave in a search worker process (never in the
+    main process): ``trouble`` is ``"raise"`` (an exception), ``"exit"`` (the process dies,
+    exit code 7) or ``"hang"`` (it sleeps for good), from its ``after``-th playout in that
+    process on.  A real process misbehaving, for the parallel search's failure paths."""
+
+    playouts_here = 0      # playouts run in this process so far
+
+    def __init__(self, stones: int, trouble: str, after: int = 0, to_move: int = 0, winner: int | None = None,
+                 ply: int = 0):
+        super().__init__(stones, to_move, winner, ply)
+        self.trouble, self.after = trouble, after
+
+    def copy(self):
+        """A copy that misbehaves the same way."""
+        return TroubleState(self.stones, self.trouble, self.after, self.to_move, self.winner, self.ply)
+
+    def playout(self, rng, max_plies=NO_LIMIT):
+        """The random playout, or in a worker past its ``after``-th playout the ``trouble``."""
+        if multiprocess.current_process().name != "MainProcess":
+            TroubleState.playouts_here += 1
+            if TroubleState.playouts_here > self.after:
+                misbehave(self.trouble)
+        return super().playout(rng, max_plies)
+
+
+def misbehave(trouble: str) -> None:
+    """Fail in one of the ways a worker can: raise, die or hang."""
+    if trouble == "raise":
+        raise RuntimeError("a playout failed on purpose")
+    if trouble == "exit":
+        os._exit(7)
+    if trouble == "hang":
+        time.sleep(3600)
+
+
+class Trouble(TakeAway):
+    """Take-away from ``stones`` whose worker playouts misbehave (``TroubleState``)."""
+
+    def __init__(self, stones: int, trouble: str, after: int = 0):
+        super().__init__(stones)
+        self.trouble, self.after = trouble, after
+
+    def new_state(self):
+        return TroubleState(self.stones, self.trouble, self.after)

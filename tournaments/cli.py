@@ -85,6 +85,16 @@ def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec
     return out
 
 
+def _sprt(args: tuple[float, float, float, float] | None) -> stats.SPRT | None:
+    """The ``--sprt ELO0 ELO1 ALPHA BETA`` test, or None; bad bounds are a usage error (before any game)."""
+    if not args:
+        return None
+    try:
+        return stats.SPRT(*args)
+    except ValueError as err:
+        raise click.UsageError(f"--sprt {' '.join(f'{x:g}' for x in args)}: {err}") from None
+
+
 def _run(kind: str, **o) -> None:
     try:
         rules = parse_rule_options(o["rules"]) if o["rules"] else {}
@@ -103,7 +113,7 @@ def _run(kind: str, **o) -> None:
                             resign_score=o["resign_score"], draw_score=o["draw_score"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
-        sprt = stats.SPRT(*o["sprt"]) if o["sprt"] else None
+        sprt = _sprt(o["sprt"])
         journal = records.Journal(o["journal"])
         tournament = Tournament(settings, journal)
         todo, done = tournament.prepare()
@@ -183,7 +193,7 @@ def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
         raise click.UsageError(str(err)) from None
     if not games:
         raise click.UsageError(f"journal {journal} has no finished game")
-    _finish(games, header, stats.SPRT(*sprt) if sprt else None, as_json, pdn_file)
+    _finish(games, header, _sprt(sprt), as_json, pdn_file)
 
 
 @main.command("replay")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import time
 
+from .dxp_engine import DxpEngineProcess
+from .hub_engine import HubEngineProcess
 from .process import (STOP_GRACE, _TIMEOUT, EngineCrash, EngineError, EngineProtocolError, EngineStartError,
                       EngineTimeout, GoResult, ProcessEngine, group_pids, parse_info)
 from .specs import (EngineSpec, EngineSpecError, _rules_text, load_engines_file, parse_engine_arg,
@@ -146,7 +148,7 @@ class EngineProcess(ProcessEngine):
             if not tokens:
                 continue
             if tokens[0] == "info":
-                infos.append(line)
+                self._heard_info(line, infos)
                 if line.split(None, 2)[1:2] == ["string"]:
                     text = line.split(None, 2)[2] if len(tokens) > 2 else ""
                     if text.startswith("error"):
@@ -225,9 +227,7 @@ def make_engine(spec: EngineSpec, startup_timeout: float = 10.0, *, game: str | 
                 rules: dict | None = None) -> ProcessEngine:
     """The driver for ``spec.protocol``: ours (``uci``), Hub or DXP; not started yet."""
     if spec.protocol == "hub":
-        from .hub_engine import HubEngineProcess
         return HubEngineProcess(spec, startup_timeout, game=game, rules=rules)
     if spec.protocol == "dxp":
-        from .dxp_engine import DxpEngineProcess
         return DxpEngineProcess(spec, startup_timeout, game=game, rules=rules)
     return EngineProcess(spec, startup_timeout, game=game, rules=rules)

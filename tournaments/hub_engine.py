@@ -185,7 +185,7 @@ class HubEngineProcess(ProcessEngine):
             words = line.split(None, 1)
             args = hub_args(words[1] if len(words) > 1 else "")
             if words[:1] == ["info"]:
-                infos.append(line)
+                self._heard_info(line, infos)
             elif words[:1] == ["error"]:
                 errors.append(args.get("message", line))
             elif words[:1] == ["done"]:

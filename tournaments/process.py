@@ -38,6 +38,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .specs import EngineSpec
 
@@ -200,15 +201,22 @@ class ProcessEngine:
     thread may call to end a hung engine (a waiting ``go`` then raises EngineCrash).
     ``game`` and ``rules`` are the tournament's game and rule options, which the
     handshake tells the engine.
+
+    ``on_info`` (public, may be set between searches) is the hook for a live view of a
+    search: during ``go`` it is called with every ``info`` line, as the engine wrote it in
+    its protocol, the moment the line arrives (on the thread running ``go``); the lines
+    are also kept in the ``GoResult``.  The GUI shows its analysis through it.
     """
 
     def __init__(self, spec: EngineSpec, startup_timeout: float = 10.0, *, strict_options: bool = True,
-                 game: str | None = None, rules: dict | None = None):
+                 game: str | None = None, rules: dict | None = None,
+                 on_info: Callable[[str], None] | None = None):
         self.spec = spec
         self.startup_timeout = startup_timeout
         self.strict_options = strict_options   # refuse options the engine does not declare
         self.game = game                       # the game to set (UCI_Variant) after the spec's options
         self.rules = dict(rules or {})         # its rule options (the Rules option)
+        self.on_info = on_info                 # called with each info line of a go as it arrives
         self.id_name: str | None = None
         self.id_author: str | None = None
         self.options_declared: dict[str, str] = {}   # declared name -> its full declaration line
@@ -326,6 +334,12 @@ class ProcessEngine:
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._exited(f"while sending {line[:60]!r}") from None
+
+    def _heard_info(self, line: str, infos: list[str]) -> None:
+        """An ``info`` line of the running ``go``: kept in ``infos`` and handed to ``on_info``."""
+        infos.append(line)
+        if self.on_info is not None:
+            self.on_info(line)
 
     # --- ending -------------------------------------------------------------------------------
     def quit(self, timeout: float = 2.0, term_timeout: float = 1.0) -> int | None:

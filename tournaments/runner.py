@@ -11,6 +11,7 @@ played again, so a rerun (or ``--resume``) continues where a killed run stopped.
 """
 from __future__ import annotations
 
+import math
 import queue
 import random
 import threading
@@ -54,8 +55,10 @@ class TimeControl:
                 out.base, out.increment = float(base), float(inc or 0)
             except ValueError:
                 raise ValueError(f"--tc {tc!r}: expected [moves/]seconds[+increment], e.g. 60+0.6") from None
-            if out.base <= 0 or out.increment < 0:
-                raise ValueError(f"--tc {tc!r}: the time must be positive")
+            if not (0 < out.base < math.inf and 0 <= out.increment < math.inf):
+                raise ValueError(f"--tc {tc!r}: the time must be positive (and finite)")
+            if out.moves is not None and out.moves < 1:
+                raise ValueError(f"--tc {tc!r}: the moves per period must be at least 1")
         elif nodes is not None:
             out.nodes = nodes
         else:
@@ -330,7 +333,7 @@ class Tournament:
                 return 0.5, f"adjudicated: {s.max_plies} plies"
             p = state.to_move
             name = players[p]
-            limits, timeout = self._limits(tc, clock, p)
+            limits, timeout = self._limits(tc, clock, p, played[p])
             try:
                 engine = self._engine(name, engines)
                 answer = engine.go(start_fen, before + moves, limits, timeout)
@@ -390,8 +393,9 @@ class Tournament:
             return "draw by the rules"
         return f"{'first' if outcome == 1.0 else 'second'} player wins by the rules"
 
-    def _limits(self, tc: TimeControl, clock, p: int) -> tuple[dict, float]:
-        """The ``go`` limits for player ``p`` and how long to wait for its answer."""
+    def _limits(self, tc: TimeControl, clock, p: int, played: int) -> tuple[dict, float]:
+        """The ``go`` limits for player ``p``, who has made ``played`` moves, and how long to
+        wait for its answer."""
         if tc.nodes is not None:
             return {"nodes": tc.nodes}, tc.hang
         if clock is None:
@@ -403,5 +407,5 @@ class Tournament:
         limits = {"p1time": ms[0], "p2time": ms[1], "p1inc": inc, "p2inc": inc,
                   "wtime": ms[white], "btime": ms[1 - white], "winc": inc, "binc": inc}
         if tc.moves:
-            limits["movestogo"] = tc.moves
+            limits["movestogo"] = tc.moves - played % tc.moves   # moves left in this period
         return limits, clock[p] + tc.margin

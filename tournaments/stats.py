@@ -305,11 +305,21 @@ class SPRT:
     ``alpha`` is the probability of accepting H1 when H0 holds, ``beta`` that
     of accepting H0 when H1 holds.  The test stops at ``llr <= lower`` (H0)
     or ``llr >= upper`` (H1), Wald's bounds.
+
+    Raises ``ValueError`` for bounds that make no test: ``elo0 >= elo1`` (equal bounds
+    never decide; swapped ones would silently swap the hypotheses), Elo so large that the
+    expected scores are not strictly between 0 and 1 in floating point (about 6000 and
+    more), or ``alpha``, ``beta`` outside (0, 1) or with ``alpha + beta >= 1`` (Wald's
+    bounds would not enclose 0).
     """
 
     def __init__(self, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
-        if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0):
-            raise ValueError("alpha and beta must lie in (0, 1)")
+        if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0 and alpha + beta < 1.0):
+            raise ValueError(f"SPRT: alpha and beta must lie in (0, 1) with alpha + beta < 1, "
+                             f"got {alpha:g} and {beta:g}")
+        if not elo0 < elo1:
+            raise ValueError(f"SPRT: elo0 must be less than elo1 (H0: Elo = elo0 against H1: Elo = elo1), "
+                             f"got {elo0:g} and {elo1:g}")
         self.elo0 = elo0
         self.elo1 = elo1
         self.alpha = alpha
@@ -318,6 +328,10 @@ class SPRT:
         self.upper = math.log((1.0 - beta) / alpha)
         self.s0 = score_from_elo(elo0)
         self.s1 = score_from_elo(elo1)
+        # |Elo| past about 6380 has an expected score of 1.0 (or its mirror) in floating point
+        if not (self.s0 < self.s1 and score_from_elo(abs(elo0)) < 1.0 and score_from_elo(abs(elo1)) < 1.0):
+            raise ValueError(f"SPRT: Elo {elo0:g} and {elo1:g} are too extreme: their expected scores "
+                             f"({self.s0!r}, {self.s1!r}) must differ and lie strictly between 0 and 1")
 
     def __repr__(self) -> str:
         return f"SPRT(elo0={self.elo0!r}, elo1={self.elo1!r}, alpha={self.alpha!r}, beta={self.beta!r})"

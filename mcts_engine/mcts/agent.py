@@ -30,6 +30,7 @@ class SearchInfo:
     mate: int | None = None           # proven: moves to the end (negative = side to move loses)
     wdl: tuple[int, int, int] = (0, 1000, 0)  # per mille, side to move's view
     pv: list = field(default_factory=list)     # principal variation, as moves
+    hashfull: int | None = None       # per mille of the tree's memory budget in use (None: no tree)
 
     @property
     def nps(self) -> int:
@@ -44,8 +45,8 @@ class SearchInfo:
 
     def same_report(self, other: "SearchInfo") -> bool:
         """Whether two reports say the same (all but the time)."""
-        return (self.nodes, self.score, self.mate, self.wdl, self.pv, self.seldepth) == \
-            (other.nodes, other.score, other.mate, other.wdl, other.pv, other.seldepth)
+        return (self.nodes, self.score, self.mate, self.wdl, self.pv, self.seldepth, self.hashfull) == \
+            (other.nodes, other.score, other.mate, other.wdl, other.pv, other.seldepth, other.hashfull)
 
 
 @dataclass

@@ -5,7 +5,8 @@ share of the nodes); this process searches its share with its own ``UctAgent``. 
 searching, the local searcher's reports merge in the workers' latest ``SearchReport``s;
 at the end the root children's statistics are summed and the move chosen as in one tree
 (``ParallelMerge visits``), or by a majority vote of the searchers (``vote``).  Each
-worker keeps its tree between moves (tree reuse).
+worker keeps its tree between moves (tree reuse).  Under a node limit, the share of a
+worker that died, failed or was given up is searched here after the others finished.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .agent import InfoCallback, SearchInfo, SearchResult
 from .final import final_choice, majority_vote, merge_children, root_children, set_score
 from .limits import Limits, now, split_nodes
 from .parallel_agent import ParallelAgent
+from .searcher import Searcher
 
 STOP_WAIT = 2.0          # seconds a worker may take to answer after a stop before it is replaced
 SILENT_WAIT = 120.0      # seconds a worker searching a nodes share may go without a report
@@ -48,6 +50,8 @@ class RootParallelAgent(ParallelAgent):
         local_limits = replace(limits, nodes=shares[0])
         result = self.local.search(state, local_limits, stop, merged_info if busy else on_info, history)
         self._collect(busy, reports, stop, fixed=limits.nodes_only())
+        if limits.nodes_only() and not stop.is_set():
+            result = self._make_up(state, limits.nodes, result, reports, stop)
         if not reports:
             return result
         info = self._merged_info(result.info, reports, now() - start)
@@ -66,6 +70,24 @@ class RootParallelAgent(ParallelAgent):
             info = emitted[-1]   # already printed: the caller prints a final info only if new
         return SearchResult(best.move, ponder, info)
 
+    def _make_up(self, state: State, nodes: int, result: SearchResult, reports: dict,
+                 stop: threading.Event) -> SearchResult:
+        """Under a node limit, search here the share of a worker that died, failed or hung
+        (what its last report did not count), so that the search still has ``nodes`` iterations."""
+        missing = nodes - result.info.nodes - sum(r.nodes for r in reports.values())
+        if missing <= 0:
+            return result
+        local = self.local
+        tree = local.tree
+        extra = Searcher(Limits(nodes=missing), stop, None, self.settings).run(
+            tree, lambda progress: local.iterate(tree, state, progress))
+        before = result.info
+        total = before.nodes + extra.nodes
+        info = replace(extra, nodes=total, time=before.time + extra.time,
+                       seldepth=max(before.seldepth, extra.seldepth),
+                       depth=(before.depth * before.nodes + extra.depth * extra.nodes) / total if total else 0.0)
+        return local.result(tree, state, info)
+
     def _send_jobs(self, workers: list[Worker], shares: list, state: State, limits: Limits,
                    history: tuple) -> list[Worker]:
         """Send each worker with a share its search; the workers now busy."""
@@ -73,7 +95,8 @@ class RootParallelAgent(ParallelAgent):
         for w, share in zip(workers, shares):
             if share == 0:
                 continue
-            job = SearchJob(self.job, state, replace(limits, nodes=share), history, self.worker_settings(w))
+            job = SearchJob(self.job, self.game, state, replace(limits, nodes=share), history,
+                            self.worker_settings(w))
             if w.send(job):
                 busy.append(w)
             else:
@@ -117,7 +140,7 @@ class RootParallelAgent(ParallelAgent):
                     if msg.final:
                         busy.remove(w)
                 elif isinstance(msg, JobFailed) and msg.job == self.job:
-                    self.note(f"search worker {w.index} failed: {msg.error}")
+                    self.note(f"search worker {w.index} failed: {msg.error}; the search goes on without it")
                     busy.remove(w)
         except EOFError:
             self.died(w)
@@ -127,8 +150,10 @@ class RootParallelAgent(ParallelAgent):
         """The local searcher's info with the workers' latest reports merged in."""
         merged = merge_children([root_children(self.local.root)] + [r.children for r in reports.values()])
         nodes = local.nodes + sum(r.nodes for r in reports.values())
+        hashfulls = [h for h in [local.hashfull] + [r.hashfull for r in reports.values()] if h is not None]
         info = SearchInfo(nodes=nodes, time=elapsed, depth=local.depth,
-                          seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]))
+                          seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]),
+                          hashfull=max(hashfulls) if hashfulls else None)
         best = final_choice(merged, self.settings.final_move)
         if best is not None:
             set_score(info, best)

@@ -1,6 +1,6 @@
 """The one search loop: limits, deadline and info reports, for every agent.
 
-``Searcher.run(root, step)`` calls ``step(progress)`` until a limit is reached: a node
+``Searcher.run(tree, step)`` calls ``step(progress)`` until a limit is reached: a node
 count, the deadline from ``budget``, a tree depth, a proven root (``go infinite`` then
 waits for ``stop``), or ``stop``.  A step is one iteration (the one-process agent) or a
 batch of them (tree-parallel search); it records what it did in ``progress``.
@@ -19,7 +19,7 @@ from .agent import InfoCallback, SearchInfo
 from .final import final_choice, set_score
 from .limits import Limits, budget, now
 from .settings import Settings
-from .tree import Node, principal_variation
+from .tree import Tree, principal_variation
 
 REPORT_SECONDS = 0.5
 
@@ -61,9 +61,10 @@ class Searcher:
         nodes = self.limits.nodes
         return None if nodes is None else nodes - self.progress.iterations
 
-    def run(self, root: Node, step: Step) -> SearchInfo:
+    def run(self, tree: Tree, step: Step) -> SearchInfo:
         """Step until a limit; the final report (also passed to ``on_info``)."""
         limits, stop, progress, on_info = self.limits, self.stop, self.progress, self.on_info
+        root = tree.root
         deadline = self.deadline
         by_nodes = limits.nodes_only()
         report_every = max(1000, (limits.nodes or 0) // 8) if by_nodes else 0
@@ -89,21 +90,26 @@ class Searcher:
                 block = progress.iterations // report_every
                 if block > reported and progress.iterations < limits.nodes:
                     reported = block
-                    on_info(self.info(root, t))
+                    on_info(self.info(tree, t))
             elif t >= next_report:
-                next_report = t + REPORT_SECONDS
-                on_info(self.info(root, t))
-        info = self.info(root, now())
+                # on a fixed beat, so that reports come twice a second however long a step is;
+                # a search that fell a whole beat behind starts a new one
+                next_report += REPORT_SECONDS
+                if next_report <= t:
+                    next_report = t + REPORT_SECONDS
+                on_info(self.info(tree, t))
+        info = self.info(tree, now())
         if on_info is not None:
             on_info(info)
         return info
 
-    def info(self, root: Node, t: float) -> SearchInfo:
+    def info(self, tree: Tree, t: float) -> SearchInfo:
         """The search's progress at time ``t``, from the side to move's point of view."""
         p = self.progress
         info = SearchInfo(nodes=p.iterations, time=t - self.start, seldepth=p.seldepth,
-                          depth=p.depth_sum / p.iterations if p.iterations else 0.0)
-        best = final_choice(root.children, self.final_move)
+                          depth=p.depth_sum / p.iterations if p.iterations else 0.0,
+                          hashfull=tree.hashfull())
+        best = final_choice(tree.root.children, self.final_move)
         if best is not None:
             set_score(info, best)
             info.pv = principal_variation(best)

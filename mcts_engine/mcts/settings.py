@@ -21,6 +21,7 @@ class Settings:
     playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
     epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts
     tree_reuse: bool = True
+    hash_mb: int = 256                # the search tree's memory budget, MB per search process
     solver: bool = True
     final_move: str = "robust"        # robust (most visits) | max (best mean)
     seed: int = 0                     # 0 = a fresh random seed per game

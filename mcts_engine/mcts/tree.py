@@ -1,39 +1,58 @@
-"""The search tree: nodes, the descent (with or without virtual loss), backup and solver proofs.
+"""The search tree: nodes, the descent (with or without virtual loss), backup, solver
+proofs, and the tree's memory budget.
 
 Every node stores its statistics from the point of view of the player who made the
 move into it (``mover``); whose turn it is comes from the state's ``to_move``, never
 from depth parity, so games whose turns do not alternate strictly work too.
 
-One iteration is ``descend`` (select through fully expanded nodes, expand one untried
-move) then, if the leaf's result is not known, a playout, then ``backup``.  Every
-agent calls these same two functions: the one-process agent counts a visit when it
+One iteration is ``Tree.descend`` (select through fully expanded nodes, expand one
+untried move) then, if the leaf's result is not known, a playout, then ``backup``.
+Every agent calls these same functions: the one-process agent counts a visit when it
 backs the result up; tree-parallel search counts it on the way down (``virtual_loss``),
 so that the next descent of the same batch looks elsewhere, and takes it back with
 ``undo_virtual_loss`` if the playout never ran.
 
+Nodes keep no parent pointer: a descent returns its path from the root, and backup,
+proofs and undo walk that path.  So a tree has no reference cycles, and a tree that is
+dropped (a new game, a position outside tree reuse) is freed at once.
+
 MCTS-Solver (``prove``): a node whose game is over is proven; a node with a proven win
 for the player to move there is a proven win, one whose children are all proven is
 proven at the best of them (wins, draws and losses).
+
+Memory (``Budget``, engine option ``Hash``): the tree keeps an estimate of its own size,
+updated as nodes are made and moves listed.  When it reaches the budget, ``prune`` drops
+the subtrees below the least visited nodes (an eighth of the budget: the nodes far from
+the principal variation), and the search goes on growing where it matters.  A
+pruned node keeps its own statistics and its proof, and the root and its children are
+never pruned, so root statistics and proofs are never lost.  Should pruning ever free
+too little (a tree of root children only), the descent stops expanding and refines the
+tree it has; the root itself is always expanded.
 """
 from __future__ import annotations
 
 import random
+import sys
+from collections import Counter
 from typing import Callable
 
 from ..rules.base import State
 
+NO_CHILDREN = ()          # ``children`` of a node that has none yet (a list from the first child)
+EXHAUSTED = ()            # ``untried`` once every move was expanded (None = not listed yet)
+MB = 1 << 20
+PRUNE_SHARE = 8           # a full tree prunes 1/PRUNE_SHARE of its budget
+
 
 class Node:
-    """One position in the tree, reached by ``move`` from ``parent``."""
+    """One position in the tree, reached by ``move``."""
 
-    __slots__ = ("move", "parent", "children", "untried", "n", "w", "d", "mover", "to_move",
-                 "proven", "proof")
+    __slots__ = ("move", "children", "untried", "n", "w", "d", "mover", "to_move", "proven", "proof")
 
-    def __init__(self, move, parent: "Node | None", mover: int, to_move: int):
+    def __init__(self, move, mover: int, to_move: int):
         self.move = move
-        self.parent = parent
-        self.children: list[Node] = []
-        self.untried: list | None = None   # legal moves not expanded yet; None = not listed yet
+        self.children: list[Node] | tuple = NO_CHILDREN
+        self.untried: list | tuple | None = None   # moves not expanded yet; None = not listed yet
         self.n = 0                         # visits
         self.w = 0.0                       # sum of results for ``mover``
         self.d = 0                         # playouts that ended in a draw
@@ -45,109 +64,264 @@ class Node:
     @classmethod
     def root_of(cls, state: State) -> "Node":
         """A fresh root for ``state`` (its mover is the other player)."""
-        return cls(None, None, 1 - state.to_move, state.to_move)
+        return cls(None, 1 - state.to_move, state.to_move)
 
     def mean(self) -> float:
         """Average result for the mover (0.5 before any visit)."""
         return self.w / self.n if self.n else 0.5
 
+    def fully_expanded(self) -> bool:
+        """Whether every legal move here has a child (a finished game's node counts too)."""
+        return self.untried is not None and not self.untried
+
+    def add_child(self, child: "Node") -> None:
+        """Append ``child`` (the children list is made at the first one)."""
+        if self.children:
+            self.children.append(child)
+        else:
+            self.children = [child]
+
+
+NODE_BYTES = sys.getsizeof(Node(None, 0, 0)) + sys.getsizeof(0.5)   # the node and its value sum
+LIST_BYTES = sys.getsizeof([])
+SLOT_BYTES = 8                     # one reference in a list
+
+
+def move_bytes(move) -> int:
+    """The memory one move takes (a tuple with its items, or a single object)."""
+    if isinstance(move, tuple):
+        return sys.getsizeof(move) + sum(sys.getsizeof(item) for item in move)
+    return sys.getsizeof(move)
+
+
+class Budget:
+    """The tree's memory: an estimate in bytes, kept up as it grows, against a limit.
+
+    The estimate counts each node (``NODE_BYTES``), each list of moves or children, and
+    each listed move (a list slot plus the move itself, sized from the first move the
+    tree lists).  It errs high, since moves often share their parts (1.2 to 1.5 times
+    what the process allocates for the tree; ``mcts-engine bench --memory`` measures
+    both), so a tree stays within its budget.
+    """
+
+    __slots__ = ("limit", "used", "per_move", "frozen")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self.per_move = 0      # bytes per listed move, set when the first moves are listed
+        self.frozen = False    # pruning freed too little: stop expanding instead
+
+    @classmethod
+    def megabytes(cls, mb: float) -> "Budget":
+        """A budget of ``mb`` megabytes."""
+        return cls(int(mb * MB))
+
+    def full(self) -> bool:
+        """Whether the tree has reached its budget (stop expanding)."""
+        return self.used >= self.limit
+
+    def hashfull(self) -> int:
+        """The share of the budget in use, per mille (UCI's ``hashfull``)."""
+        return min(1000, self.used * 1000 // self.limit) if self.limit > 0 else 1000
+
+    def listed(self, moves: list) -> None:
+        """A node listed ``moves`` (not empty) as its untried moves."""
+        if not self.per_move:
+            self.per_move = SLOT_BYTES + move_bytes(moves[0])
+        self.used += LIST_BYTES + len(moves) * self.per_move
+
+    def measure(self, root: Node) -> None:
+        """Set ``used`` to the estimate for the tree below ``root`` (after tree reuse)."""
+        used, stack = 0, [root]
+        per_move = self.per_move or SLOT_BYTES
+        while stack:
+            node = stack.pop()
+            used += NODE_BYTES + per_move
+            if node.children:
+                used += LIST_BYTES
+                stack.extend(node.children)
+            if node.untried:
+                used += LIST_BYTES + len(node.untried) * per_move
+        self.used = used
+        self.frozen = False
+
 
 class Leaf:
-    """Where a descent ended: the node, the state there, the depth, and the first player's
-    result if it is already known (a finished game or a proof), else None (a playout is due)."""
+    """Where a descent ended: the path from the root to the leaf node, the state there, the
+    depth, and the first player's result if it is already known (a finished game or a
+    proof), else None (a playout is due)."""
 
-    __slots__ = ("node", "state", "depth", "result")
+    __slots__ = ("path", "state", "depth", "result")
 
-    def __init__(self, node: Node, state: State, depth: int, result: float | None):
-        self.node = node
+    def __init__(self, path: list[Node], state: State, depth: int, result: float | None):
+        self.path = path
         self.state = state
         self.depth = depth
         self.result = result
+
+    @property
+    def node(self) -> Node:
+        """The node the descent ended at."""
+        return self.path[-1]
 
 
 Select = Callable[[Node], Node]
 
 
-def descend(root: Node, state: State, select: Select, solver: bool, rng: random.Random,
-            virtual_loss: bool = False) -> Leaf:
-    """Walk from ``root`` (``state`` is a copy of its position, changed in place) by
-    ``select`` through fully expanded nodes and expand one untried move.
+class Tree:
+    """One search tree: its root, the selection rule and solver setting its descents use,
+    and its memory budget."""
 
-    With ``virtual_loss`` every node on the path, the new leaf included, counts its
-    visit now (``backup(..., counted=True)`` must follow, or ``undo_virtual_loss``).
-    """
-    node, depth = root, 0
-    if virtual_loss:
-        node.n += 1
-    while True:
-        if node.proven is not None:
-            return Leaf(node, state, depth, node.proven if node.mover == 0 else 1.0 - node.proven)
-        if node.untried is None:
-            node.untried = state.legal_moves()
-            rng.shuffle(node.untried)
-            if not node.untried:  # the game is over here
-                result = state.outcome()
-                prove(node, result if node.mover == 0 else 1.0 - result, solver)
-                return Leaf(node, state, depth, result)
-        if node.untried:
-            move = node.untried.pop()
-            state.play(move)
-            child = Node(move, node, node.to_move, state.to_move)
-            if virtual_loss:
-                child.n = 1
-            node.children.append(child)
-            result = state.outcome()
-            if result is not None:
-                prove(child, result if child.mover == 0 else 1.0 - result, solver)
-            return Leaf(child, state, depth + 1, result)
-        node = select(node)
+    def __init__(self, root: Node, select: Select, solver: bool, budget: Budget):
+        self.root = root
+        self.select = select
+        self.solver = solver
+        self.budget = budget
+
+    def descend(self, state: State, rng: random.Random, virtual_loss: bool = False) -> Leaf:
+        """Walk from the root (``state`` is a copy of its position, changed in place) by the
+        selection rule through fully expanded nodes and expand one untried move; with the
+        budget full, stop at the first node that is not fully expanded instead.
+
+        With ``virtual_loss`` every node on the path, the new leaf included, counts its
+        visit now (``backup(..., counted=True)`` must follow, or ``undo_virtual_loss``).
+        """
+        node, budget = self.root, self.budget
+        if budget.used >= budget.limit and not budget.frozen:
+            self.prune()
+        path = [node]
         if virtual_loss:
             node.n += 1
-        state.play(node.move)
-        depth += 1
+        while True:
+            if node.proven is not None:
+                return Leaf(path, state, len(path) - 1, node.proven if node.mover == 0 else 1.0 - node.proven)
+            untried = node.untried
+            if untried is None:
+                if budget.used >= budget.limit and len(path) > 1:
+                    return Leaf(path, state, len(path) - 1, None)   # full: play out from here
+                untried = node.untried = state.legal_moves()
+                if not untried:  # the game is over here
+                    node.untried = EXHAUSTED
+                    result = state.outcome()
+                    prove(path, result if node.mover == 0 else 1.0 - result, self.solver)
+                    return Leaf(path, state, len(path) - 1, result)
+                rng.shuffle(untried)
+                budget.listed(untried)
+            if untried and (budget.used < budget.limit or len(path) == 1):
+                return self._expand(path, node, state, virtual_loss)
+            if not node.children:       # full, and nothing expanded here: play out from here
+                return Leaf(path, state, len(path) - 1, None)
+            node = self.select(node)
+            if virtual_loss:
+                node.n += 1
+            state.play(node.move)
+            path.append(node)
+
+    def _expand(self, path: list[Node], node: Node, state: State, virtual_loss: bool) -> Leaf:
+        """Expand one untried move of ``node`` (the end of ``path``) into a new leaf."""
+        move = node.untried.pop()
+        if not node.untried:
+            node.untried = EXHAUSTED
+            self.budget.used -= LIST_BYTES
+        state.play(move)
+        child = Node(move, node.to_move, state.to_move)
+        if virtual_loss:
+            child.n = 1
+        if not node.children:
+            self.budget.used += LIST_BYTES
+        node.add_child(child)
+        self.budget.used += NODE_BYTES
+        path.append(child)
+        result = state.outcome()
+        if result is not None:
+            prove(path, result if child.mover == 0 else 1.0 - result, self.solver)
+        return Leaf(path, state, len(path) - 1, result)
+
+    def undo_virtual_loss(self, path: list[Node]) -> None:
+        """Take back the visits of a path whose playout never ran; drop an unvisited new leaf
+        (its move goes back to the untried moves)."""
+        for node in path:
+            node.n -= 1
+        leaf = path[-1]
+        if leaf.n == 0 and len(path) > 1 and not leaf.children and leaf in path[-2].children:
+            parent = path[-2]
+            parent.children.remove(leaf)
+            self.budget.used -= NODE_BYTES
+            if parent.untried:
+                parent.untried.append(leaf.move)
+            else:
+                parent.untried = [leaf.move]
+                self.budget.used += LIST_BYTES
+
+    def hashfull(self) -> int:
+        """The share of the memory budget in use, per mille."""
+        return self.budget.hashfull()
+
+    def prune(self) -> None:
+        """Make room: drop the subtrees below the least visited nodes, an eighth of the
+        budget, keeping those nodes themselves (their visits, values and proofs); never the
+        root's children.  If that frees too little, the tree stops expanding instead."""
+        threshold = self._prune_threshold()
+        if threshold is not None:
+            stack = list(self.root.children)
+            while stack:
+                node = stack.pop()
+                if node.n <= threshold:
+                    node.children, node.untried = NO_CHILDREN, None   # re-listed if visited again
+                else:
+                    stack.extend(node.children)
+        self.budget.measure(self.root)
+        budget = self.budget
+        budget.frozen = budget.used > budget.limit - budget.limit // (2 * PRUNE_SHARE)
+
+    def _prune_threshold(self) -> int | None:
+        """The visit count at or below which a node's subtree goes: the smallest that frees
+        1/PRUNE_SHARE of the budget (None: nothing to free)."""
+        per_move = self.budget.per_move or SLOT_BYTES
+        below: Counter = Counter()     # a node's visits -> bytes of the nodes hanging below such nodes
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            if node.children:    # pruning ``node`` frees its children and their subtrees...
+                below[node.n] += LIST_BYTES + len(node.children) * (NODE_BYTES + per_move)
+                stack.extend(node.children)
+            if node.untried:     # ...and its list of untried moves (listed again if visited)
+                below[node.n] += LIST_BYTES + len(node.untried) * per_move
+        target, freed = self.budget.limit // PRUNE_SHARE, 0
+        for visits in sorted(below):
+            freed += below[visits]
+            if freed >= target:
+                return visits
+        return None
 
 
-def backup(node: Node, result: float, counted: bool = False) -> None:
-    """Add the first player's ``result`` to every node from ``node`` up, from each mover's
-    point of view; ``counted``: the visits were already counted on the way down."""
+def backup(path: list[Node], result: float, counted: bool = False) -> None:
+    """Add the first player's ``result`` to every node of ``path``, from each mover's point of
+    view; ``counted``: the visits were already counted on the way down."""
     draw = result == 0.5
-    while node is not None:
+    for node in path:
         if not counted:
             node.n += 1
         node.w += result if node.mover == 0 else 1.0 - result
         if draw:
             node.d += 1
-        node = node.parent
 
 
-def undo_virtual_loss(node: Node) -> None:
-    """Take back the visits of a path whose playout never ran; drop an unvisited new leaf
-    (its move goes back to the untried moves)."""
-    leaf = node
-    while node is not None:
-        node.n -= 1
-        node = node.parent
-    parent = leaf.parent
-    if leaf.n == 0 and parent is not None and not leaf.children:
-        parent.children.remove(leaf)
-        if parent.untried is not None:
-            parent.untried.append(leaf.move)
-
-
-def prove(node: Node, value: float, solver: bool) -> None:
-    """Mark a finished game at ``node`` (``value`` for its mover) and, with ``solver``,
-    propagate proofs upward: a proven win for the chooser proves the parent (shortest
-    proof), and a parent whose children are all proven takes the best of them."""
+def prove(path: list[Node], value: float, solver: bool) -> None:
+    """Mark a finished game at the end of ``path`` (``value`` for its mover) and, with
+    ``solver``, propagate proofs up the path: a proven win for the chooser proves the parent
+    (shortest proof), and a parent whose children are all proven takes the best of them."""
+    node = path[-1]
     node.proven, node.proof = value, 0
     if not solver:
         return
-    while node.parent is not None:
-        parent = node.parent
+    for parent in reversed(path[:-1]):
         chooser = parent.to_move            # == child.mover for every child
         if node.proven == 1.0:
             wins = [ch.proof for ch in parent.children if ch.proven == 1.0]
             best, proof = 1.0, min(wins) + 1
-        elif parent.untried == [] and all(ch.proven is not None for ch in parent.children):
+        elif parent.fully_expanded() and all(ch.proven is not None for ch in parent.children):
             best = max(ch.proven for ch in parent.children)
             proof = max(ch.proof for ch in parent.children if ch.proven == best) + 1
         else:

@@ -1,6 +1,6 @@
 """Tree-parallel UCT (``Parallel tree``): one tree here, playouts farmed out to the workers.
 
-Each step of the search loop is a batch: this process descends ``tree.descend`` with
+Each step of the search loop is a batch: this process descends ``Tree.descend`` with
 virtual loss (the visit counted on the way down, so the next descent of the batch looks
 elsewhere) once per leaf, sends each worker its share as a ``PlayoutJob`` as soon as it
 is selected (so selecting the next share overlaps the workers' playouts), runs its own
@@ -25,7 +25,7 @@ from .agent import InfoCallback, SearchResult
 from .limits import Limits, now, split_nodes
 from .parallel_agent import ParallelAgent
 from .searcher import Progress, Searcher
-from .tree import Leaf, Node, backup, descend, undo_virtual_loss
+from .tree import Leaf, Tree, backup
 
 BATCH_LEAVES = 8         # leaves per searcher in a batch (the start, and always under a node limit)
 MAX_BATCH_LEAVES = 64
@@ -41,48 +41,47 @@ class TreeParallelAgent(ParallelAgent):
         """Search in batches until a limit."""
         self.start_job()
         searcher = Searcher(limits, stop, on_info, self.settings)
-        root = self.local.search_root(state, limits, history)
+        tree = self.local.search_tree(state, limits, history)
         batches = _Batches(adaptive=not limits.nodes_only())
 
         def step(progress: Progress) -> None:
-            self._batch(root, state, searcher.remaining(), batches, stop, progress)
+            self._batch(tree, state, searcher.remaining(), batches, stop, progress)
 
-        info = searcher.run(root, step)
-        return self.local.result(root, state, info)
+        info = searcher.run(tree, step)
+        return self.local.result(tree, state, info)
 
-    def _batch(self, root: Node, state: State, remaining: int | None, batches: "_Batches",
+    def _batch(self, tree: Tree, state: State, remaining: int | None, batches: "_Batches",
                stop: threading.Event, progress: Progress) -> None:
         """One batch: select, play out (here and on the workers), back up."""
-        workers = self.pool.live()
+        workers = [w for w in self.pool.live() if w.index not in batches.given_up]
         sizes = [batches.per_searcher] * (1 + len(workers))
         if remaining is not None:
             sizes = split_nodes(min(sum(sizes), remaining), len(sizes))
         t0 = now()
-        leaves = self._select_and_play(root, state, sizes, workers, batches.number, stop)
+        leaves = self._select_and_play(tree, state, sizes, workers, batches, stop)
         for leaf in reversed(leaves):   # deepest first, so a dropped leaf's parent can go too
             if leaf.result is None:
-                undo_virtual_loss(leaf.node)
+                tree.undo_virtual_loss(leaf.path)
         for leaf in leaves:
             progress.descended(leaf.depth)
             if leaf.result is not None:
-                backup(leaf.node, leaf.result, counted=True)
+                backup(leaf.path, leaf.result, counted=True)
                 progress.iterations += 1
         batches.done(now() - t0)
 
-    def _select_and_play(self, root: Node, state: State, sizes: list[int], workers: list[Worker],
-                         batch_no: int, stop: threading.Event) -> list[Leaf]:
+    def _select_and_play(self, tree: Tree, state: State, sizes: list[int], workers: list[Worker],
+                         batches: "_Batches", stop: threading.Event) -> list[Leaf]:
         """Select ``sizes[i]`` leaves for searcher i (0 = this process), each worker's share
         sent as soon as it is selected; run this share; gather the workers'.  Returns the
         leaves, whose result is None where a playout did not run (after ``stop``, or a
-        worker died)."""
+        worker died or failed the batch: such a worker is given up for this search)."""
         local = self.local
-        select, solver, rng = local.selection.select, self.settings.solver, local.rng
+        rng = local.rng
         base = self.settings.seed or self.rng.randrange(1, 2147483647)
-        seeds = [hash((base, batch_no, i)) & 0x7FFFFFFF for i in range(len(sizes))]
+        seeds = [hash((base, batches.number, i)) & 0x7FFFFFFF for i in range(len(sizes))]
         leaves, sent = [], []
         for i in list(range(1, len(sizes))) + [0]:
-            share = [descend(root, state.copy(), select, solver, rng, virtual_loss=True)
-                     for _ in range(sizes[i])]
+            share = [tree.descend(state.copy(), rng, virtual_loss=True) for _ in range(sizes[i])]
             leaves.extend(share)
             pending = [leaf for leaf in share if leaf.result is None]
             if not pending:
@@ -102,12 +101,17 @@ class TreeParallelAgent(ParallelAgent):
             for w, _ in sent:
                 w.send(StopJob(self.job))
         for w, pending in sent:
-            for leaf, result in zip(pending, self._await_playouts(w)):
+            results = self._await_playouts(w)
+            if results is None:
+                batches.given_up.add(w.index)
+                results = []
+            for leaf, result in zip(pending, results):
                 leaf.result = result
         return leaves
 
-    def _await_playouts(self, w: Worker) -> list[float]:
-        """The worker's results for this job's batch ([] if it died or hangs)."""
+    def _await_playouts(self, w: Worker) -> list[float] | None:
+        """The worker's results for this job's batch ([] if it died or hangs; None if it
+        failed the batch: it lives, but gets no more of this search's batches)."""
         deadline = now() + PLAYOUT_WAIT
         while True:
             try:
@@ -121,17 +125,18 @@ class TreeParallelAgent(ParallelAgent):
             if isinstance(msg, PlayoutResults) and msg.job == self.job:
                 return msg.results
             if isinstance(msg, JobFailed) and msg.job == self.job:
-                self.note(f"search worker {w.index} failed: {msg.error}")
-                return []
+                self.note(f"search worker {w.index} failed: {msg.error}; the search goes on without it")
+                return None
 
 
 class _Batches:
-    """The batch size and number of one tree-parallel search."""
+    """The batch size and number of one tree-parallel search, and the workers it gave up."""
 
     def __init__(self, adaptive: bool):
         self.adaptive = adaptive
         self.per_searcher = BATCH_LEAVES
         self.number = 0
+        self.given_up: set[int] = set()    # indices of workers that failed a batch of this search
 
     def done(self, seconds: float) -> None:
         """A batch took ``seconds``: count it, and (adaptive) size the next for BATCH_SECONDS."""

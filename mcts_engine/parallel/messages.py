@@ -15,16 +15,21 @@ from dataclasses import dataclass, field
 from ..mcts.final import RootChild
 from ..mcts.limits import Limits
 from ..mcts.settings import Settings
-from ..rules.base import State
+from ..rules.base import Game, State
 
 
 # --- engine -> worker ----------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SearchJob:
-    """Search ``state`` in your own tree (root parallel) and report its root statistics."""
+    """Search ``state`` of ``game`` in your own tree (root parallel) and report its root statistics.
+
+    The game travels with the state (a registered game pickles as its name and options):
+    the rules contract gives a state no ``game`` to ask for.
+    """
 
     job: int
+    game: Game
     state: State
     limits: Limits
     history: tuple
@@ -80,6 +85,7 @@ class SearchReport:
     depth: float = 0.0
     move: object = None
     final: bool = False
+    hashfull: int | None = None
 
 
 @dataclass(frozen=True)

@@ -102,18 +102,19 @@ class WorkerLoop:
 
     def search(self, msg: SearchJob, event: threading.Event) -> None:
         """One root-parallel search: progress reports while searching, then the final report."""
-        key = (id(msg.state.game), msg.settings)
+        key = (msg.game, msg.settings)      # the game itself, not its id: an id can be reused
         if self.agent is None or self.agent_key != key:
-            self.agent, self.agent_key = UctAgent(msg.state.game, msg.settings), key
+            self.agent, self.agent_key = UctAgent(msg.game, msg.settings), key
         agent, conn = self.agent, self.conn
 
         def progress(info: SearchInfo) -> None:
-            conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv))
+            conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv,
+                                   hashfull=info.hashfull))
 
         result = agent.search(msg.state, msg.limits, event, progress, msg.history)
         info = result.info
         conn.send(SearchReport(msg.job, info.nodes, root_children(agent.root), info.seldepth, info.pv,
-                               info.depth, result.move, final=True))
+                               info.depth, result.move, final=True, hashfull=info.hashfull))
 
     def playouts(self, msg: PlayoutJob, event: threading.Event) -> None:
         """One tree-parallel batch: a playout from each state, until done or stopped."""

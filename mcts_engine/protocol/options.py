@@ -16,6 +16,7 @@ from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from .errors import short
 
 MAX_THREADS = 64         # the Threads option's maximum
+MAX_HASH_MB = 1 << 20    # the Hash option's maximum (MB): a terabyte
 
 
 class OptionError(ValueError):
@@ -99,6 +100,8 @@ def option_table() -> tuple[Option, ...]:
                vars=tuple(list_games())),
         Option("Threads", "spin", 1, "searchers: this process plus Threads-1 worker processes (1 = none)",
                min=1, max=MAX_THREADS),
+        Option("Hash", "spin", 256, "MB of search tree per search process (each of the Threads has its own); "
+               "when full, the search refines the tree it has", min=1, max=MAX_HASH_MB),
         Option("Parallel", "combo", "root", "root = a tree per searcher, merged at the end; tree = one "
                "shared tree, playouts farmed out in batches (for games with slow playouts)",
                vars=PARALLEL_MODES),
@@ -183,6 +186,7 @@ class OptionValues:
         v = self.values
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
-                        tree_reuse=v["treereuse"], solver=v["solver"], final_move=v["finalmove"],
+                        tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
+                        final_move=v["finalmove"],
                         seed=v["seed"], move_overhead=v["moveoverhead"] / 1000.0,
                         threads=v["threads"], parallel=v["parallel"], merge=v["parallelmerge"])

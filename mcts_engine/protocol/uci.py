@@ -58,10 +58,11 @@ def notation(position: State, move) -> str:
 
 
 def info_line(state: State, info: SearchInfo) -> str:
-    """``info depth .. seldepth .. nodes .. nps .. time .. score .. wdl .. [pv ..]``."""
+    """``info depth .. seldepth .. nodes .. nps .. [hashfull ..] time .. score .. wdl .. [pv ..]``."""
     score = f"mate {info.mate}" if info.mate is not None else f"cp {info.cp}"
     w, d, l = info.wdl
-    line = (f"info depth {int(info.depth)} seldepth {info.seldepth} nodes {info.nodes} nps {info.nps} "
+    hashfull = f" hashfull {info.hashfull}" if info.hashfull is not None else ""
+    line = (f"info depth {int(info.depth)} seldepth {info.seldepth} nodes {info.nodes} nps {info.nps}{hashfull} "
             f"time {int(info.time * 1000)} score {score} wdl {w} {d} {l}")
     pv = move_texts(state, info.pv, notation)
     return line + (" pv " + " ".join(pv) if pv else "")

@@ -40,6 +40,7 @@ from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subse
                    read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
+from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
 from .options import option_error, option_field, schema_of
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned, route_masks)
@@ -253,17 +254,17 @@ class AlquerqueGame(Game):
     def apply(own: int, opp: int, kings: int, move: Move) -> tuple[int, int, int]:
         """The raw (own, opp, kings) after ``move``, still from the mover's side."""
         frm, to, cap, crown, route = move
+        if route:               # taken first: with immediate removal a king may land where it took
+            opp &= ~cap
+            kings &= ~cap
         own ^= frm ^ to
         if kings & frm:
             kings ^= frm ^ to
         elif crown:
             kings |= to
-        if cap:
+        if cap and not route:   # huffed after the step: the mover itself is huffed where it lands
+            own &= ~cap
             kings &= ~cap
-            if route:
-                opp &= ~cap
-            else:
-                own &= ~cap     # huffed
         return own, opp, kings
 
     # --- move generation ------------------------------------------------------------------
@@ -638,12 +639,17 @@ class AlquerqueState(TurnState):
         return bool(move[4])
 
     def heuristic(self, move: Move) -> float:
-        """One-ply material gain of a legal move for its mover (huffed pieces count as a loss)."""
-        cap = move[2]
-        gain = (cap & ~self.kings).bit_count() + _KING_VALUE * (cap & self.kings).bit_count()
-        if cap and not move[4]:
-            gain = -gain
-        return gain + (_KING_VALUE - 1 if move[3] else 0)
+        """One-ply material gain of a legal move for its mover (men 1, kings 3): the pieces it
+        takes, plus a crowning; huffed pieces count as a loss, at their value before the move
+        (a huffed mover counted from where it started, and its crowning lost with it)."""
+        frm, to, cap, crowned, route = move
+        kings = self.kings
+        huffed_mover = bool(cap & to) and not route
+        if huffed_mover:
+            cap ^= to ^ frm
+        value = (cap & ~kings).bit_count() + _KING_VALUE * (cap & kings).bit_count()
+        crowning = _KING_VALUE - 1 if crowned and not huffed_mover else 0
+        return (value if route else -value) + crowning
 
     def board_text(self) -> str:
         """The board as text, rank 1 at the bottom: lower case men, upper case kings, ``.`` empty."""
@@ -670,6 +676,28 @@ class AlquerqueState(TurnState):
         lines.append("   " + " ".join(files))
         lines.append(f"{g.colours[self.turn]} ({'first' if self.turn == 0 else 'second'} player) to move")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -----------------------------------------------
+    def board_view(self) -> BoardView:
+        """The points and the lines of the board (Harbagh's lattice at double resolution),
+        men and kings (geese and the fox in Fox and Geese)."""
+        g = self.game
+        p0 = self.pieces(0)
+        kinds = ("goose", "fox") if g.hunt else ("man", "man")
+        pieces = [ViewPiece(g.name_of[i], 0 if p0 >> i & 1 else 1,
+                            "king" if self.kings >> i & 1 else kinds[0 if p0 >> i & 1 else 1])
+                  for i in indices(self.own | self.opp)]
+        harbagh = g.rules.board == "harbagh"
+        steps = [(g.board.delta(d), mask) for d, mask in g.board.lines.items()]
+        return line_view(g.grid, g.name_of, steps, pieces, file_step=2 if harbagh else 1,
+                         piece_size=0.5 if harbagh else 0.36)
+
+    def move_path(self, move: Move) -> MovePath:
+        """From, then every landing point (a step: its end); the captured (or huffed) points."""
+        g = self.game
+        frm, to, cap, _, route = move
+        points = (g.square_name(frm),) + tuple(g.square_name(r) for r in (route or (to,)))
+        return MovePath(points, mask_names(g.name_of, cap))
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.fen()}>"

@@ -10,6 +10,9 @@ A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
 ``State.outcome()`` is the single truth about the end of a game.
 
+The drawing members ``State.board_view`` and ``State.move_path`` (for the web GUI) return
+the values of ``view.py``.
+
 Also here: ``TurnState`` (a state whose mover is ``turn``) and the small helpers the
 games' contract methods share: ``read_move_squares`` and ``single_match`` (the start
 and the end of a ``parse_move``), ``perft_walk`` (perft over raw positions),
@@ -25,10 +28,11 @@ from typing import Any, Callable, Hashable, Mapping
 
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import Schema
+from .view import BoardView, MovePath
 
 __all__ = ["State", "TurnState", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
            "IllegalMove", "AmbiguousMove", "divide", "read_move_squares", "single_match", "is_subsequence",
-           "perft_walk", "count_limit", "material_share"]
+           "perft_walk", "count_limit", "material_share", "BoardView", "MovePath"]
 
 #: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
 NO_LIMIT = 1 << 62
@@ -135,6 +139,21 @@ class State(ABC):
         Default: the FEN, for a game without a drawing.
         """
         return self.fen()
+
+    def board_view(self) -> BoardView:
+        """The position as a drawing for the web GUI (``view.py``): points with names and x/y,
+        cells, lines, pieces, edge names.
+
+        Default: an empty view, for a game without a drawing (a GUI then lists the moves).
+        """
+        return BoardView()
+
+    def move_path(self, move) -> MovePath:
+        """How a legal move is entered by clicks (the points in order) and what it captures.
+
+        Default: an empty path, for a game without a drawing (its moves are picked from a list).
+        """
+        return MovePath()
 
     def hub_move_str(self, move) -> str:
         """A legal move in Hub protocol notation (Scan's ``from x to x captured...`` for captures).

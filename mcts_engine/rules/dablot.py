@@ -55,6 +55,7 @@ from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_li
                    read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
 from .geometry import FILES, Grid, indices
+from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
 from .options import Option, Schema
 
 Move = tuple  # (from_mask, to_mask, captured_mask, route)
@@ -591,6 +592,24 @@ class DablotState(TurnState):
         side = "Black" if g.colours[self.turn] == "B" else "White"
         lines.append(f"{side} ({'first' if self.turn == 0 else 'second'} player) to move")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) ------------------------------------------------------
+    def board_view(self) -> BoardView:
+        """The 72-point lattice with its orthogonal and diagonal lines; men, Princes and Kings."""
+        g = self.game
+        p0 = self.own if self.turn == 0 else self.opp
+        pieces = [ViewPiece(g.name_of[i], 0 if p0 >> i & 1 else 1,
+                            "king" if self.kings >> i & 1 else "prince" if self.princes >> i & 1 else "man")
+                  for i in indices(self.own | self.opp)]
+        return line_view(g.lattice.grid, g.name_of, g.lattice.dirs, pieces, file_step=2, piece_size=0.5)
+
+    def move_path(self, move: Move) -> MovePath:
+        """From, then every landing point (a step: its end); the captured points."""
+        frm, to, cap, route = move
+        names = self.game.name_of
+        points = (names[frm.bit_length() - 1],) + (tuple(names[i] for i in route) if cap
+                                                    else (names[to.bit_length() - 1],))
+        return MovePath(points, mask_names(names, cap))
 
     def __repr__(self) -> str:
         return f"<dablot {self.fen()}>"

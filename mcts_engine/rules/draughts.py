@@ -26,6 +26,7 @@ from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subse
 from .draughts_variants import ENDGAME_COUNTS, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
+from .view import BoardView, MovePath, ViewPiece, mask_names, square_view
 
 Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
 
@@ -896,6 +897,33 @@ class DraughtsState(TurnState):
         side = {"W": "White", "B": "Black"}[g.colours[self.turn]]
         lines.append(f"{side} ({'first' if self.turn == 0 else 'second'} player) to move")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -------------------------------------------
+    def board_view(self) -> BoardView:
+        """The board seen from the first player's side: the playing squares dark (every square
+        plain on all-square boards), men and kings, algebraic names on the edges or PDN numbers
+        on the squares."""
+        g = self.game
+        p0 = self.own if self.turn == 0 else self.opp
+        pieces = [ViewPiece(g.name_of[i], 0 if p0 >> i & 1 else 1, "king" if self.kings >> i & 1 else "man")
+                  for i in indices(self.own | self.opp)]
+        if g.variant.squares == "dark":
+            def shade(r: int, c: int) -> str:
+                return "dark" if g.points & g.grid.mask(r, c) else "light"
+        else:
+            def shade(r: int, c: int) -> str:
+                return "plain"
+        return square_view(g.grid, g.name_of, pieces, shade=shade, algebraic=g.variant.notation == "algebraic")
+
+    def move_path(self, move: Move) -> MovePath:
+        """From, then every landing square of the capture route (one route of the move); the
+        captured squares."""
+        g = self.game
+        frm, to, cap, _ = move
+        if not cap:
+            return MovePath((g.square_name(frm), g.square_name(to)))
+        route = next((s[5] for s in self._sequences() if s[:4] == move), (to,))
+        return MovePath((g.square_name(frm),) + tuple(g.square_name(r) for r in route), mask_names(g.name_of, cap))
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.fen()}>"

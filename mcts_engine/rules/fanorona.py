@@ -60,6 +60,7 @@ import re
 
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, single_match
 from .geometry import Grid, indices
+from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
 from .options import Option, Schema
 
 Move = tuple  # (from, to, captured mask, *step codes)
@@ -576,6 +577,22 @@ class FanoronaState(TurnState):
         side = "White" if self.turn == 0 else "Black"
         lines.append(f"{side} to move, {self.quiet} plies without capture, ply {self.ply}")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -------------------------------------------------------
+    def board_view(self) -> BoardView:
+        """The 9x5 points, orthogonal lines everywhere and diagonals through the strong points."""
+        names = self.game.name_of
+        white = self.white
+        pieces = [ViewPiece(names[i], 0 if white >> i & 1 else 1, "stone") for i in indices(self.own | self.opp)]
+        steps = [(DELTAS[k], sum(1 << i for i in indices(CELLS) if _has_line(i, k))) for k in range(8)]
+        return line_view(GRID, names, steps, pieces)
+
+    def move_path(self, move: Move) -> MovePath:
+        """The stone's path (start, then every point reached); the stones it captures.  An
+        approach and a withdrawal along the same path differ only in the captured stones."""
+        names = self.game.name_of
+        points = (names[move[0]],) + tuple(names[to] for _, to, _ in self.steps_of(move))
+        return MovePath(points, mask_names(names, move[2]))
 
     def __repr__(self) -> str:
         return f"<fanorona {self.fen()}>"

@@ -44,6 +44,7 @@ from __future__ import annotations
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, perft_walk, read_move_squares
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
+from .view import BoardView, MovePath, ViewPiece, mask_names, square_view
 from .options import Option, Schema
 
 Move = tuple  # (from_mask, to_mask, captured_mask)
@@ -359,6 +360,24 @@ class GauntletState(TurnState):
         lines.append("   " + "  ".join("abcdefghij"[: g.files]))
         lines.append(("White (runners)" if self.turn == 0 else "Black (blockers)") + " to move")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -----------------------------------------------------
+    def board_view(self) -> BoardView:
+        """A chequered board with the three armies: runners (player 0), left and right blockers."""
+        g = self.game
+        pieces = [ViewPiece(g.name_of[i], 0, "runner") for i in indices(self.runners)]
+        pieces += [ViewPiece(g.name_of[i], 1, "left") for i in indices(self.left)]
+        pieces += [ViewPiece(g.name_of[i], 1, "right") for i in indices(self.right)]
+        return square_view(g.grid, g.name_of, pieces, shade=lambda r, c: "dark" if (r + c) % 2 == 0 else "light")
+
+    def move_path(self, move: Move) -> MovePath:
+        """From, then every landing square of a straight multiple jump (a step: its end); the
+        captured squares."""
+        frm, to, cap = move
+        g = self.game
+        if not cap:
+            return MovePath((g.square_name(frm), g.square_name(to)))
+        return MovePath(tuple(self.move_str(move).split("x")), mask_names(g.name_of, cap))
 
     def __repr__(self) -> str:
         return f"<gauntlet {self.fen()}>"

@@ -45,6 +45,7 @@ import re
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
+from .view import BoardView, MovePath, ViewPiece, mask_names, square_view
 from .options import Option, Schema, option_error
 
 Move = int  # bit index of the drop cell
@@ -388,6 +389,20 @@ class LifeState(TurnState):
         side = "Black (first player)" if self.turn == 0 else "White (second player)"
         lines.append(f"{side} to move")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -----------------------------------------------------
+    def board_view(self) -> BoardView:
+        """The plain square board with Black's (player 0) and White's stones."""
+        g = self.game
+        pieces = [ViewPiece(g.name_of[i], 0 if self.black >> i & 1 else 1, "stone")
+                  for i in indices(self.black | self.white)]
+        return square_view(g.grid, g.name_of, pieces, shade=lambda r, c: "plain")
+
+    def move_path(self, move: Move) -> MovePath:
+        """The drop's one cell; the opponent's stones that the tick after it removes or turns."""
+        b, w = self._after(move)
+        theirs, after = (self.white, w) if self.turn == 0 else (self.black, b)
+        return MovePath((self.game.name_of[move],), mask_names(self.game.name_of, theirs & ~after))
 
     def __repr__(self) -> str:
         return f"<life {self.fen()}>"

@@ -41,6 +41,7 @@ from typing import Any
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State
 from .fen import fen_fields, fen_side
 from .geometry import Grid, indices
+from .view import BoardView, MovePath, ViewPiece, square_view
 from .rithmomachia_captures import CaptureArithmetic, CaptureResolution
 from .rithmomachia_options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
 
@@ -702,6 +703,30 @@ class RithmomachiaState(CaptureResolution, State):
         lines.append(f"captured by White: {wn} pieces, {wv} value; by Black: {bn} pieces, {bv} value")
         lines.append(f"{'White' if self.side == WHITE else 'Black'} to move; * = under attack")
         return "\n".join(lines)
+
+    # --- drawing and clicking (view.py) -----------------------------------------------------------
+    def board_view(self) -> BoardView:
+        """The chequered 8x16 (or 8x14) board; each piece's shape and value, a pyramid's total
+        and its components."""
+        g = self.game
+        white = self.occupancy(WHITE)
+        kinds = ("round", "triangle", "square")
+        pieces = []
+        for i, piece in sorted(self.board.items()):
+            owner = (WHITE if white >> i & 1 else BLACK) ^ g.first
+            if type(piece) is tuple:
+                parts = tuple(piece_text(piece)[2:-1].split("+"))
+                pieces.append(ViewPiece(g.name_of[i], owner, "pyramid", str(piece_total(piece)), parts))
+            else:
+                pieces.append(ViewPiece(g.name_of[i], owner, kinds[piece & 3], str(piece >> 2)))
+        return square_view(g.grid, g.name_of, pieces, shade=lambda r, c: "dark" if (r + c) % 2 == 0 else "light")
+
+    def move_path(self, move: Move) -> MovePath:
+        """From and to; the cells of the enemy pieces (or pyramid components) the move captures."""
+        names = self.game.name_of
+        after = self._after(move).board
+        taken = tuple(names[i] for i in indices(self.occupancy(self.side ^ 1)) if after.get(i) != self.board[i])
+        return MovePath((names[move >> 8], names[move & 255]), taken)
 
     def __repr__(self) -> str:
         return f"<rithmomachia {self.fen()}>"

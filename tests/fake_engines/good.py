@@ -28,7 +28,7 @@ from mcts_engine.rules import RulesError, get_game, list_games  # noqa: E402
 class FakeEngine:
     NAME = "fake-good"
     RANDOM = True                 # False: play the first legal move
-    EXTRA = {}                    # option name -> (env var, default int) for subclasses
+    EXTRA = {}                    # option name -> (env var, default int[, min]) for subclasses
 
     def __init__(self):
         self.game = get_game("english")
@@ -37,7 +37,7 @@ class FakeEngine:
         self.rng = random.Random(self.seed)
         self.played = 0           # bestmoves given so far (this process)
         self.values = {name.lower(): int(os.environ.get(env, default))
-                       for name, (env, default) in self.EXTRA.items()}
+                       for name, (env, default, *_) in self.EXTRA.items()}
 
     # output
     def out(self, line):
@@ -72,8 +72,8 @@ class FakeEngine:
         self.out("id author tests")
         self.out("option name UCI_Variant type combo default english " + " ".join("var " + g for g in list_games()))
         self.out("option name Seed type spin default 0 min 0 max 2147483647")
-        for name, (env, default) in self.EXTRA.items():
-            self.out(f"option name {name} type spin default {default} min 0 max 1000000")
+        for name, (env, default, *low) in self.EXTRA.items():
+            self.out(f"option name {name} type spin default {default} min {low[0] if low else 0} max 1000000")
         self.out("uciok")
 
     def cmd_isready(self, args):
@@ -130,9 +130,14 @@ class FakeEngine:
             self.out("bestmove 0000")
             return
         move = self.rng.choice(legal) if self.RANDOM else legal[0]
-        self.out(f"info depth 1 seldepth 1 nodes {len(legal)} time 0 score cp 0 pv {self.state.move_str(move)}")
+        self.out(f"info depth 1 seldepth 1 nodes {len(legal)} time 0 score cp {self.score_cp()} "
+                 f"pv {self.state.move_str(move)}")
         self.played += 1
         self.out("bestmove " + self.state.move_str(move))
+
+    def score_cp(self):
+        """The score of the info line (subclasses may report another)."""
+        return 0
 
     def cmd_stop(self, args):
         pass

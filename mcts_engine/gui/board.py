@@ -1,0 +1,301 @@
+"""One board on the page: a WebSocket's messages, its game session and its hosted engine.
+
+``BoardConnection.handle(frame)`` validates a frame (``messages.parse_message``), acts on
+the session, answers with the new ``state`` (or an ``error`` that changed nothing) and
+starts the engine when it is the engine's turn or analysis is on.  The engine's search
+runs as its own task (its I/O on the host's worker thread), so the page's clicks are
+answered while it thinks; its ``info`` lines are sent as they arrive, with the principal
+variation's click paths for the arrows.  A search whose position has changed (undo, new
+game, a move played meanwhile) is stopped and its answer dropped.  An engine crash is
+shown and a fresh engine started; three crashes in a row give up until the next change.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict, dataclass, field
+from typing import Awaitable, Callable
+
+from tournaments.engine import EngineError, EngineSpec
+
+from ..rules import list_games
+from ..rules.base import RulesError
+from ..rules.draughts_variants import VARIANTS
+from . import messages as m
+from .engine import EngineHost, Info
+from .session import BoardSession, SessionError
+
+MAX_CRASHES = 3          # engine crashes in a row before the board stops restarting it
+HALT_TIMEOUT = 5.0       # seconds a stopped search may take to answer before its engine is killed
+
+
+@dataclass
+class GuiConfig:
+    """What the server was started with: the engines the page may choose from (by name; their
+    commands fixed here), the default game, and the tournament journal to watch."""
+
+    engines: dict[str, EngineSpec] = field(default_factory=dict)
+    default_engine: str | None = None
+    game: str = "english"
+    journal: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.default_engine is None and self.engines:
+            self.default_engine = next(iter(self.engines))
+
+
+class BoardConnection:
+    """The server side of one board: session + engine host, driven by the page's messages."""
+
+    def __init__(self, config: GuiConfig, send: Callable[[dict], Awaitable[None]]):
+        self.config = config
+        self._send = send
+        self._send_lock = asyncio.Lock()
+        self.session = BoardSession(config.game)
+        self.host = EngineHost(config.engines)
+        self.engine_name = config.default_engine
+        self.players: list[str] = ["human", "engine"]
+        self.limits = m.Limits(movetime=1000)
+        self.analysing = False
+        self.task: asyncio.Task | None = None
+        self.search_id = 0
+        self.crashes = 0
+        self._sending: set[asyncio.Task] = set()
+
+    # --- sending ------------------------------------------------------------------------------
+    async def send(self, message: dict) -> None:
+        """Send one message to the page (one at a time)."""
+        async with self._send_lock:
+            await self._send(message)
+
+    async def send_state(self, note: str = "") -> None:
+        """The whole board state, with the players, engine, limits and a note (e.g. a hint)."""
+        state = self.session.snapshot()
+        state.update(type="state", players=self.players, engine=self.engine_name, analysing=self.analysing,
+                     limits={k: v for k, v in asdict(self.limits).items() if v}, note=note,
+                     thinking=self.task is not None and not self.task.done())
+        await self.send(state)
+
+    async def error(self, message: str) -> None:
+        await self.send({"type": "error", "message": message})
+
+    async def status(self, status: str, message: str = "") -> None:
+        await self.send({"type": "engine", "status": status, "name": self.engine_name, "message": message})
+
+    # --- life ----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Greet the page and show the board."""
+        await self.send({"type": "hello", "games": list_games(), "engines": list(self.config.engines),
+                         "engine": self.engine_name, "journal": bool(self.config.journal),
+                         "players": self.players, "limits": asdict(self.limits)})
+        await self.send_state()
+        self._maybe_search()
+
+    async def close(self) -> None:
+        """The page went away: stop searching and end the engine."""
+        self.search_id += 1
+        self.host.stop()
+        if self.task is not None:
+            self.task.cancel()
+        self.host.shutdown()
+
+    async def handle(self, frame) -> None:
+        """One frame from the page: validated, acted on, answered."""
+        try:
+            message = m.parse_message(frame)
+        except m.BadMessage as err:
+            await self.error(f"bad message: {err}")
+            return
+        try:
+            await self._dispatch(message)
+        except (RulesError, SessionError) as err:
+            await self.error(str(err))
+            await self.send_state()
+
+    async def _dispatch(self, msg) -> None:
+        s = self.session
+        if isinstance(msg, m.Ping):
+            await self.send({"type": "pong", "id": msg.id})
+        elif isinstance(msg, m.Click) or isinstance(msg, m.PlayMove):
+            if self._engine_to_move() and self._busy():
+                await self.error("the engine is thinking about its move: wait, or press stop")
+                return
+            if isinstance(msg, m.Click):
+                outcome = s.click(msg.point)
+                if outcome.kind == "refused":
+                    await self.error(outcome.message)
+                    await self.send_state()
+                    return
+                if outcome.kind != "move":
+                    await self.send_state(outcome.message)
+                    return
+            else:
+                s.play_text(msg.move)
+            await self._changed()
+        elif isinstance(msg, m.Cancel):
+            s.cancel()
+            await self.send_state()
+        elif isinstance(msg, (m.NewGame, m.LoadFen)):
+            # validate on a scratch session first, so a bad FEN or option changes nothing
+            scratch = BoardSession.__new__(BoardSession)
+            if isinstance(msg, m.NewGame):
+                scratch.new_game(msg.game, msg.rules, msg.fen)
+            else:
+                scratch.new_game(s.game.name, s.rules_text, msg.fen)
+            await self._halt()
+            self.session = scratch
+            await self._changed()
+        elif isinstance(msg, m.Undo):
+            await self._halt()
+            s.undo(1)
+            while s.played and self.players[s.state.to_move] == "engine" and "human" in self.players:
+                s.undo(1)
+            await self._changed(auto=False)
+        elif isinstance(msg, m.Players):
+            self.players = list(msg.players)
+            await self._halt()
+            await self._changed()
+        elif isinstance(msg, m.ChooseEngine):
+            if msg.name not in self.config.engines:
+                raise SessionError(f"engine {msg.name!r} is not one of the server's engines: "
+                                   f"{', '.join(self.config.engines) or 'none'}")
+            await self._halt()
+            self.engine_name = msg.name
+            await self.host.close()
+            await self._changed()
+        elif isinstance(msg, m.Limits):
+            self.limits = msg
+            await self.send_state()
+        elif isinstance(msg, m.Go):
+            await self._halt()
+            if s.outcome is not None:
+                raise SessionError("the game is over")
+            self._start_search("move")
+            await self.send_state()
+        elif isinstance(msg, m.Analyse):
+            self.analysing = msg.on
+            if msg.on:
+                if not self._busy():
+                    self._start_search("analyse")
+            elif not self._engine_to_move():
+                await self._halt()
+            await self.send_state()
+        elif isinstance(msg, m.Stop):
+            self.analysing = False
+            if self._busy():
+                if self._engine_to_move():
+                    self.host.stop()       # its bestmove is played
+                else:
+                    await self._halt()
+            await self.send_state()
+        elif isinstance(msg, m.Record):
+            players = tuple(self.engine_name or "engine" if p == "engine" else "human" for p in self.players)
+            await self.send({"type": "record", "text": s.record_text(players),
+                             "filename": f"{s.game.name}.{'pdn' if _is_draughts(s.game.name) else 'pgn'}"})
+
+    # --- the engine -------------------------------------------------------------------------
+    def _engine_to_move(self) -> bool:
+        s = self.session
+        return s.outcome is None and self.players[s.state.to_move] == "engine"
+
+    def _busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    async def _changed(self, auto: bool = True) -> None:
+        """The position changed: show it, then let the engine move or analyse."""
+        self.crashes = 0
+        await self.send_state()
+        if auto:
+            self._maybe_search()
+        elif self.analysing:
+            self._start_search("analyse")
+
+    def _maybe_search(self) -> None:
+        if self._busy() or self.session.outcome is not None or not self.engine_name:
+            return
+        if self._engine_to_move():
+            self._start_search("move")
+        elif self.analysing:
+            self._start_search("analyse")
+
+    def _start_search(self, kind: str) -> None:
+        self.search_id += 1
+        self.task = asyncio.get_running_loop().create_task(self._search(kind, self.search_id))
+
+    async def _halt(self) -> None:
+        """Stop the running search and drop its answer (the position is about to change)."""
+        self.search_id += 1
+        if not self._busy():
+            return
+        self.host.stop()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.task), HALT_TIMEOUT)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            await self.host.close()
+        except Exception:
+            pass
+
+    async def _search(self, kind: str, my: int) -> None:
+        s = self.session
+        loop = asyncio.get_running_loop()
+        try:
+            if not self.host.alive:
+                await self.status("starting")
+            await self.host.ensure(self.engine_name, s.game.name, s.rule_options)
+            if my != self.search_id:
+                return
+            await self.status("thinking" if kind == "move" else "analysing")
+            limits = {"infinite": True} if kind == "analyse" else self.limits.as_go()
+
+            def on_info(line: str) -> None:
+                loop.call_soon_threadsafe(self._info, my, line)
+
+            result = await self.host.search(s.start_fen, s.move_texts, limits, on_info)
+        except EngineError as err:
+            await self._crashed(kind, my, err)
+            return
+        self.crashes = 0
+        await self.status("idle")
+        if my != self.search_id:
+            return
+        if kind == "move":
+            try:
+                s.play_text(result.move)
+            except (RulesError, SessionError) as err:
+                side = s.state.to_move
+                self.players[side] = "human"
+                await self.error(f"the engine's move {result.move!r} was refused by the rules: {err}; "
+                                 f"you play that side now")
+                await self.send_state()
+                return
+            self.task = None
+            await self._changed()
+
+    async def _crashed(self, kind: str, my: int, err: Exception) -> None:
+        self.crashes += 1
+        await self.status("crashed", str(err))
+        if self.crashes > MAX_CRASHES or my != self.search_id:
+            return
+        try:
+            await self.host.ensure(self.engine_name, self.session.game.name, self.session.rule_options)
+        except EngineError as again:
+            await self.status("crashed", f"restart failed: {again}")
+            return
+        await self.status("restarted", "a fresh engine process was started")
+        if my == self.search_id and (kind == "move" and self._engine_to_move() or kind == "analyse" and self.analysing):
+            self.task = None
+            self._start_search(kind)
+
+    def _info(self, my: int, line: str) -> None:
+        if my != self.search_id:
+            return
+        info = Info.read(line)
+        message = {"type": "info", **asdict(info), "line": line[:500]}
+        message["pv_paths"] = self.session.pv_paths(info.pv) if info.pv else []
+        task = asyncio.get_running_loop().create_task(self.send(message))
+        self._sending.add(task)                 # a strong reference until it is sent
+        task.add_done_callback(self._sending.discard)
+
+
+def _is_draughts(name: str) -> bool:
+    """Whether a game is a draughts variant (its record is PDN)."""
+    return name in VARIANTS
