@@ -18,6 +18,8 @@ from test_tournament import games_of, ours, run
 from mcts_engine.rules import get_game
 from tournaments import runner as runner_module
 from tournaments.engine import EngineSpecError, GoResult, parse_engine_arg
+from tournaments.dxp_engine import DxpClock, dxp_clock
+from tournaments.engine import EngineProtocolError
 from tournaments.hub_engine import HubEngineProcess, hub_score, variant_names
 from tournaments.report import build, repeated_games
 from tournaments.runner import Settings, TimeControl, Tournament
@@ -111,16 +113,37 @@ def test_a_hub_engine_that_lacks_the_game_cannot_start(tmp_path):
 
 
 def test_our_dxp_follower_plays_a_match(tmp_path):
-    """The manager is the initiator; the follower is started on a free port ({port})."""
+    """The manager is the initiator; the follower is started on a free port ({port}).  DXP's time
+    control is a clock (whole minutes); the follower here thinks 30 iterations a move."""
     journal = tmp_path / "j.jsonl"
     dxp = "name=D protocol=dxp cmd='mcts-engine dxp --port {port} --nodes 30 --option Seed=2'"
-    run("match", "--game", "international", "--engine", ours("U", "Seed=1"), "--engine", dxp, "--games", "2",
-        "--movetime", "50", "--opening-plies", "2", "--max-plies", "150", "--journal", str(journal), "--quiet",
-        timeout=300)
+    run("match", "--game", "international", "--engine", ours("U", "Agent=greedy", "Seed=1"), "--engine", dxp,
+        "--games", "2", "--tc", "60", "--concurrency", "2", "--opening-plies", "2", "--max-plies", "150",
+        "--journal", str(journal), "--quiet", timeout=300)
     games = games_of(journal)
     assert len(games) == 2
     for g in games:
         assert "by the rules" in g["reason"] or g["reason"].startswith("adjudicated"), g["reason"]
+
+
+@pytest.mark.parametrize("limits, words", [
+    (["--movetime", "100"], "use --tc with at least 60 s"), (["--nodes", "100"], "use --tc with at least 60 s"),
+    (["--tc", "59+1"], "use --tc with at least 60 s"), (["--tc", "60", "--concurrency", "2"], "--concurrency 1"),
+])
+def test_a_tournament_a_dxp_engine_cannot_play_is_refused_before_any_game(tmp_path, limits, words):
+    """DXP's only time control is a game clock in whole minutes (a follower spends it as it likes:
+    Scan plans on about 30 moves to go), and a fixed port holds one game at a time."""
+    journal = tmp_path / "j.jsonl"
+    proc = run("match", "--game", "international", "--engine", ours("U"), "--engine",
+               "name=far protocol=dxp port=27999", *limits, "--journal", str(journal), check=False)
+    assert proc.returncode == 2 and words in proc.stderr and "engine 'far'" in proc.stderr, proc.stderr
+    assert not journal.exists()
+
+
+def test_the_dxp_clock_is_the_followers_time_in_whole_minutes():
+    assert dxp_clock({"p1time": 150000, "p2time": 59000}, 0) == DxpClock(2, 0)     # rounded down, no move count
+    with pytest.raises(EngineProtocolError, match="less than one"):
+        dxp_clock({"p1time": 150000, "p2time": 59000}, 1)
 
 
 # --- what the manager sends, and the repeated-games warning ---------------------------------------
@@ -180,3 +203,16 @@ def test_repeated_games_are_warned_about():
     assert warning.startswith("A vs B: 1 of 3 games repeat an earlier one move for move (game 2 = 0)")
     assert "--opening-plies" in warning and "Seed 0" in warning
     assert repeated_games({("A", "B"): records[:2]}) == []            # colours swapped: a different game
+
+
+def test_a_match_of_seeded_engines_warns_and_openings_cure_it(tmp_path):
+    """Seeded random movers replay the same game from the start position (the warning, with its
+    advice, in the report); random openings give each pair its own game (no warning)."""
+    engines = ["--engine", ours("A", "Agent=random", "Seed=1"), "--engine", ours("B", "Agent=random", "Seed=2")]
+    common = ["match", "--game", "english", *engines, "--games", "4", "--nodes", "1", "--quiet"]
+    out = run(*common, "--journal", str(tmp_path / "same.jsonl")).stdout
+    (warning,) = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert "A vs B: 2 of 4 games repeat an earlier one move for move (game 2 = 0, 3 = 1)" in warning
+    assert "--opening-plies" in warning and "Seed 0" in warning
+    out = run(*common, "--opening-plies", "4", "--journal", str(tmp_path / "varied.jsonl")).stdout
+    assert "warning" not in out and "4 game(s) played" in out

@@ -6,9 +6,9 @@ e.g. ``cmd="mcts-engine dxp --port {port}"``) and reached over TCP at ``host:por
 ``cmd`` it must already be listening there (a DXP program on another machine).
 
 A game: at its first ``go`` the driver sends GAMEREQ (the follower plays the side to move;
-the start position as DXP's ``A`` or its squares; the clock in whole minutes: the tournament's
-clock, or the move time times 100 moves), then every opponent move as a MOVE, and reads the
-engine's MOVE.  ``new_game`` and ``quit`` end a running game with GAMEEND (and wait for its
+the start position as DXP's ``A`` or its squares; the time control of ``dxp_clock``: the
+tournament's clock in whole minutes, or a move time as minutes for so many moves), then
+every opponent move as a MOVE, and reads the engine's MOVE.  ``new_game`` and ``quit`` end a running game with GAMEEND (and wait for its
 confirmation).  DXP has no node limit and no ``stop``: a silent engine times out.
 
 Squares are numbered as the clients number the game (``mcts_engine.protocol.conventions``),
@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import socket
 import time
+from dataclasses import dataclass
 
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol.dxp_messages import (BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept,
@@ -33,7 +34,6 @@ from .specs import EngineSpec
 INITIATOR = "mcts-tournament"
 CONNECT_POLL = 0.1          # seconds between connection attempts while the follower starts
 END_TIMEOUT = 5.0           # seconds to wait for the confirmation of our GAMEEND
-MOVETIME_MOVES = 100        # a move time becomes a clock for this many moves
 REASONS = {"0": "no reason given", "1": "it gives up", "2": "it claims a draw", "3": "it claims a win"}
 
 
@@ -44,13 +44,40 @@ def free_port(host: str) -> int:
         return sock.getsockname()[1]
 
 
-def dxp_minutes(limits: dict) -> int:
-    """The GAMEREQ thinking time (whole minutes a player, at least 1) for the tournament's limits."""
-    if "p1time" in limits:
-        return max(1, math.ceil(max(limits["p1time"], limits["p2time"]) / 60000))
-    if limits.get("movetime") is not None:
-        return max(1, math.ceil(limits["movetime"] * MOVETIME_MOVES / 60000))
-    raise EngineStartError("a DXP engine is given a clock, not a node count: use --tc or --movetime")
+@dataclass(frozen=True)
+class DxpClock:
+    """A GAMEREQ's time control: ``minutes`` a player for a game of ``moves`` moves (0: no limit)."""
+
+    minutes: int
+    moves: int
+
+
+def check_dxp_play(spec: EngineSpec, clock_seconds: float | None, concurrency: int) -> None:
+    """Refuse (ValueError naming the engine) a tournament a DXP engine cannot play fairly.
+
+    DXP's only time control is a game clock in whole minutes, and a follower spends it
+    as it sees fit (Scan plans on about 30 moves to go), so a move time or a node count
+    cannot be given to it: the tournament needs ``--tc`` of at least 60 s.  A follower on
+    a fixed port (no ``{port}`` in its command, or one already listening) plays one game
+    at a time: ``--concurrency 1``."""
+    if clock_seconds is None or clock_seconds < 60:
+        raise ValueError(f"engine {spec.name!r} speaks DXP, whose only time control is a game clock in whole "
+                         "minutes: use --tc with at least 60 s (e.g. --tc 120), not --movetime or --nodes")
+    if concurrency > 1 and spec.port is not None:
+        raise ValueError(f"engine {spec.name!r} is a DXP follower on the fixed port {spec.port}, which plays one "
+                         "game at a time: use --concurrency 1 (or {port} in its cmd for a free port per game)")
+
+
+def dxp_clock(limits: dict, player: int) -> DxpClock:
+    """The GAMEREQ time control for a tournament clock: the follower's (``player``; 0 = first)
+    time left in whole minutes, rounded down (DXP cannot say less), for the rest of the game
+    (``moves`` 0: a DXP game with a move count ends after it, which our games must not)."""
+    key = f"p{player + 1}time"
+    minutes = int(limits.get(key, 0) // 60000)
+    if minutes < 1:
+        raise EngineProtocolError(f"a DXP engine's clock is whole minutes: {limits.get(key, 0) / 1000:g} s "
+                                  "left is less than one")
+    return DxpClock(min(999, minutes), 0)
 
 
 class DxpEngineProcess(ProcessEngine):
@@ -140,7 +167,8 @@ class DxpEngineProcess(ProcessEngine):
         cells = None
         if not (at_start and colours[0] == "W"):
             cells = self.translation.position_out(position.hub_position())[1:].translate(str.maketrans("bB", "zZ"))
-        self._send(GameRequest(INITIATOR, colour, dxp_minutes(limits), 0, cells, colour))
+        clock = dxp_clock(limits, position.to_move)
+        self._send(GameRequest(INITIATOR, colour, clock.minutes, clock.moves, cells, colour))
         answer = self._receive(time.monotonic() + self.startup_timeout, "GAMEACC")
         if not isinstance(answer, GameAccept):
             raise self._error(EngineProtocolError, f"{type(answer).__name__} instead of GAMEACC")

@@ -21,6 +21,7 @@ from typing import Callable
 
 from mcts_engine.rules import RulesError, get_game
 
+from .dxp_engine import check_dxp_play
 from .engine import EngineError, EngineSpec, EngineStartError, make_engine
 from .process import ProcessEngine
 from .records import Journal, JournalError
@@ -203,6 +204,9 @@ class Tournament:
 
     def prepare(self) -> tuple[list[GameSpec], list[dict]]:
         """(the games still to play, the games already journaled); writes the header of a new journal."""
+        for spec in self.settings.engines:
+            if spec.protocol == "dxp":
+                check_dxp_play(spec, self.settings.tc.base, self.settings.concurrency)
         header, done = self.journal.load()
         identity = self.settings.identity()
         if header is None:
