@@ -49,7 +49,7 @@ from pathlib import Path
 
 __all__ = [
     "EngineError", "EngineStartError", "EngineCrash", "EngineTimeout", "EngineProtocolError",
-    "EngineSpecError", "EngineSpec", "parse_engine_arg", "load_engines_file", "resolve_cmd",
+    "EngineSpecError", "EngineSpec", "parse_engine_arg", "load_engines_file", "resolve_cmd", "portable_cmd",
     "GoResult", "EngineProcess", "group_pids",
 ]
 
@@ -109,9 +109,13 @@ class EngineSpecError(ValueError):
 
 # --- engine descriptions ----------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class EngineSpec:
-    """How to run one engine: a name (unique in a tournament), the command, its options."""
+    """How to run one engine: a name (unique in a tournament), the command, its options.
+
+    Frozen: it crosses process boundaries (a cluster task gets it pickled) and a
+    tournament's identity is made of it, so nobody changes one in place.
+    """
 
     name: str
     cmd: list[str]
@@ -132,6 +136,19 @@ def resolve_cmd(cmd: list[str]) -> list[str]:
             cmd[0] = str(script)
         elif shutil.which(OUR_ENGINE) is None:
             cmd[0:1] = [sys.executable, "-m", "mcts_engine"]
+    return cmd
+
+
+def portable_cmd(cmd: list[str]) -> list[str]:
+    """The command as another machine should read it: our engine as it was resolved here
+    (this interpreter's console script, or ``python -m mcts_engine``) becomes a bare
+    ``mcts-engine`` again, which ``resolve_cmd`` on that machine finds next to its own
+    Python.  Every other command is returned unchanged (it runs there as written)."""
+    cmd = list(cmd)
+    ours = resolve_cmd([OUR_ENGINE])
+    for form in (ours, [sys.executable, "-m", "mcts_engine"]):
+        if cmd[:len(form)] == form:
+            return [OUR_ENGINE] + cmd[len(form):]
     return cmd
 
 
