@@ -260,15 +260,18 @@ class BatchResult:
 class WorkerCheck:
     """One worker's answer to the start-up check."""
 
-    worker: str
-    host: str
+    worker: str           # how messages name it: name, address, host
     fingerprint: str
     problems: tuple[str, ...]
 
 
-def _this_worker() -> str:
+def _this_worker() -> tuple[str, str]:
+    """(this Dask worker's address, how messages name it: its name and address, and host)."""
     from distributed import get_worker
-    return get_worker().address
+    worker = get_worker()
+    name = str(worker.name)
+    label = worker.address if name == worker.address else f"{name} ({worker.address})"
+    return worker.address, f"{label} on {socket.gethostname()}"
 
 
 def play_batch(conditions: Conditions, batch: Batch, fingerprint: str) -> BatchResult:
@@ -278,9 +281,9 @@ def play_batch(conditions: Conditions, batch: Batch, fingerprint: str) -> BatchR
     each game bounds its own wall time (``Conditions.time_limit``), so the task ends
     by itself.  A worker of another project version refuses (ClusterError).
     """
-    worker = _this_worker()
+    worker, label = _this_worker()
     if project_fingerprint() != fingerprint:
-        raise ClusterError(f"worker {worker} ({socket.gethostname()}) runs mcts-engine {project_fingerprint()}, "
+        raise ClusterError(f"worker {label} runs mcts-engine {project_fingerprint()}, "
                            f"the manager {fingerprint}: install the same version on every worker")
     conditions = localized(conditions)
     with Engines(conditions) as engines:
@@ -291,7 +294,7 @@ def play_batch(conditions: Conditions, batch: Batch, fingerprint: str) -> BatchR
 def check_worker(conditions: Conditions, fingerprint: str) -> WorkerCheck:
     """A cluster task pinned to one worker: does it run the manager's project version, and
     does every engine start there (handshake, options and game accepted)?"""
-    worker, host = _this_worker(), socket.gethostname()
+    _, worker = _this_worker()
     mine = project_fingerprint()
     problems = []
     if mine != fingerprint:
@@ -305,7 +308,7 @@ def check_worker(conditions: Conditions, fingerprint: str) -> WorkerCheck:
                             f"{', cwd: ' + spec.cwd if spec.cwd else ''}): {err}")
         finally:
             engine.quit()
-    return WorkerCheck(worker, host, mine, tuple(problems))
+    return WorkerCheck(worker, mine, tuple(problems))
 
 
 class DaskExecutor(Executor):
@@ -369,7 +372,7 @@ class DaskExecutor(Executor):
                 problems.append(f"worker {worker}: the check failed ({type(err).__name__}: {err}); is "
                                 "mcts-engine[cluster] installed there?")
                 continue
-            problems += [f"worker {answer.worker} ({answer.host}): {p}" for p in answer.problems]
+            problems += [f"worker {answer.worker}: {p}" for p in answer.problems]
             if not answer.problems:
                 self._checked.update((worker, repr(e)) for e in engines)
         if problems:

@@ -38,6 +38,12 @@ class TimeControl:
     margin: float = 1.0                # seconds past the limit before a silent engine forfeits
     hang: float = 30.0                 # seconds a node-limited move may take before it forfeits
 
+    def __post_init__(self) -> None:
+        limits = [name for name in ("movetime", "nodes", "base") if getattr(self, name) is not None]
+        if len(limits) != 1:
+            raise ValueError(f"a time control needs exactly one of movetime, nodes and base (a clock), "
+                             f"not {' and '.join(limits) or 'none'}")
+
     @classmethod
     def parse(cls, movetime: int | None, nodes: int | None, tc: str | None, margin_ms: int = 1000) -> "TimeControl":
         """From the command line: ``--movetime MS``, ``--nodes N`` or ``--tc [moves/]seconds[+inc]``."""

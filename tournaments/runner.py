@@ -37,7 +37,7 @@ class Settings:
     kind: str = "match"                # match | round-robin | gauntlet
     games: int = 2                     # games per pairing
     rules: dict = field(default_factory=dict)
-    tc: TimeControl = field(default_factory=TimeControl)
+    tc: TimeControl = field(default_factory=lambda: TimeControl(movetime=100))
     openings: list[tuple[str | None, list[str]]] = field(default_factory=lambda: [(None, [])])
     concurrency: int = 1
     max_plies: int = 1000              # adjudicated a draw after this many plies
