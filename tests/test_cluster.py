@@ -23,7 +23,8 @@ from test_tournament import PY, FAKES, fake, games_of, ours, run, tournament_com
 
 from tournaments import report
 from tournaments.engine import EngineSpec
-from tournaments.executors import Batch, ClusterError, ClusterTarget, DaskExecutor, pair_batches
+from tournaments.cluster import DaskExecutor
+from tournaments.executors import Batch, ClusterError, ClusterTarget, pair_batches
 from tournaments.records import Journal
 from tournaments.runner import Settings, TimeControl, Tournament, schedule
 from tournaments.stats import SPRT
@@ -49,7 +50,7 @@ def cluster(tmp_path_factory):
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     workers = {"with-engine": {"cls": Nanny, "options": {"nthreads": 1, "env": {"PATH": path}}},
                "without": {"cls": Nanny, "options": {"nthreads": 1}}}
-    spec = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}},
+    spec = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard_address": ":0"}},
                        silence_logs=logging.CRITICAL)
     client = distributed.Client(spec)
     client.wait_for_workers(2, timeout=60)
@@ -170,23 +171,28 @@ def test_a_game_over_its_time_limit_is_ended_inside_its_task(tmp_path, cluster):
     games = sorted(games_of(journal), key=lambda g: g["id"])
     assert [(g["reason"], g["score_first"]) for g in games] == [
         ("silent exceeded the game time limit (1.5 s)", 1.0), ("silent exceeded the game time limit (1.5 s)", 0.0)]
-    hanging = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline(p).find(str(FAKES / "hang.py")) >= 0]
-    assert hanging == []
+    assert running(FAKES / "hang.py") == []
 
 
-def _cmdline(proc: Path) -> str:
-    try:
-        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
+def running(script: Path) -> list[int]:
+    """The live processes running ``script`` (from /proc)."""
+    out = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(script) in (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode():
+                out.append(int(proc.name))
+        except (OSError, UnicodeDecodeError):
+            pass
+    return out
 
 
 def test_an_sprt_stop_cancels_the_queued_tasks(tmp_path, cluster):
-    """Every game is won at once by the good engine: SPRT 0 50 decides after about a dozen
-    pairs of the 100 submitted; the driver cancels the rest, which never run."""
+    """The good engine (thinking 0.2 s a move) wins every game, the cheat's first move being
+    illegal: SPRT 0 50 decides after about a dozen pairs of the 100 submitted (some 10 s
+    of play on two workers); the driver cancels the rest, which never run."""
     journal = Journal(str(tmp_path / "j.jsonl"))
-    s = settings([fake("good", "good.py"), fake("cheat", "illegal.py", "LegalMoves=0")], 200,
-                 tc=TimeControl(movetime=10))
+    s = settings([fake("good", "clock.py", "ThinkMs=200"), fake("cheat", "illegal.py", "LegalMoves=0")], 200,
+                 tc=TimeControl(movetime=1000))
     sprt = SPRT(0, 50, 0.05, 0.05)
     tournament = Tournament(s, journal, executor=DaskExecutor(cluster.client))
     todo, done = tournament.prepare()
@@ -200,6 +206,7 @@ def test_an_sprt_stop_cancels_the_queued_tasks(tmp_path, cluster):
     assert 20 <= len(results) < 60 and len(games_of(journal.path)) == len(results)
     played = [t for t in stream.data if str(t["key"]).startswith("mcts-games")]
     assert len(played) <= len(results) // 2 + 2           # the journaled pairs, and not the cancelled 80-odd
+    wait_until(lambda: not running(FAKES / "illegal.py"), timeout=10)   # the workers' idle engines were ended
 
 
 # --- workers that cannot play -------------------------------------------------------------------

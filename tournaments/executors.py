@@ -1,47 +1,29 @@
 """Where tournament games are played: the local pool of worker threads (the default),
-or the workers of a Dask ``distributed`` cluster (``--cluster``).
+or the workers of a Dask ``distributed`` cluster (``--cluster``, in ``cluster.py``).
 
-Both play every game with ``referee.play_game`` and hand back journal records; the
-driver (``runner.Tournament``) is the only one that writes the journal, so resume,
-SPRT stops, reports and game records are the same whichever executor played.
+An ``Executor`` takes the tournament's ``Conditions`` and its games in ``Batch``es
+(colour-swapped pairs) and returns a ``GameStream`` of journal records, yielded as
+games finish.  Every executor plays every game with ``referee.play_game``; the driver
+(``runner.Tournament``) is the only one that writes the journal, so resume, SPRT
+stops, reports and game records are the same whichever executor played.
 
 * ``LocalExecutor``: ``concurrency`` threads, each keeping its own engine processes
   alive from one game to the next.
-* ``DaskExecutor``: one task per ``Batch`` (a colour-swapped pair of games).  A task
-  (``play_batch``) starts the pair's engines as subprocesses on its worker, plays the
-  games, ends the engines (process groups) and returns the records.  Before a run
-  every worker is checked (``check_worker``): the same project version as the
-  manager, and every engine starts there; a problem is one error naming the worker
-  and the command.  A worker that dies mid-task loses nothing finished: the
-  scheduler runs the task again on another worker, which replays its games from the
-  start, and the driver journals a game id only once.
+* ``cluster.DaskExecutor``: one Dask task per batch (see ``cluster.py``).
 
-Everything a task is sent is a frozen dataclass of plain values (``Conditions``,
-``Batch``): the engine specs of the command line and the tournament's openings and
-limits, nothing else.  ``distributed`` is imported only when a cluster is used
-(the ``cluster`` extra).
+``open_executor`` makes the one a command asked for; ``tune`` and the tournament
+commands open it once and pass it to each ``Tournament``.
 """
 from __future__ import annotations
 
 import abc
-import functools
-import hashlib
 import queue
 import re
-import socket
 import threading
-import uuid
-from dataclasses import dataclass, replace
-from importlib import metadata
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .engine import EngineError, EngineProcess, portable_cmd, resolve_cmd
 from .referee import Conditions, Engines, GameSpec, play_game
-
-RETRIES = 2                 # times a task that raised is run again (worker deaths: the scheduler's allowed-failures)
-CONNECT_TIMEOUT = 30.0      # seconds to reach a scheduler and to see its first worker
-CHECK_TIMEOUT = 120.0       # seconds for every worker's start-up check
 
 
 class ExecutorError(RuntimeError):
@@ -185,7 +167,7 @@ class _LocalStream(GameStream):
                     self._finished.put(_Failure(game, err))
 
 
-# --- the cluster -------------------------------------------------------------------------------
+# --- choosing one ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ClusterTarget:
@@ -214,225 +196,9 @@ class ClusterTarget:
 
 
 def open_executor(cluster: ClusterTarget | None, concurrency: int = 1) -> Executor:
-    """The local pool of ``concurrency`` threads, or a connection to ``cluster``."""
+    """The local pool of ``concurrency`` threads, or a connection to ``cluster`` (a
+    ``cluster.DaskExecutor``; ClusterError when it cannot be reached or has no workers)."""
     if cluster is None:
         return LocalExecutor(concurrency)
+    from .cluster import DaskExecutor
     return DaskExecutor.connect(cluster)
-
-
-@functools.cache
-def project_fingerprint() -> str:
-    """This installation's version and a digest of its Python sources: workers and the
-    manager must agree on it, so every game is refereed by the same rules."""
-    import mcts_engine
-    import tournaments
-    digest = hashlib.sha256()
-    for package in (mcts_engine, tournaments):
-        root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root.parent)).encode())
-            digest.update(path.read_bytes())
-    try:
-        version = metadata.version("mcts-engine")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
-    return f"{version} (sources {digest.hexdigest()[:12]})"
-
-
-def portable(conditions: Conditions) -> Conditions:
-    """The conditions as sent to workers: our engine's command as bare ``mcts-engine``."""
-    return replace(conditions, engines=tuple(replace(e, cmd=portable_cmd(e.cmd)) for e in conditions.engines))
-
-
-def localized(conditions: Conditions) -> Conditions:
-    """The conditions as a worker runs them: ``mcts-engine`` found next to its own Python."""
-    return replace(conditions, engines=tuple(replace(e, cmd=resolve_cmd(e.cmd)) for e in conditions.engines))
-
-
-@dataclass(frozen=True)
-class BatchResult:
-    """What a task returns: the batch's journal records, each naming its worker (``worker``)."""
-
-    records: tuple[dict, ...]
-
-
-@dataclass(frozen=True)
-class WorkerCheck:
-    """One worker's answer to the start-up check."""
-
-    worker: str           # how messages name it: name, address, host
-    fingerprint: str
-    problems: tuple[str, ...]
-
-
-def _this_worker() -> tuple[str, str]:
-    """(this Dask worker's address, how messages name it: its name and address, and host)."""
-    from distributed import get_worker
-    worker = get_worker()
-    name = str(worker.name)
-    label = worker.address if name == worker.address else f"{name} ({worker.address})"
-    return worker.address, f"{label} on {socket.gethostname()}"
-
-
-def play_batch(conditions: Conditions, batch: Batch, fingerprint: str) -> BatchResult:
-    """A cluster task: play the batch's games on this worker and return their records.
-
-    Engines start here and are ended (their whole process groups) before returning;
-    each game bounds its own wall time (``Conditions.time_limit``), so the task ends
-    by itself.  A worker of another project version refuses (ClusterError).
-    """
-    worker, label = _this_worker()
-    if project_fingerprint() != fingerprint:
-        raise ClusterError(f"worker {label} runs mcts-engine {project_fingerprint()}, "
-                           f"the manager {fingerprint}: install the same version on every worker")
-    conditions = localized(conditions)
-    with Engines(conditions) as engines:
-        records = tuple({**play_game(conditions, game, engines), "worker": worker} for game in batch.games)
-    return BatchResult(records)
-
-
-def check_worker(conditions: Conditions, fingerprint: str) -> WorkerCheck:
-    """A cluster task pinned to one worker: does it run the manager's project version, and
-    does every engine start there (handshake, options and game accepted)?"""
-    _, worker = _this_worker()
-    mine = project_fingerprint()
-    problems = []
-    if mine != fingerprint:
-        problems.append(f"runs mcts-engine {mine}, the manager {fingerprint}: install the same version")
-    for spec in localized(conditions).engines:
-        engine = EngineProcess(spec, conditions.startup_timeout, game=conditions.game, rules=conditions.rules)
-        try:
-            engine.start()
-        except EngineError as err:
-            problems.append(f"cannot start engine {spec.name!r} (cmd: {' '.join(spec.cmd)}"
-                            f"{', cwd: ' + spec.cwd if spec.cwd else ''}): {err}")
-        finally:
-            engine.quit()
-    return WorkerCheck(worker, mine, tuple(problems))
-
-
-class DaskExecutor(Executor):
-    """Games as tasks on a Dask cluster, through a ``distributed.Client``."""
-
-    def __init__(self, client, *, cluster=None, retries: int = RETRIES, fingerprint: str | None = None):
-        self.client = client
-        self._cluster = cluster                 # a LocalCluster this executor started, closed with it
-        self.retries = retries
-        self.fingerprint = fingerprint or project_fingerprint()
-        self._checked: set[tuple[str, str]] = set()   # (worker, engine) pairs that passed the check
-
-    @classmethod
-    def connect(cls, target: ClusterTarget) -> "DaskExecutor":
-        """Connect to ``target``'s scheduler (starting a LocalCluster for ``local:N``)."""
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise ClusterError("--cluster needs Dask's distributed package: "
-                               "pip install 'mcts-engine[cluster]'") from None
-        cluster = None
-        try:
-            if target.local_workers is not None:
-                cluster = LocalCluster(n_workers=target.local_workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-                client = Client(cluster)
-                client.wait_for_workers(target.local_workers, timeout=CONNECT_TIMEOUT)
-            else:
-                client = Client(target.address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as err:
-            if cluster is not None:
-                cluster.close()
-            raise ClusterError(f"cannot reach the Dask scheduler at {target}: {err}") from None
-        try:
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-        except TimeoutError:
-            client.close()
-            raise ClusterError(f"the Dask scheduler at {target} has no workers after {CONNECT_TIMEOUT:g} s "
-                               f"(start some: dask worker {target})") from None
-        return cls(client, cluster=cluster)
-
-    def workers(self) -> list[str]:
-        """The addresses of the cluster's workers now."""
-        return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
-
-    def check(self, conditions: Conditions) -> None:
-        """Every worker runs this project version and starts every engine; else ClusterError
-        naming each worker and what it lacks (engines checked once per worker)."""
-        pending = {}
-        for worker in self.workers():
-            engines = tuple(e for e in conditions.engines if (worker, repr(e)) not in self._checked)
-            if engines:
-                pending[worker] = (engines, self.client.submit(
-                    check_worker, replace(conditions, engines=engines), self.fingerprint, workers=[worker],
-                    allow_other_workers=False, pure=False, key=f"mcts-check-{uuid.uuid4().hex}"))
-        problems = []
-        for worker, (engines, future) in pending.items():
-            try:
-                answer = future.result(timeout=CHECK_TIMEOUT)
-            except Exception as err:      # the worker died, or cannot even unpickle our check
-                problems.append(f"worker {worker}: the check failed ({type(err).__name__}: {err}); is "
-                                "mcts-engine[cluster] installed there?")
-                continue
-            problems += [f"worker {answer.worker}: {p}" for p in answer.problems]
-            if not answer.problems:
-                self._checked.update((worker, repr(e)) for e in engines)
-        if problems:
-            raise ClusterError("the cluster cannot play this tournament:\n  " + "\n  ".join(problems))
-
-    def play(self, conditions: Conditions, batches: list[Batch]) -> GameStream:
-        """Check the workers, then submit one task per batch."""
-        sent = portable(conditions)
-        if batches:
-            self.check(sent)
-        return _DaskStream(self, sent, batches)
-
-    def close(self) -> None:
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-
-
-class _DaskStream(GameStream):
-    def __init__(self, executor: DaskExecutor, conditions: Conditions, batches: list[Batch]):
-        from distributed import as_completed
-        self._client = executor.client
-        run = uuid.uuid4().hex[:8]
-        self._batches = {}
-        futures = []
-        for batch in batches:
-            future = self._client.submit(play_batch, conditions, batch, executor.fingerprint, pure=False,
-                                         retries=executor.retries, key=f"mcts-games-{batch.games[0].id}-{run}")
-            self._batches[future.key] = batch
-            futures.append(future)
-        self._futures = futures
-        self._left = len(futures)               # futures still to be yielded or cancelled
-        self._completed = as_completed(futures)
-
-    def __iter__(self) -> Iterator[dict]:
-        from distributed.client import FutureCancelledError
-        while self._left > 0:
-            future = next(self._completed)
-            if future.status == "cancelled":
-                continue                      # counted off by stop()
-            self._left -= 1
-            try:
-                result = future.result()
-            except FutureCancelledError:
-                continue
-            except Exception as err:
-                batch = self._batches[future.key]
-                raise ExecutorError(f"game(s) {batch.ids()} could not be played on the cluster: "
-                                    f"{type(err).__name__}: {err}") from err
-            yield from result.records
-
-    def stop(self) -> None:
-        """Cancel the tasks no worker has started; the ones being played still arrive."""
-        self.stopping = True
-        started = {key for keys in self._client.processing().values() for key in keys}
-        queued = [f for f in self._futures if not f.done() and f.key not in started]
-        self._client.cancel(queued)
-        self._left -= len(queued)
-
-    def close(self) -> None:
-        unfinished = [f for f in self._futures if not f.done()]
-        if unfinished:
-            self._client.cancel(unfinished)
