@@ -241,10 +241,11 @@ class DaskExecutor(Executor):
                 client.wait_for_workers(target.local_workers, timeout=CONNECT_TIMEOUT)
             else:
                 client = Client(target.address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, TypeError, ValueError) as err:   # TypeError: tls:// without TLS settings
             if cluster is not None:
                 cluster.close()
-            raise ClusterError(f"cannot reach the Dask scheduler at {target}: {err}") from None
+            raise ClusterError(f"cannot reach the Dask scheduler at {target}: {err} "
+                               "(a tls:// address needs Dask's TLS settings: see docs/cluster.md)") from None
         try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
         except TimeoutError:
