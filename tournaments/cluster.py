@@ -42,7 +42,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Iterator
 
-from .engine import EngineError, EngineProcess, portable_cmd, resolve_cmd
+from .engine import EngineError, portable_cmd, resolve_cmd
 from .executors import Batch, ClusterError, ClusterTarget, Executor, ExecutorError, GameStream
 from .referee import Conditions, Engines, play_game
 
@@ -194,23 +194,29 @@ def release_engines(run: str) -> None:
     threading.Thread(target=_IDLE.release, args=(run,), daemon=True, name="release-engines").start()
 
 
-def check_worker(conditions: Conditions, fingerprint: str) -> WorkerCheck:
+def check_worker(conditions: Conditions, names: tuple[str, ...], fingerprint: str, run: str) -> WorkerCheck:
     """A cluster task pinned to one worker: does it run the manager's project version, and
-    does every engine start there (handshake, options and game accepted)?"""
+    do the engines ``names`` start there (handshake, options and game accepted)?  When all
+    is well the engines it started are kept for the run's first task on this worker."""
     _, worker = _this_worker()
     mine = project_fingerprint()
     problems = []
     if mine != fingerprint:
         problems.append(f"runs mcts-engine {mine}, the manager {fingerprint}: install the same version")
-    for spec in localized(conditions).engines:
-        engine = EngineProcess(spec, conditions.startup_timeout, game=conditions.game, rules=conditions.rules)
+    conditions = localized(conditions)
+    engines = Engines(conditions)
+    for name in names:
         try:
-            engine.start()
+            engines.get(name)
         except EngineError as err:
-            problems.append(f"cannot start engine {spec.name!r} (cmd: {' '.join(spec.cmd)}"
+            engines.discard(name)
+            spec = conditions.engine(name)
+            problems.append(f"cannot start engine {name!r} (cmd: {' '.join(spec.cmd)}"
                             f"{', cwd: ' + spec.cwd if spec.cwd else ''}): {err}")
-        finally:
-            engine.quit()
+    if problems:
+        engines.close()
+    else:
+        _IDLE.give_back(run, engines)
     return WorkerCheck(worker, mine, tuple(problems))
 
 
@@ -258,16 +264,16 @@ class DaskExecutor(Executor):
         """The addresses of the cluster's workers now."""
         return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
 
-    def check(self, conditions: Conditions) -> None:
+    def check(self, conditions: Conditions, run: str) -> None:
         """Every worker runs this project version and starts every engine; else ClusterError
-        naming each worker and what it lacks (engines checked once per worker)."""
+        naming each worker and what it lacks (each engine checked once per worker)."""
         pending = {}
         for worker in self.workers():
             engines = tuple(e for e in conditions.engines if (worker, repr(e)) not in self._checked)
             if engines:
                 pending[worker] = (engines, self.client.submit(
-                    check_worker, replace(conditions, engines=engines), self.fingerprint, workers=[worker],
-                    allow_other_workers=False, pure=False, key=f"mcts-check-{uuid.uuid4().hex}"))
+                    check_worker, conditions, tuple(e.name for e in engines), self.fingerprint, run,
+                    workers=[worker], allow_other_workers=False, pure=False, key=f"mcts-check-{run}-{worker}"))
         problems = []
         for worker, (engines, future) in pending.items():
             try:
@@ -284,10 +290,21 @@ class DaskExecutor(Executor):
 
     def play(self, conditions: Conditions, batches: list[Batch]) -> GameStream:
         """Check the workers, then submit one task per batch."""
-        sent = portable(conditions)
+        sent, run = portable(conditions), uuid.uuid4().hex[:8]
         if batches:
-            self.check(sent)
-        return _DaskStream(self, sent, batches)
+            try:
+                self.check(sent, run)
+            except ClusterError:
+                self.release(run)
+                raise
+        return _DaskStream(self, sent, batches, run)
+
+    def release(self, run: str) -> None:
+        """End the run's idle engines on every worker."""
+        try:
+            self.client.run(release_engines, run)
+        except OSError:               # workers gone: their engines had their stdin closed
+            pass
 
     def close(self) -> None:
         self.client.close()
@@ -296,10 +313,11 @@ class DaskExecutor(Executor):
 
 
 class _DaskStream(GameStream):
-    def __init__(self, executor: DaskExecutor, conditions: Conditions, batches: list[Batch]):
+    def __init__(self, executor: DaskExecutor, conditions: Conditions, batches: list[Batch], run: str):
         from distributed import as_completed
+        self._executor = executor
         self._client = executor.client
-        self._run = run = uuid.uuid4().hex[:8]
+        self._run = run
         self._batches = {}
         futures = []
         for batch in batches:
@@ -341,7 +359,4 @@ class _DaskStream(GameStream):
         if unfinished:
             self._client.cancel(unfinished)
         if self._futures:
-            try:
-                self._client.run(release_engines, self._run)
-            except OSError:               # workers gone: their engines had their stdin closed
-                pass
+            self._executor.release(self._run)
