@@ -23,8 +23,8 @@ from test_tournament import PY, FAKES, fake, games_of, ours, run, tournament_com
 
 from tournaments import report
 from tournaments.engine import EngineSpec
-from tournaments.cluster import DaskExecutor
-from tournaments.executors import Batch, ClusterError, ClusterTarget, pair_batches
+from tournaments.cluster import ClusterError, ClusterTarget, DaskExecutor
+from tournaments.executors import Batch, pair_batches
 from tournaments.records import Journal
 from tournaments.runner import Settings, TimeControl, Tournament, schedule
 from tournaments.stats import SPRT

@@ -15,7 +15,8 @@ from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from . import records, report, stats
 from .engine import EngineSpec, load_engines_file, parse_engine_arg
-from .executors import ClusterError, ClusterTarget, ExecutorError, open_executor
+from .cluster import ClusterError, ClusterTarget, open_executor
+from .executors import ExecutorError
 from .runner import Settings, TimeControl, Tournament, random_openings, read_openings
 
 
@@ -40,7 +41,7 @@ def cluster_option(f):
     """``--cluster ADDRESS|local:N``: play the games on a Dask cluster (a ``ClusterTarget``).
 
     Shared by every command that plays games (match, round-robin, gauntlet; ``tune`` takes
-    it the same way): the command opens ``executors.open_executor(o["cluster"], concurrency)``
+    it the same way): the command opens ``cluster.open_executor(o["cluster"], concurrency)``
     once, in a ``with``, and passes it to each ``Tournament(..., executor=...)``.
     """
     return click.option(

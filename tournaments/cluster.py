@@ -33,6 +33,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import re
 import socket
 import threading
 import time
@@ -42,8 +43,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Iterator
 
+import mcts_engine
+import tournaments
+
 from .engine import EngineError, portable_cmd, resolve_cmd
-from .executors import Batch, ClusterError, ClusterTarget, Executor, ExecutorError, GameStream
+from .executors import Batch, Executor, ExecutorError, GameStream, LocalExecutor
 from .referee import Conditions, Engines, play_game
 
 RETRIES = 2                 # times a task that raised is run again (worker deaths: the scheduler's allowed-failures)
@@ -52,12 +56,50 @@ CHECK_TIMEOUT = 120.0       # seconds for every worker's start-up check
 IDLE_SECONDS = 30.0         # a worker ends engines left idle this long (their run's driver is gone)
 
 
+class ClusterError(ExecutorError):
+    """The cluster cannot play this tournament: unreachable, no workers, or a worker with
+    another project version or without an engine's command (names the worker)."""
+
+
+@dataclass(frozen=True)
+class ClusterTarget:
+    """Which cluster ``--cluster`` names: a scheduler's address, or ``local:N`` worker processes."""
+
+    address: str | None = None
+    local_workers: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "ClusterTarget":
+        """``tcp://host:8786`` (any Dask address: ``tls://``, ``host:port``) or ``local:N``."""
+        text = text.strip()
+        match = re.fullmatch(r"local:(\d+)", text)
+        if match:
+            workers = int(match.group(1))
+            if workers < 1:
+                raise ValueError(f"--cluster {text!r}: a local cluster needs at least one worker")
+            return cls(local_workers=workers)
+        if re.fullmatch(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+:\d+", text):
+            return cls(address=text)
+        raise ValueError(f"--cluster {text!r}: expected a scheduler address (tcp://HOST:PORT, "
+                         "tls://HOST:PORT) or local:N (N worker processes on this machine)")
+
+    def __str__(self) -> str:
+        return self.address if self.address is not None else f"local:{self.local_workers}"
+
+
+def open_executor(cluster: ClusterTarget | None, concurrency: int = 1) -> Executor:
+    """The local pool of ``concurrency`` threads, or a connection to ``cluster`` (a
+    ``DaskExecutor``; ClusterError when it cannot be reached or has no workers).  Commands
+    open it once, in a ``with``, and pass it to each ``Tournament`` they run."""
+    if cluster is None:
+        return LocalExecutor(concurrency)
+    return DaskExecutor.connect(cluster)
+
+
 @functools.cache
 def project_fingerprint() -> str:
     """This installation's version and a digest of its Python sources: workers and the
     manager must agree on it, so every game is refereed by the same rules."""
-    import mcts_engine
-    import tournaments
     digest = hashlib.sha256()
     for package in (mcts_engine, tournaments):
         root = Path(package.__file__).parent

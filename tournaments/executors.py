@@ -9,16 +9,13 @@ stops, reports and game records are the same whichever executor played.
 
 * ``LocalExecutor``: ``concurrency`` threads, each keeping its own engine processes
   alive from one game to the next.
-* ``cluster.DaskExecutor``: one Dask task per batch (see ``cluster.py``).
-
-``open_executor`` makes the one a command asked for; ``tune`` and the tournament
-commands open it once and pass it to each ``Tournament``.
+* ``cluster.DaskExecutor``: one Dask task per batch (see ``cluster.py``, which also
+  holds ``open_executor``: the one a command asked for with or without ``--cluster``).
 """
 from __future__ import annotations
 
 import abc
 import queue
-import re
 import threading
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -29,11 +26,6 @@ from .referee import Conditions, Engines, GameSpec, play_game
 class ExecutorError(RuntimeError):
     """Games could not be played for a reason that is no engine's fault (a bug, a cluster
     fault); the games finished before it are in the journal."""
-
-
-class ClusterError(ExecutorError):
-    """The cluster cannot play this tournament: unreachable, no workers, or a worker with
-    another project version or without an engine's command (names the worker)."""
 
 
 @dataclass(frozen=True)
@@ -165,40 +157,3 @@ class _LocalStream(GameStream):
                     self._finished.put(play_game(self._conditions, game, engines))
                 except Exception as err:      # a bug must end the run, not hang it
                     self._finished.put(_Failure(game, err))
-
-
-# --- choosing one ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ClusterTarget:
-    """Which cluster ``--cluster`` names: a scheduler's address, or ``local:N`` worker processes."""
-
-    address: str | None = None
-    local_workers: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> "ClusterTarget":
-        """``tcp://host:8786`` (any Dask address: ``tls://``, ``host:port``) or ``local:N``."""
-        text = text.strip()
-        match = re.fullmatch(r"local:(\d+)", text)
-        if match:
-            workers = int(match.group(1))
-            if workers < 1:
-                raise ValueError(f"--cluster {text!r}: a local cluster needs at least one worker")
-            return cls(local_workers=workers)
-        if re.fullmatch(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+:\d+", text):
-            return cls(address=text)
-        raise ValueError(f"--cluster {text!r}: expected a scheduler address (tcp://HOST:PORT, "
-                         "tls://HOST:PORT) or local:N (N worker processes on this machine)")
-
-    def __str__(self) -> str:
-        return self.address if self.address is not None else f"local:{self.local_workers}"
-
-
-def open_executor(cluster: ClusterTarget | None, concurrency: int = 1) -> Executor:
-    """The local pool of ``concurrency`` threads, or a connection to ``cluster`` (a
-    ``cluster.DaskExecutor``; ClusterError when it cannot be reached or has no workers)."""
-    if cluster is None:
-        return LocalExecutor(concurrency)
-    from .cluster import DaskExecutor
-    return DaskExecutor.connect(cluster)

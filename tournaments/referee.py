@@ -39,7 +39,8 @@ class TimeControl:
     hang: float = 30.0                 # seconds a node-limited move may take before it forfeits
 
     def __post_init__(self) -> None:
-        limits = [name for name in ("movetime", "nodes", "base") if getattr(self, name) is not None]
+        limits = [name for name, value in (("movetime", self.movetime), ("nodes", self.nodes), ("base", self.base))
+                  if value is not None]
         if len(limits) != 1:
             raise ValueError(f"a time control needs exactly one of movetime, nodes and base (a clock), "
                              f"not {' and '.join(limits) or 'none'}")
