@@ -16,7 +16,7 @@ import pytest
 from test_tournament import games_of, ours, run
 
 from mcts_engine.rules import get_game
-from tournaments import runner as runner_module
+from tournaments import referee as referee_module
 from tournaments.engine import EngineSpecError, GoResult, parse_engine_arg
 from tournaments.dxp_engine import DxpClock, dxp_clock
 from tournaments.engine import EngineProtocolError
@@ -182,7 +182,7 @@ class Recorder:
     ([("B:W21,22:B1,2", [])], ("B:W21,22:B1,2", [])),             # a FEN opening: position fen
 ])
 def test_games_from_the_start_position_are_sent_as_startpos(tmp_path, monkeypatch, openings, first_call):
-    monkeypatch.setattr(runner_module, "make_engine", Recorder)
+    monkeypatch.setattr(referee_module, "make_engine", Recorder)
     Recorder.calls = []
     settings = Settings(game="english", engines=[EngineSpec("a", ["x"]), EngineSpec("b", ["y"])], games=1,
                         tc=TimeControl(nodes=1), openings=openings, max_plies=4)

@@ -15,6 +15,8 @@ from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from . import records, report, stats
 from .engine import EngineSpec, load_engines_file, parse_engine_arg
+from .cluster import ClusterError, ClusterTarget, open_executor
+from .executors import ExecutorError
 from .runner import Settings, TimeControl, Tournament, random_openings, read_openings
 
 
@@ -24,6 +26,28 @@ def main(ctx: click.Context) -> None:
     """Play engines against each other with our rules validating every move."""
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
+
+
+def _cluster_target(ctx: click.Context, param: click.Parameter, value: str | None) -> ClusterTarget | None:
+    if value is None:
+        return None
+    try:
+        return ClusterTarget.parse(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+
+
+def cluster_option(f):
+    """``--cluster ADDRESS|local:N``: play the games on a Dask cluster (a ``ClusterTarget``).
+
+    Shared by every command that plays games (match, round-robin, gauntlet; ``tune`` takes
+    it the same way): the command opens ``cluster.open_executor(o["cluster"], concurrency)``
+    once, in a ``with``, and passes it to each ``Tournament(..., executor=...)``.
+    """
+    return click.option(
+        "--cluster", callback=_cluster_target, metavar="ADDRESS|local:N", default=None,
+        help="play the games on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
+             "(N worker processes here); needs mcts-engine[cluster], see docs/cluster.md")(f)
 
 
 def tournament_options(f):
@@ -44,6 +68,9 @@ def tournament_options(f):
         click.option("--tc", help="clock: [moves/]seconds[+increment], e.g. 60+0.6 or 40/120"),
         click.option("--margin", type=click.IntRange(0), default=1000, show_default=True,
                      help="ms past the time limit before a silent engine forfeits"),
+        click.option("--game-timeout", type=click.FloatRange(0, min_open=True), default=None,
+                     help="wall seconds a game may last before the side to move forfeits "
+                          "(default: what the time control allows at most)"),
         click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
                      help="file of openings: a FEN, a move list, or 'FEN | moves' per line"),
         click.option("--opening-plies", type=click.IntRange(0), default=0, show_default=True,
@@ -64,6 +91,7 @@ def tournament_options(f):
                      help="write every game of the journal as PDN / PGN-like records here"),
         click.option("--json", "as_json", is_flag=True, help="print the final report as JSON"),
         click.option("--quiet", is_flag=True, help="no progress bar"),
+        cluster_option,
     ]
     for option in reversed(options):
         f = option(f)
@@ -107,10 +135,14 @@ def _run(kind: str, **o) -> None:
             openings = random_openings(o["game"], rules, o["opening_plies"], max(1, (o["games"] + 1) // 2), o["seed"])
         else:
             openings = [(None, [])]
+        if o["cluster"] is not None and o["concurrency"] is not None:
+            raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
+                             "games at once as it has threads (dask worker --nthreads)")
         concurrency = o["concurrency"] or max(1, min(8, os.cpu_count() or 1))
         settings = Settings(game=o["game"], engines=engines, kind=kind, games=o["games"], rules=rules, tc=tc,
                             openings=openings, concurrency=concurrency, max_plies=o["max_plies"],
-                            resign_score=o["resign_score"], draw_score=o["draw_score"])
+                            resign_score=o["resign_score"], draw_score=o["draw_score"],
+                            game_timeout=o["game_timeout"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
         sprt = _sprt(o["sprt"])
@@ -136,15 +168,26 @@ def _run(kind: str, **o) -> None:
 
     tournament.on_game, tournament.should_stop = on_game, should_stop
     try:
-        results = tournament.run(todo, done)
+        with open_executor(o["cluster"], concurrency) as executor:
+            tournament.executor = executor
+            results = tournament.run(todo, done)
     except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-        click.echo(f"interrupted; finished games are in {o['journal']} (rerun to continue)", err=True)
-        sys.exit(130)
+        _stopped(bar, "interrupted", o["journal"], 130)
+    except ClusterError as err:          # the cluster's set-up: unreachable, no workers, a worker lacking an engine
+        _stopped(bar, f"Error: {err}", o["journal"], 2)
+    except ExecutorError as err:
+        _stopped(bar, f"Error: {err}", o["journal"], 1)
     if bar is not None:
         bar.close()
     _finish(results, header, sprt, o["as_json"], o["pdn_file"])
+
+
+def _stopped(bar, message: str, journal: str, status: int) -> None:
+    """End a run that could not finish: the message, where the finished games are, the exit status."""
+    if bar is not None:
+        bar.close()
+    click.echo(f"{message}\nfinished games are in {journal} (rerun to continue)", err=True)
+    sys.exit(status)
 
 
 def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None) -> None:

@@ -17,7 +17,6 @@ from the engine where our rules go on (a resignation, a draw claim) loses the ga
 """
 from __future__ import annotations
 
-import math
 import socket
 import time
 from dataclasses import dataclass

@@ -17,11 +17,11 @@ from .hub_engine import HubEngineProcess
 from .process import (STOP_GRACE, _TIMEOUT, EngineCrash, EngineError, EngineProtocolError, EngineStartError,
                       EngineTimeout, GoResult, ProcessEngine, group_pids, parse_info)
 from .specs import (EngineSpec, EngineSpecError, _rules_text, load_engines_file, parse_engine_arg,
-                    resolve_cmd)
+                    portable_cmd, resolve_cmd)
 
 __all__ = [
     "EngineError", "EngineStartError", "EngineCrash", "EngineTimeout", "EngineProtocolError",
-    "EngineSpecError", "EngineSpec", "parse_engine_arg", "load_engines_file", "resolve_cmd",
+    "EngineSpecError", "EngineSpec", "parse_engine_arg", "load_engines_file", "resolve_cmd", "portable_cmd",
     "GoResult", "EngineProcess", "group_pids", "make_engine",
 ]
 

@@ -51,9 +51,11 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
         cross[(a, b)] = stats.WDL(w, d, l)
         cross[(b, a)] = stats.WDL(l, d, w)
     reasons = Counter(r.get("reason", "") for r in records)
+    # games played on a Dask cluster name their worker; local games name none
+    workers = {r["worker"] for r in records if r.get("worker") is not None}
     out = {"kind": kind, "games": len(records), "engines": names, "pairs": [vars(p) for p in pair_reports],
            "ratings": {n: {"wins": t[0], "draws": t[1], "losses": t[2]} for n, t in totals.items()},
-           "reasons": dict(reasons), "warnings": repeated_games(pairs)}
+            "reasons": dict(reasons), "warnings": repeated_games(pairs), "workers": len(workers)}
     out["_pair_objects"] = pair_reports
     out["_totals"] = {n: stats.WDL(*t) for n, t in totals.items()}
     out["_cross"] = cross
@@ -121,6 +123,8 @@ def as_text(report: dict) -> str:
     if report["reasons"]:
         lines.append("endings: " + "; ".join(f"{n} x {why}" for why, n in
                                              sorted(report["reasons"].items(), key=lambda x: -x[1])))
+    if report["workers"]:
+        lines.append(f"played on {report['workers']} cluster worker(s)")
     for warning in report.get("warnings", []):
         lines.append(f"warning: {warning}")
     lines.append("")

@@ -11,11 +11,11 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 __all__ = ["EngineSpecError", "EngineSpec", "PROTOCOLS", "check_connection", "parse_engine_arg", "load_engines_file",
-           "resolve_cmd"]
+           "resolve_cmd", "portable_cmd"]
 
 OUR_ENGINE = "mcts-engine"
 PROTOCOLS = ("uci", "hub", "dxp")     # our protocol (UCI-like), Hub (draughts GUIs), DXP (DamExchange)
@@ -28,12 +28,16 @@ class EngineSpecError(ValueError):
 
 # --- engine descriptions ----------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class EngineSpec:
     """How to run one engine: a name (unique in a tournament), the command, its options, and
     the protocol it speaks (``uci``: ours; ``hub``; ``dxp``: a follower we connect to at
     ``host``:``port``, started as ``cmd`` if given, where ``{port}`` in ``cmd`` is a free port
-    chosen at each start)."""
+    chosen at each start).
+
+    Frozen: it crosses process boundaries (a cluster task gets it pickled) and a
+    tournament's identity is made of it, so nobody changes one in place.
+    """
 
     name: str
     cmd: list[str]
@@ -64,7 +68,7 @@ def check_connection(spec: EngineSpec, where: str) -> EngineSpec:
     if spec.port is not None and not 0 < spec.port < 65536:
         raise EngineSpecError(f"{where}: port {spec.port} is not in 1..65535")
     if spec.protocol == "dxp" and spec.port is None and not any("{port}" in c for c in spec.cmd):
-        spec.port = DXP_PORT
+        return replace(spec, port=DXP_PORT)
     return spec
 
 
@@ -81,6 +85,19 @@ def resolve_cmd(cmd: list[str]) -> list[str]:
             cmd[0] = str(script)
         elif shutil.which(OUR_ENGINE) is None:
             cmd[0:1] = [sys.executable, "-m", "mcts_engine"]
+    return cmd
+
+
+def portable_cmd(cmd: list[str]) -> list[str]:
+    """The command as another machine should read it: our engine as it was resolved here
+    (this interpreter's console script, or ``python -m mcts_engine``) becomes a bare
+    ``mcts-engine`` again, which ``resolve_cmd`` on that machine finds next to its own
+    Python.  Every other command is returned unchanged (it runs there as written)."""
+    cmd = list(cmd)
+    ours = resolve_cmd([OUR_ENGINE])
+    for form in (ours, [sys.executable, "-m", "mcts_engine"]):
+        if cmd[:len(form)] == form:
+            return [OUR_ENGINE] + cmd[len(form):]
     return cmd
 
 
