@@ -1,0 +1,160 @@
+"""What a tune found, recomputed from its journal: the tuned values as an engine SPEC
+fragment, the trajectory, the estimated Elo gain, the confirmation match; as text and JSON.
+
+One source for the end of a live ``tune`` and for ``tune-report`` (and ``report`` on a tune
+journal).  SPSA's answer is its last theta.  An Optuna tune's answer is the trial the
+quadratic Elo model (``tune_model``) rates best once there are enough trials to fit it
+(twice its coefficients), else the trial with the best score; both are shown.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from .tune import Confirmation, TuneRecords, load_header_params
+from .tune_model import Quadratic, clamped_elo, fit_differences, fit_values, unknowns
+from .tune_params import Param, spec_fragment, starts, value_text
+
+
+@dataclass(frozen=True)
+class TuneSummary:
+    """A tune's answer and its history."""
+
+    optimizer: str
+    game: str
+    engine: str                      # the engine under test's name
+    params: tuple[Param, ...]
+    iterations: int                  # planned
+    pairs: int
+    done: int                        # iterations finished
+    games: int                       # games journaled
+    values: tuple[float, ...]        # the answer
+    fragment: str                    # ... as ``option.X=v`` words
+    trajectory: tuple[tuple[float, ...], ...]   # the values after each iteration (SPSA) or tried (Optuna)
+    elo_path: tuple[float, ...]      # the model's Elo of each trajectory point over the start
+    elo_gain: float | None           # the estimated Elo of the answer over the start
+    gain_source: str                 # ... and where that estimate comes from
+    note: str                        # how the answer was chosen
+    trial_elo: tuple[float, ...] = ()    # Optuna: each trial's measured Elo against the baseline
+    best_trial: int | None = None        # Optuna: the iteration of the answer
+    confirmation: Confirmation | None = None
+
+
+def summarize(records: TuneRecords, confirmation: Confirmation | None = None) -> TuneSummary:
+    """The summary of a tune journal's records."""
+    settings = records.header["settings"]
+    params = load_header_params(records.header)
+    start = tuple(map(float, starts(params)))
+    its = records.iterations
+    common = dict(optimizer=settings["optimizer"], game=settings["game"], engine=settings["engine"]["name"],
+                  params=params, iterations=settings["iterations"], pairs=settings["pairs"], done=len(its),
+                  games=len(records.games), confirmation=confirmation)
+    if settings["optimizer"] == "spsa":
+        return _spsa(params, start, its, common)
+    return _optuna(params, start, its, common)
+
+
+def _spsa(params, start, its, common) -> TuneSummary:
+    trajectory = tuple(tuple(r["theta"]) for r in its)
+    values = trajectory[-1] if trajectory else start
+    model = None
+    if its:
+        elo = [clamped_elo(r["wins"] + 0.5 * r["draws"], r["wins"] + r["draws"] + r["losses"]) for r in its]
+        model = fit_differences(params, [r["plus"] for r in its], [r["minus"] for r in its], elo)
+    return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
+                       elo_path=_path(model, trajectory, start), elo_gain=_gain(model, values, start),
+                       gain_source="quadratic Elo model of the iterations' results", note="SPSA's last theta",
+                       **common)
+
+
+def _optuna(params, start, its, common) -> TuneSummary:
+    trajectory = tuple(tuple(r["values"]) for r in its)
+    measured = tuple(r["elo"] for r in its)
+    if not its:
+        return TuneSummary(values=start, fragment=spec_fragment(params, start), trajectory=(), elo_path=(),
+                           elo_gain=None, note="no trial yet: the start values", **common)
+    raw_best = max(range(len(its)), key=lambda i: measured[i])
+    model, best, note = None, raw_best, f"the trial with the best score (iteration {raw_best + 1})"
+    if len(its) >= 2 * unknowns(len(params)):
+        model = fit_values(params, trajectory, measured)
+        best = max(range(len(its)), key=lambda i: model.elo(trajectory[i]))
+        note = (f"the trial the quadratic Elo model rates best (iteration {best + 1}); the best-scoring "
+                f"trial was iteration {raw_best + 1}, {_words(params, trajectory[raw_best])}")
+    values = trajectory[best]
+    return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
+                       elo_path=_path(model, trajectory, start) if model else measured,
+                       elo_gain=_gain(model, values, start) if model else measured[best],
+                       gain_source="quadratic Elo model of the trials" if model else
+                       "the trial's score against the baseline", note=note,
+                       trial_elo=measured, best_trial=best + 1, **common)
+
+
+def _path(model: Quadratic | None, trajectory, start) -> tuple[float, ...]:
+    return tuple(model.gain(x, start) for x in trajectory) if model else ()
+
+
+def _gain(model: Quadratic | None, values, start) -> float | None:
+    return model.gain(values, start) if model else None
+
+
+def _words(params: Sequence[Param], values: Sequence[float]) -> str:
+    return ", ".join(f"{p.name}={value_text(p, x)}" for p, x in zip(params, values))
+
+
+def as_text(s: TuneSummary) -> str:
+    """The summary for people; its last line is the SPEC fragment."""
+    lines = [f"tune of {s.engine} on {s.game} with {s.optimizer}: {s.done}/{s.iterations} iterations of "
+             f"{s.pairs} pairs, {s.games} games"]
+    width = max(len(p.name) for p in s.params)
+    for p, x in zip(s.params, s.values):
+        lines.append(f"  {p.name:<{width}}  {value_text(p, x):>10}   start {value_text(p, p.start)}, "
+                     f"range [{value_text(p, p.low)}, {value_text(p, p.high)}] ({p.kind})")
+    lines.append(f"answer: {s.note}")
+    if s.elo_gain is not None:
+        lines.append(f"estimated Elo over the start values: {_elo(s.elo_gain)} ({s.gain_source}; "
+                     "--confirm measures it)")
+    c = s.confirmation
+    if c is not None:
+        r = c.results
+        lines.append(f"confirmation ({c.path}): tuned vs {c.against}: +{r.wins} ={r.draws} -{r.losses}  "
+                     f"Elo {_elo(c.elo)} [{_elo(c.elo_low)}, {_elo(c.elo_high)}] (95%, game pairs)  "
+                     f"pentanomial {list(r.pentanomial)}")
+        if c.sprt is not None:
+            v = c.sprt
+            status = {"H1": "H1 accepted: the tuned values are better",
+                      "H0": "H0 accepted: no gain of elo1 shown", None: "undecided"}[v["status"]]
+            lines.append(f"  SPRT elo0={v['elo0']:g} elo1={v['elo1']:g}: LLR {v['llr']:.2f} "
+                         f"[{v['lower']:.2f}, {v['upper']:.2f}] {status}")
+    lines.append(s.fragment)
+    return "\n".join(lines)
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _finite(x):
+    return x if x is None or math.isfinite(x) else None
+
+
+def as_json(s: TuneSummary) -> dict:
+    """The summary as strict JSON (infinite numbers as null)."""
+    out = {"optimizer": s.optimizer, "game": s.game, "engine": s.engine, "iterations": s.iterations,
+           "pairs": s.pairs, "done": s.done, "games": s.games,
+           "params": [{"name": p.name, "type": p.kind, "start": p.start, "min": p.low, "max": p.high,
+                       "value": x, "text": value_text(p, x)} for p, x in zip(s.params, s.values)],
+           "options": {p.name: value_text(p, x) for p, x in zip(s.params, s.values)},
+           "spec": s.fragment, "answer": s.note, "elo_gain": _finite(s.elo_gain), "elo_gain_source": s.gain_source,
+           "trajectory": [list(t) for t in s.trajectory], "elo_path": [_finite(e) for e in s.elo_path]}
+    if s.best_trial is not None:
+        out["best_iteration"] = s.best_trial
+        out["trial_elo"] = list(s.trial_elo)
+    c = s.confirmation
+    if c is not None:
+        out["confirmation"] = {"journal": c.path, "against": c.against, "wins": c.results.wins,
+                               "draws": c.results.draws, "losses": c.results.losses,
+                               "pentanomial": list(c.results.pentanomial), "elo": _finite(c.elo),
+                               "elo_low": _finite(c.elo_low), "elo_high": _finite(c.elo_high),
+                               "sprt": c.sprt}
+    return out
