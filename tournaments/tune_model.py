@@ -1,16 +1,23 @@
-"""A quadratic model of Elo over the tuned parameters, fitted to a tune's game results.
+"""Models of Elo over the tuned parameters, fitted to a tune's game results.
 
 Games measure Elo only between two parameter sets, and noisily.  A tune asks two questions
-the raw results answer badly: how much stronger is SPSA's current theta than the start (it
-never plays the start), and which Optuna trial is really best (the trial with the best
-score is mostly the luckiest; the winner's curse).  Both get the same answer here: fit
+the raw results answer badly:
 
-    elo(x) = b . z + sum_{i <= j} q_ij z_i z_j,     z = (x - min) / (max - min)
+* How much stronger is SPSA's theta than the start?  It never plays the start; its
+  iterations measure differences ``elo(theta+) - elo(theta-)``.  A quadratic
 
-by least squares to every measurement, then read the model.  SPSA's iterations measure
-differences, ``elo(theta+) - elo(theta-)``; Optuna's trials measure ``elo(trial) -
-elo(baseline)``.  Each iteration's or trial's Elo is the logistic Elo of its score, the score
-kept half a game from 0 and 1 so that a clean sweep is a large finite number.
+      elo(x) = b . z + sum_{i <= j} q_ij z_i z_j,     z = (x - min) / (max - min)
+
+  fitted to those differences by least squares gives Elo along the whole path.
+* Which Optuna trial is really best?  The trial with the best score is mostly the luckiest
+  (the winner's curse), and against a weak baseline many trials win every game.  Each trial
+  measures ``elo(trial) - elo(baseline)``; a Gaussian-kernel smoother (Nadaraya-Watson, in
+  ``z`` coordinates, shrunk towards the mean, its bandwidth and shrinkage chosen by
+  leave-one-out cross-validation) averages each trial with its neighbours, and the trial
+  with the best smoothed Elo is the answer.
+
+Each iteration's or trial's Elo is the logistic Elo of its score, the score kept half a game
+from 0 and 1 so that a clean sweep is a large finite number.
 """
 from __future__ import annotations
 
@@ -78,14 +85,41 @@ def fit_differences(params: Sequence[Param], plus: Sequence[Sequence[float]], mi
     return _model(params, _solve(rows, np.asarray(elo, dtype=float)))
 
 
-def fit_values(params: Sequence[Param], points: Sequence[Sequence[float]], elo: Sequence[float]) -> Quadratic:
-    """The model from measured ``elo(points[i]) - elo(baseline)`` (Optuna's trials)."""
-    feats = _features(_scaled(points, params))
-    rows = np.column_stack([np.ones(len(feats)), feats])
-    coef = _solve(rows, np.asarray(elo, dtype=float))
-    return _model(params, coef[1:])
+BANDWIDTHS = (0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)   # the smoother's candidates, in z units
+PRIORS = (0.5, 1.0, 2.0, 4.0)                         # ... and of the mean's weight, in trials
 
 
-def unknowns(n: int) -> int:
-    """How many coefficients a model of ``n`` parameters has (without the constant)."""
-    return n + n * (n + 1) // 2
+@dataclass(frozen=True)
+class Smoothed:
+    """The smoothed Elo of each trial, with the bandwidth and prior weight cross-validation chose."""
+
+    bandwidth: float
+    prior: float
+    elo: tuple[float, ...]
+
+
+def _kernel_weights(z: np.ndarray, h: float) -> np.ndarray:
+    d2 = ((z[:, None, :] - z[None, :, :]) ** 2).sum(axis=2)
+    return np.exp(-0.5 * d2 / h ** 2)
+
+
+def smooth_values(params: Sequence[Param], points: Sequence[Sequence[float]], elo: Sequence[float]) -> Smoothed:
+    """Each point's Elo averaged with its neighbours' (Gaussian weights in ``z``, bandwidth
+    ``h``) and with the mean of all points counted as ``m`` more points, so a lone lucky
+    trial is pulled back towards the mean and a trial among good neighbours is not; ``h`` and
+    ``m`` are those of ``BANDWIDTHS`` x ``PRIORS`` that predict each point best from the
+    others (leave-one-out)."""
+    z = _scaled(points, params)
+    y = np.asarray(elo, dtype=float)
+    mean = float(y.mean())
+    best = None
+    for h in BANDWIDTHS:
+        w = _kernel_weights(z, h)
+        loo = w - np.diag(np.diag(w))
+        for m in PRIORS:
+            error = float(np.mean(((loo @ y + m * mean) / (loo.sum(axis=1) + m) - y) ** 2))
+            if best is None or error < best[0]:
+                best = (error, h, m)
+    _, h, m = best
+    w = _kernel_weights(z, h)
+    return Smoothed(h, m, tuple(map(float, (w @ y + m * mean) / (w.sum(axis=1) + m))))

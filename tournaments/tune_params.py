@@ -66,7 +66,7 @@ def parse_line(text: str, where: str) -> Param:
     typed = len(fields) > 1 and fields[1].lower() in TYPES
     numbers = fields[2:] if typed else fields[1:]
     if len(numbers) not in (3, 5):
-        raise ParamError(f"{where}: {text.strip()!r}: expected name,start,min,max,c_end,r_end "
+        raise ParamError(f"{where}: expected name,start,min,max,c_end,r_end "
                          f"(or name,int|float,start,min,max,c_end,r_end; c_end,r_end may be left off), "
                          f"got {len(fields)} fields")
     keys = ("start", "min", "max", "c_end", "r_end")
@@ -247,10 +247,10 @@ def round_random(values: np.ndarray, params: Sequence[Param], u: np.ndarray) -> 
 
 
 def decimals(p: Param) -> int:
-    """How many decimals a float parameter is shown with: two below its resolution (``c_end``,
-    else a thousandth of its range)."""
-    resolution = p.c_end if p.c_end is not None else (p.high - p.low) / 1000
-    return max(0, 2 - math.floor(math.log10(resolution)))
+    """How many decimals a float parameter is shown with: one below its resolution (``c_end``,
+    else a hundredth of its range)."""
+    resolution = p.c_end if p.c_end is not None else (p.high - p.low) / 100
+    return max(0, 1 - math.floor(math.log10(resolution)))
 
 
 def value_text(p: Param, x: float, full: bool = False) -> str:

@@ -5,7 +5,7 @@
   marked.
 * ``<journal>.elo.png``: the estimated Elo over the start values against the iteration:
   SPSA's path through the quadratic Elo model; Optuna's measured trial scores and, once
-  fitted, the model's.
+  there are enough trials, their smoothed Elo.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
     else:
         ax.scatter(x, s.trial_elo, s=14, color="tab:orange", label="trial vs start (measured)")
         if s.elo_path != s.trial_elo:
-            ax.scatter(x, s.elo_path, s=10, marker="x", color="tab:green", label="trial (quadratic model)")
+            ax.scatter(x, s.elo_path, s=10, marker="x", color="tab:green", label="trial, smoothed")
     ax.axhline(0, color="gray", lw=1)
     ax.set_xlabel("iteration")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

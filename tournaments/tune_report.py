@@ -2,9 +2,9 @@
 fragment, the trajectory, the estimated Elo gain, the confirmation match; as text and JSON.
 
 One source for the end of a live ``tune`` and for ``tune-report`` (and ``report`` on a tune
-journal).  SPSA's answer is its last theta.  An Optuna tune's answer is the trial the
-quadratic Elo model (``tune_model``) rates best once there are enough trials to fit it
-(twice its coefficients), else the trial with the best score; both are shown.
+journal).  SPSA's answer is its last theta.  An Optuna tune's answer is the trial with the
+best smoothed Elo (``tune_model.smooth_values``) once there are ``MIN_SMOOTHED`` trials, else
+the trial with the best score; both are shown.
 """
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .tune import Confirmation, TuneRecords, load_header_params
-from .tune_model import Quadratic, clamped_elo, fit_differences, fit_values, unknowns
+from .tune_model import Quadratic, clamped_elo, fit_differences, smooth_values
 from .tune_params import Param, spec_fragment, starts, value_text
+
+MIN_SMOOTHED = 5          # trials before an Optuna answer is smoothed
 
 
 @dataclass(frozen=True)
@@ -75,18 +77,19 @@ def _optuna(params, start, its, common) -> TuneSummary:
         return TuneSummary(values=start, fragment=spec_fragment(params, start), trajectory=(), elo_path=(),
                            elo_gain=None, note="no trial yet: the start values", **common)
     raw_best = max(range(len(its)), key=lambda i: measured[i])
-    model, best, note = None, raw_best, f"the trial with the best score (iteration {raw_best + 1})"
-    if len(its) >= 2 * unknowns(len(params)):
-        model = fit_values(params, trajectory, measured)
-        best = max(range(len(its)), key=lambda i: model.elo(trajectory[i]))
-        note = (f"the trial the quadratic Elo model rates best (iteration {best + 1}); the best-scoring "
-                f"trial was iteration {raw_best + 1}, {_words(params, trajectory[raw_best])}")
+    best, path = raw_best, measured
+    note, source = f"the trial with the best score (iteration {raw_best + 1})", "the trial's score against the start"
+    if len(its) >= MIN_SMOOTHED:
+        smoothed = smooth_values(params, trajectory, measured)
+        path = smoothed.elo
+        best = max(range(len(its)), key=lambda i: path[i])
+        note = (f"the trial with the best smoothed Elo (iteration {best + 1}); the best-scoring trial was "
+                f"iteration {raw_best + 1}, {_words(params, trajectory[raw_best])}")
+        source = f"the trials' Elo against the start, each averaged with its neighbours within about " \
+                 f"{100 * smoothed.bandwidth:g}% of each range and pulled towards the mean"
     values = trajectory[best]
     return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
-                       elo_path=_path(model, trajectory, start) if model else measured,
-                       elo_gain=_gain(model, values, start) if model else measured[best],
-                       gain_source="quadratic Elo model of the trials" if model else
-                       "the trial's score against the baseline", note=note,
+                       elo_path=path, elo_gain=path[best], gain_source=source, note=note,
                        trial_elo=measured, best_trial=best + 1, **common)
 
 
