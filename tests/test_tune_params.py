@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tournaments.spsa import Probe, make_schedule, probe, update
-from tournaments.tune_model import clamped_elo, fit_differences, smooth_values
+from tournaments.tune_model import clamped_elo, fit_differences, path_elo, smooth_values
 from tournaments.tune_params import (Param, ParamError, clamp, load_params, parse_line, read_params, round_random,
                                      spec_fragment, value_text, with_engine_types)
 
@@ -209,7 +209,7 @@ def test_the_quadratic_model_recovers_a_known_landscape_from_differences():
     rng = np.random.default_rng(1)
     centres = rng.uniform(1, 9, 60)
     plus, minus = centres + 0.5, centres - 0.5
-    model = fit_differences([param], plus[:, None], minus[:, None], truth(plus) - truth(minus))
+    model = fit_differences([param], plus[:, None], minus[:, None], truth(plus) - truth(minus), [1.0] * 60)
     assert model.gain([3.0], [8.0]) == pytest.approx(truth(3.0) - truth(8.0), rel=1e-6)
 
 
@@ -234,3 +234,40 @@ def test_a_lone_lucky_trial_is_pulled_back_to_the_mean():
     elo = [60, 100, 110, 100, 60, 0, 0, -10, 0, 0, 120]
     smoothed = smooth_values([param], points, elo)
     assert smoothed.elo[-1] < 120 - 0.25 * (120 - np.mean(elo))
+
+
+def spsa_run(truth, seed, noise=100.0, iterations=30):
+    """A simulated SPSA run on the Elo landscape ``truth``: each iteration measures
+    ``truth(plus) - truth(minus)`` with normal noise and steps on that measurement."""
+    param = Param("x", 2.0, 0.0, 10.0, 0.5, 0.1)
+    schedule = make_schedule([param], iterations)
+    rng = np.random.default_rng(seed)
+    theta, path, plus, minus, elo = [2.0], [(2.0,)], [], [], []
+    for k in range(1, iterations + 1):
+        p = probe([param], schedule, theta, k, seed)
+        y = truth(p.plus[0]) - truth(p.minus[0]) + rng.normal(0, noise)
+        theta = update([param], theta, p, y / 25)
+        plus.append(p.plus), minus.append(p.minus), elo.append(y), path.append(theta)
+    return param, plus, minus, elo, [noise] * iterations, path
+
+
+def test_the_path_estimate_is_not_fooled_by_spsa_following_its_own_noise():
+    """On a flat landscape SPSA still wanders (it steps where its noise points): a model fitted
+    to all iterations calls every step uphill, the cross-fitted estimate stays near 0."""
+    cross, naive = [], []
+    for seed in range(30):
+        param, plus, minus, elo, noise, path = spsa_run(lambda x: 0.0, seed)
+        estimate = path_elo([param], plus, minus, elo, noise, path)
+        cross.append(estimate.elo[-1] / estimate.sd[-1])
+        naive.append(fit_differences([param], plus, minus, elo, noise).gain(path[-1], path[0]))
+    assert np.mean(naive) > 20 and np.mean(np.array(naive) > 0) > 0.9    # biased: all but never downhill
+    assert abs(np.mean(cross)) < 0.5 and np.mean(np.abs(cross) < 2) >= 0.85
+
+
+def test_the_path_estimate_finds_a_real_gain():
+    truth = lambda x: -15.0 * (x - 6.0) ** 2                          # +240 Elo from 2 to 6
+    for seed in range(5):
+        param, plus, minus, elo, noise, path = spsa_run(truth, seed, noise=60.0)
+        estimate = path_elo([param], plus, minus, elo, noise, path)
+        real = truth(path[-1][0]) - truth(2.0)
+        assert real > 100 and abs(estimate.elo[-1] - real) < 2.5 * estimate.sd[-1] + 20

@@ -8,7 +8,15 @@ the raw results answer badly:
 
       elo(x) = b . z + sum_{i <= j} q_ij z_i z_j,     z = (x - min) / (max - min)
 
-  fitted to those differences by least squares gives Elo along the whole path.
+  fitted to those differences values each step of the path.  The fit is Bayesian linear
+  regression: each iteration's difference is weighted by its noise (from the pooled variance
+  of the game-pair scores), and every coefficient has a normal prior of mean 0 and standard
+  deviation ``PRIOR_SD`` (Elo across a parameter's range).  SPSA steps where its own noisy
+  results point, so a model fitted to all iterations finds every step uphill even on a flat
+  landscape; the path is therefore cross-fitted: the odd iterations' steps are valued by the
+  model of the even iterations and the even ones' by the model of the odd, which makes a
+  flat, noisy run estimate a gain near 0 with a wide error, and the estimate comes with its
+  standard deviation.
 * Which Optuna trial is really best?  The trial with the best score is mostly the luckiest
   (the winner's curse), and against a weak baseline many trials win every game.  Each trial
   measures ``elo(trial) - elo(baseline)``; a Gaussian-kernel smoother (Nadaraya-Watson, in
@@ -21,6 +29,7 @@ from 0 and 1 so that a clean sweep is a large finite number.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -45,22 +54,38 @@ def _features(z: np.ndarray) -> np.ndarray:
     return np.column_stack([z] + quad)
 
 
+ELO_PER_SCORE = 400.0 / (math.log(10.0) * 0.25)   # the slope of logistic Elo at a score of 1/2
+PRIOR_SD = 2000.0        # a coefficient's prior standard deviation, in Elo across a parameter's range: weak
+MIN_PAIR_VARIANCE = 0.01  # the floor of the pooled variance of a pair's score (half its points)
+
+
 @dataclass(frozen=True)
 class Quadratic:
-    """A fitted Elo model; ``elo(x)`` is defined up to a constant: compare two points."""
+    """A fitted Elo model with its uncertainty; ``elo(x)`` is defined up to a constant, so
+    models answer how much better one point is than another."""
 
     low: tuple[float, ...]
     span: tuple[float, ...]
     coef: tuple[float, ...]
+    cov: tuple[tuple[float, ...], ...]
 
-    def elo(self, x: Sequence[float]) -> float:
-        """The model's Elo at ``x`` (up to a constant)."""
+    def _features(self, x: Sequence[float]) -> np.ndarray:
         z = (np.asarray(x, dtype=float)[None, :] - np.array(self.low)) / np.array(self.span)
-        return float((_features(z) @ np.array(self.coef))[0])
+        return _features(z)[0]
+
+    def delta(self, x: Sequence[float], start: Sequence[float]) -> np.ndarray:
+        """The features of ``x`` less those of ``start``: the gain is their dot product with
+        the coefficients."""
+        return self._features(x) - self._features(start)
 
     def gain(self, x: Sequence[float], start: Sequence[float]) -> float:
         """How many Elo ``x`` is better than ``start``."""
-        return self.elo(x) - self.elo(start)
+        return float(self.delta(x, start) @ np.array(self.coef))
+
+    def gain_sd(self, x: Sequence[float], start: Sequence[float]) -> float:
+        """The standard deviation of ``gain(x, start)``."""
+        f = self.delta(x, start)
+        return float(math.sqrt(max(0.0, f @ np.array(self.cov) @ f)))
 
 
 def _scaled(points: Sequence[Sequence[float]], params: Sequence[Param]) -> np.ndarray:
@@ -69,20 +94,64 @@ def _scaled(points: Sequence[Sequence[float]], params: Sequence[Param]) -> np.nd
     return (np.asarray(points, dtype=float).reshape(-1, len(params)) - low) / span
 
 
-def _solve(rows: np.ndarray, y: np.ndarray) -> np.ndarray:
-    coef, *_ = np.linalg.lstsq(rows, y, rcond=None)
-    return coef
-
-
-def _model(params: Sequence[Param], coef: np.ndarray) -> Quadratic:
-    return Quadratic(tuple(p.low for p in params), tuple(p.high - p.low for p in params), tuple(map(float, coef)))
+def elo_noise(pentanomials: Sequence[Sequence[int]]) -> list[float]:
+    """Each match's Elo standard error from its pair count and the pooled variance of a pair's
+    score (half its points) over all the matches."""
+    values = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    squares, freedom = 0.0, 0
+    for counts in pentanomials:
+        counts = np.asarray(counts, dtype=float)
+        n = counts.sum()
+        if n > 1:
+            mean = counts @ values / n
+            squares += float(counts @ (values - mean) ** 2)
+            freedom += int(n) - 1
+    pooled = max(squares / freedom if freedom else 0.0, MIN_PAIR_VARIANCE)
+    return [ELO_PER_SCORE * math.sqrt(pooled / max(1, sum(c))) for c in pentanomials]
 
 
 def fit_differences(params: Sequence[Param], plus: Sequence[Sequence[float]], minus: Sequence[Sequence[float]],
-                    elo: Sequence[float]) -> Quadratic:
-    """The model from measured ``elo(plus[i]) - elo(minus[i])`` (SPSA's iterations)."""
+                    elo: Sequence[float], noise: Sequence[float]) -> Quadratic:
+    """The model from measured ``elo(plus[i]) - elo(minus[i])`` (SPSA's iterations), each with
+    standard error ``noise[i]``: the posterior mean and covariance of the coefficients."""
     rows = _features(_scaled(plus, params)) - _features(_scaled(minus, params))
-    return _model(params, _solve(rows, np.asarray(elo, dtype=float)))
+    weights = 1.0 / np.asarray(noise, dtype=float) ** 2
+    precision = rows.T @ (rows * weights[:, None]) + np.eye(rows.shape[1]) / PRIOR_SD ** 2
+    cov = np.linalg.inv(precision)
+    coef = cov @ (rows.T @ (weights * np.asarray(elo, dtype=float)))
+    return Quadratic(tuple(p.low for p in params), tuple(p.high - p.low for p in params), tuple(map(float, coef)),
+                     tuple(tuple(map(float, row)) for row in cov))
+
+
+@dataclass(frozen=True)
+class PathEstimate:
+    """The estimated Elo of each point of SPSA's path over its start, with standard deviations."""
+
+    elo: tuple[float, ...]
+    sd: tuple[float, ...]
+
+
+def path_elo(params: Sequence[Param], plus: Sequence[Sequence[float]], minus: Sequence[Sequence[float]],
+             elo: Sequence[float], noise: Sequence[float], path: Sequence[Sequence[float]]) -> PathEstimate | None:
+    """The Elo over ``path[0]`` (the start) of ``path[k]``, theta after iteration ``k``, each
+    step valued by the model fitted to the other iterations' parity (cross-fitting); None
+    with fewer than two iterations."""
+    if len(plus) < 2:
+        return None
+    folds = [[i for i in range(len(plus)) if i % 2 == parity] for parity in (0, 1)]
+    models = [fit_differences(params, [plus[i] for i in f], [minus[i] for i in f], [elo[i] for i in f],
+                              [noise[i] for i in f]) for f in folds]
+    sums = [np.zeros(len(models[0].coef)), np.zeros(len(models[1].coef))]
+    gain, out_elo, out_sd = 0.0, [], []
+    for i in range(len(plus)):
+        other = 1 - i % 2                               # iteration i + 1's step, by the other parity's model
+        step = models[other].delta(path[i + 1], path[i])
+        sums[other] += step
+        gain += float(step @ np.array(models[other].coef))
+        var = sum(float(s_ @ np.array(m.cov) @ s_) for s_, m in zip(sums, models))
+        out_elo.append(gain)
+        out_sd.append(math.sqrt(max(0.0, var)))
+    return PathEstimate(tuple(out_elo), tuple(out_sd))
 
 
 BANDWIDTHS = (0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)   # the smoother's candidates, in z units

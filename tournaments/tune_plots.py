@@ -55,6 +55,10 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
     fig, ax = plt.subplots(figsize=(7, 3))
     if s.optimizer == "spsa":
         ax.plot([0] + x, [0.0] + list(s.elo_path), color="tab:green", lw=1.5, label="theta (quadratic model)")
+        if s.path_sd:
+            low = [0.0] + [e - 2 * d for e, d in zip(s.elo_path, s.path_sd)]
+            high = [0.0] + [e + 2 * d for e, d in zip(s.elo_path, s.path_sd)]
+            ax.fill_between([0] + x, low, high, color="tab:green", alpha=0.15, label="+- 2 sd")
     else:
         ax.scatter(x, s.trial_elo, s=14, color="tab:orange", label="trial vs start (measured)")
         if s.elo_path != s.trial_elo:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .tune import Confirmation, TuneRecords, load_header_params
-from .tune_model import Quadratic, clamped_elo, fit_differences, smooth_values
+from .tune_model import clamped_elo, elo_noise, path_elo, smooth_values
 from .tune_params import Param, spec_fragment, starts, value_text
 
 MIN_SMOOTHED = 5          # trials before an Optuna answer is smoothed
@@ -34,8 +34,10 @@ class TuneSummary:
     values: tuple[float, ...]        # the answer
     fragment: str                    # ... as ``option.X=v`` words
     trajectory: tuple[tuple[float, ...], ...]   # the values after each iteration (SPSA) or tried (Optuna)
-    elo_path: tuple[float, ...]      # the model's Elo of each trajectory point over the start
+    elo_path: tuple[float, ...]      # the estimated Elo of each trajectory point over the start
+    path_sd: tuple[float, ...]       # ... its standard deviations (SPSA), or ()
     elo_gain: float | None           # the estimated Elo of the answer over the start
+    gain_sd: float | None            # ... its standard deviation (SPSA's model), if known
     gain_source: str                 # ... and where that estimate comes from
     note: str                        # how the answer was chosen
     trial_elo: tuple[float, ...] = ()    # Optuna: each trial's measured Elo against the baseline
@@ -60,14 +62,17 @@ def summarize(records: TuneRecords, confirmation: Confirmation | None = None) ->
 def _spsa(params, start, its, common) -> TuneSummary:
     trajectory = tuple(tuple(r["theta"]) for r in its)
     values = trajectory[-1] if trajectory else start
-    model = None
+    estimate = None
     if its:
         elo = [clamped_elo(r["wins"] + 0.5 * r["draws"], r["wins"] + r["draws"] + r["losses"]) for r in its]
-        model = fit_differences(params, [r["plus"] for r in its], [r["minus"] for r in its], elo)
+        estimate = path_elo(params, [r["plus"] for r in its], [r["minus"] for r in its], elo,
+                            elo_noise([r["pentanomial"] for r in its]), (start,) + trajectory)
     return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
-                       elo_path=_path(model, trajectory, start), elo_gain=_gain(model, values, start),
-                       gain_source="quadratic Elo model of the iterations' results", note="SPSA's last theta",
-                       **common)
+                       elo_path=estimate.elo if estimate else (), path_sd=estimate.sd if estimate else (),
+                       elo_gain=estimate.elo[-1] if estimate else None,
+                       gain_sd=estimate.sd[-1] if estimate else None,
+                       gain_source="a quadratic Elo model of the iterations' results, cross-fitted",
+                       note="SPSA's last theta", **common)
 
 
 def _optuna(params, start, its, common) -> TuneSummary:
@@ -75,7 +80,8 @@ def _optuna(params, start, its, common) -> TuneSummary:
     measured = tuple(r["elo"] for r in its)
     if not its:
         return TuneSummary(values=start, fragment=spec_fragment(params, start), trajectory=(), elo_path=(),
-                           elo_gain=None, note="no trial yet: the start values", **common)
+                           path_sd=(), elo_gain=None, gain_sd=None, gain_source="", note="no trial yet: the start values",
+                           **common)
     raw_best = max(range(len(its)), key=lambda i: measured[i])
     best, path = raw_best, measured
     note, source = f"the trial with the best score (iteration {raw_best + 1})", "the trial's score against the start"
@@ -89,16 +95,8 @@ def _optuna(params, start, its, common) -> TuneSummary:
                  f"{100 * smoothed.bandwidth:g}% of each range and pulled towards the mean"
     values = trajectory[best]
     return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
-                       elo_path=path, elo_gain=path[best], gain_source=source, note=note,
+                       elo_path=path, path_sd=(), elo_gain=path[best], gain_sd=None, gain_source=source, note=note,
                        trial_elo=measured, best_trial=best + 1, **common)
-
-
-def _path(model: Quadratic | None, trajectory, start) -> tuple[float, ...]:
-    return tuple(model.gain(x, start) for x in trajectory) if model else ()
-
-
-def _gain(model: Quadratic | None, values, start) -> float | None:
-    return model.gain(values, start) if model else None
 
 
 def _words(params: Sequence[Param], values: Sequence[float]) -> str:
@@ -115,7 +113,8 @@ def as_text(s: TuneSummary) -> str:
                      f"range [{value_text(p, p.low)}, {value_text(p, p.high)}] ({p.kind})")
     lines.append(f"answer: {s.note}")
     if s.elo_gain is not None:
-        lines.append(f"estimated Elo over the start values: {_elo(s.elo_gain)} ({s.gain_source}; "
+        error = f" +- {2 * s.gain_sd:.1f}" if s.gain_sd is not None else ""
+        lines.append(f"estimated Elo over the start values: {_elo(s.elo_gain)}{error} ({s.gain_source}; "
                      "--confirm measures it)")
     c = s.confirmation
     if c is not None:
@@ -148,8 +147,10 @@ def as_json(s: TuneSummary) -> dict:
            "params": [{"name": p.name, "type": p.kind, "start": p.start, "min": p.low, "max": p.high,
                        "value": x, "text": value_text(p, x)} for p, x in zip(s.params, s.values)],
            "options": {p.name: value_text(p, x) for p, x in zip(s.params, s.values)},
-           "spec": s.fragment, "answer": s.note, "elo_gain": _finite(s.elo_gain), "elo_gain_source": s.gain_source,
-           "trajectory": [list(t) for t in s.trajectory], "elo_path": [_finite(e) for e in s.elo_path]}
+           "spec": s.fragment, "answer": s.note, "elo_gain": _finite(s.elo_gain),
+           "elo_gain_sd": s.gain_sd, "elo_gain_source": s.gain_source,
+           "trajectory": [list(t) for t in s.trajectory], "elo_path": [_finite(e) for e in s.elo_path],
+           "elo_path_sd": list(s.path_sd)}
     if s.best_trial is not None:
         out["best_iteration"] = s.best_trial
         out["trial_elo"] = list(s.trial_elo)
