@@ -309,10 +309,12 @@ def tune(**o) -> None:
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
         sprt = _sprt(o["confirm_sprt"])
         journal = tuner.TuneJournal(o["journal"])
+        files = tuner.paths(o["journal"])
         journaled = len(journal.start(settings).games)
+        if o["confirm_games"]:
+            journaled += len(records.Journal(files["confirm"]).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    files = tuner.paths(o["journal"])
     bar = None
     if not o["quiet"] and not o["as_json"]:
         from tqdm import tqdm

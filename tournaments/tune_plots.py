@@ -4,12 +4,14 @@
   and start value (dotted); SPSA draws theta's path, Optuna each trial's value, the answer
   marked.
 * ``<journal>.elo.png``: the estimated Elo over the start values against the iteration:
-  SPSA's path through the quadratic Elo model; Optuna's measured trial scores and, once
-  there are enough trials, their smoothed Elo.
+  SPSA's path through the quadratic Elo model with its 2-sd band; Optuna's measured trial
+  scores and, once there are enough trials, their smoothed Elo; the confirmation match's Elo
+  and 95% interval, when there is one.
 """
 from __future__ import annotations
 
 import importlib.util
+import math
 
 from .tune_params import value_text
 from .tune_report import TuneSummary
@@ -63,12 +65,22 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
         ax.scatter(x, s.trial_elo, s=14, color="tab:orange", label="trial vs start (measured)")
         if s.elo_path != s.trial_elo:
             ax.scatter(x, s.elo_path, s=10, marker="x", color="tab:green", label="trial, smoothed")
+    c = s.confirmation
+    if c is not None and math.isfinite(c.elo):
+        low = c.elo - c.elo_low if math.isfinite(c.elo_low) else 0.0
+        high = c.elo_high - c.elo if math.isfinite(c.elo_high) else 0.0
+        ax.errorbar([len(x)], [c.elo], yerr=[[low], [high]], fmt="o", color="tab:red", capsize=4,
+                    label=f"confirmation: {c.elo:+.0f} (95%)")
     ax.axhline(0, color="gray", lw=1)
     ax.set_xlabel("iteration")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("Elo over the start")
-    ax.set_title(f"estimated Elo over the start: {s.elo_gain:+.0f} at the answer" if s.elo_gain is not None
-                 else "estimated Elo over the start", fontsize=10)
+    title = "Elo over the start"
+    if s.elo_gain is not None:
+        title += f": estimated {s.elo_gain:+.0f}" + (f" +- {2 * s.gain_sd:.0f}" if s.gain_sd is not None else "")
+    if c is not None and math.isfinite(c.elo):
+        title += f", measured {c.elo:+.0f}"
+    ax.set_title(title + " at the answer", fontsize=10)
     ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
     fig.savefig(elo_png, dpi=100)
