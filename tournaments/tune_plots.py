@@ -69,7 +69,7 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
     if c is not None and math.isfinite(c.elo):
         low = c.elo - c.elo_low if math.isfinite(c.elo_low) else 0.0
         high = c.elo_high - c.elo if math.isfinite(c.elo_high) else 0.0
-        ax.errorbar([len(x)], [c.elo], yerr=[[low], [high]], fmt="o", color="tab:red", capsize=4,
+        ax.errorbar([len(x) + 1], [c.elo], yerr=[[low], [high]], fmt="o", color="tab:red", capsize=4,
                     label=f"confirmation: {c.elo:+.0f} (95%)")
     ax.axhline(0, color="gray", lw=1)
     ax.set_xlabel("iteration")
