@@ -312,7 +312,7 @@ def tune(**o) -> None:
         files = tuner.paths(o["journal"])
         journaled = len(journal.start(settings).games)
         if o["confirm_games"]:
-            journaled += len(records.Journal(files["confirm"]).load()[1])
+            journaled += len(records.Journal(files.confirm).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
     bar = None
@@ -338,7 +338,7 @@ def tune(**o) -> None:
             from . import tune_report
             values = tune_report.summarize(journal.load()).values
             openings = openings_of(o, c.rules, max(1, (o["confirm_games"] + 1) // 2), o["seed"] + 1)
-            confirmation = tuner.confirm(settings, values, o["confirm_games"], files["confirm"], openings,
+            confirmation = tuner.confirm(settings, values, o["confirm_games"], files.confirm, openings,
                                          against, sprt, on_game)
     except KeyboardInterrupt:
         if bar is not None:
@@ -378,16 +378,17 @@ def _tune_summary(journal: str, sprt: stats.SPRT | None = None, confirmation=Non
     if records_.header is None:
         raise ValueError(f"journal {journal} is not a tune journal (mcts-tournament report reads match journals)")
     if confirmation is None:
-        confirmation = tuner.load_confirmation(tuner.paths(journal)["confirm"],
+        confirmation = tuner.load_confirmation(tuner.paths(journal).confirm,
                                                sprt or stats.SPRT(*CONFIRM_SPRT_ARGS))
     return tune_report.summarize(records_, confirmation)
 
 
-def _tune_answer(summary, files: dict, as_json: bool, no_plots: bool) -> None:
-    """Write the plots and print what the tune found (a ``tune_report.TuneSummary``)."""
+def _tune_answer(summary, files, as_json: bool, no_plots: bool) -> None:
+    """Write the plots and print what the tune found (a ``tune_report.TuneSummary``; ``files``
+    are its ``tune.TunePaths``)."""
     from . import tune_report
     from .tune_plots import available, write_plots
-    plots = [] if no_plots else write_plots(summary, files["params_png"], files["elo_png"])
+    plots = [] if no_plots else write_plots(summary, files.params_png, files.elo_png)
     if as_json:
         click.echo(json.dumps({**tune_report.as_json(summary), "plots": plots}, indent=2, allow_nan=False))
         return

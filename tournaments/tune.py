@@ -81,9 +81,8 @@ class TuneSettings:
 
     def openings_for(self, k: int) -> list:
         """Iteration ``k``'s openings: the next ``pairs`` of the pool (round and round)."""
-        n = len(self.openings)
-        return [(self.openings[((k - 1) * self.pairs + j) % n][0], list(self.openings[((k - 1) * self.pairs + j) % n][1]))
-                for j in range(self.pairs)]
+        picks = [self.openings[((k - 1) * self.pairs + j) % len(self.openings)] for j in range(self.pairs)]
+        return [(fen, list(moves)) for fen, moves in picks]
 
     def engine_with(self, name: str, values: Sequence[float]) -> EngineSpec:
         """The engine under test called ``name`` playing the parameter ``values``."""
@@ -98,11 +97,21 @@ class TuneSettings:
                         first_game=(k - 1) * 2 * self.pairs, first_pair=(k - 1) * self.pairs)
 
 
-def paths(journal: str) -> dict[str, str]:
-    """The files next to a tune journal: the confirmation match, Optuna's storage, the plots."""
+@dataclass(frozen=True)
+class TunePaths:
+    """The files next to a tune journal ``X.jsonl``: ``X.confirm.jsonl`` (the confirmation
+    match), ``X.optuna.log`` (Optuna's storage), ``X.params.png`` and ``X.elo.png``."""
+
+    confirm: str
+    optuna: str
+    params_png: str
+    elo_png: str
+
+
+def paths(journal: str) -> TunePaths:
+    """The files next to the tune journal ``journal``."""
     stem = journal[:-len(".jsonl")] if journal.endswith(".jsonl") else journal
-    return {"confirm": f"{stem}.confirm.jsonl", "optuna": f"{stem}.optuna.log",
-            "params_png": f"{stem}.params.png", "elo_png": f"{stem}.elo.png"}
+    return TunePaths(f"{stem}.confirm.jsonl", f"{stem}.optuna.log", f"{stem}.params.png", f"{stem}.elo.png")
 
 
 # --- the journal ---------------------------------------------------------------------------------
@@ -303,10 +312,24 @@ def run(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict], None
     if tune.optimizer == "spsa":
         return run_spsa(tune, journal, on_game, on_iteration)
     from .optuna_tuner import run_optuna   # Optuna is an optional dependency
-    return run_optuna(tune, journal, paths(journal.path)["optuna"], on_game, on_iteration)
+    return run_optuna(tune, journal, paths(journal.path).optuna, on_game, on_iteration)
 
 
 # --- the confirmation match ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SprtVerdict:
+    """The confirmation's SPRT: its bounds, the log-likelihood ratio, and H0, H1 or None."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    llr: float
+    lower: float
+    upper: float
+    status: str | None
+
 
 @dataclass(frozen=True)
 class Confirmation:
@@ -319,7 +342,7 @@ class Confirmation:
     elo: float
     elo_low: float
     elo_high: float
-    sprt: dict | None
+    sprt: SprtVerdict | None
 
 
 def confirm(tune: TuneSettings, values: Sequence[float], games: int, path: str, openings: list,
@@ -358,8 +381,8 @@ def confirmation_of(games: list[dict], header: dict | None, path: str, sprt: sta
     if sprt is not None:
         llr = sprt.llr_pentanomial(results.pentanomial) if sum(results.pentanomial) else \
             sprt.llr(results.wins, results.draws, results.losses)
-        verdict = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, "llr": llr,
-                   "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
+        verdict = SprtVerdict(sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, sprt.lower, sprt.upper,
+                              sprt.status(llr))
     return Confirmation(names[1], path, results, elo, low, high, verdict)
 
 

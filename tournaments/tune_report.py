@@ -9,7 +9,7 @@ the trial with the best score; both are shown.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Sequence
 
 from .tune import Confirmation, TuneRecords, load_header_params
@@ -125,9 +125,9 @@ def as_text(s: TuneSummary) -> str:
         if c.sprt is not None:
             v = c.sprt
             status = {"H1": "H1 accepted: the tuned values are better",
-                      "H0": "H0 accepted: no gain of elo1 shown", None: "undecided"}[v["status"]]
-            lines.append(f"  SPRT elo0={v['elo0']:g} elo1={v['elo1']:g}: LLR {v['llr']:.2f} "
-                         f"[{v['lower']:.2f}, {v['upper']:.2f}] {status}")
+                      "H0": "H0 accepted: no gain of elo1 shown", None: "undecided"}[v.status]
+            lines.append(f"  SPRT elo0={v.elo0:g} elo1={v.elo1:g}: LLR {v.llr:.2f} "
+                         f"[{v.lower:.2f}, {v.upper:.2f}] {status}")
     lines.append(s.fragment)
     return "\n".join(lines)
 
@@ -160,5 +160,5 @@ def as_json(s: TuneSummary) -> dict:
                                "draws": c.results.draws, "losses": c.results.losses,
                                "pentanomial": list(c.results.pentanomial), "elo": _finite(c.elo),
                                "elo_low": _finite(c.elo_low), "elo_high": _finite(c.elo_high),
-                               "sprt": c.sprt}
+                               "sprt": asdict(c.sprt) if c.sprt is not None else None}
     return out
