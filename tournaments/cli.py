@@ -292,6 +292,7 @@ def replay_cmd(records_file: str, board: bool) -> None:
 def tune(**o) -> None:
     """Tune numeric engine options by playing the engine against itself (SPSA, or Optuna)."""
     from . import tune as tuner
+    from . import tune_report, tune_run
     from .tune_params import load_params, value_text
     try:
         c = conditions(o)
@@ -304,7 +305,7 @@ def tune(**o) -> None:
             openings=tuple((fen, tuple(moves)) for fen, moves in pool), concurrency=c.concurrency,
             max_plies=o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"],
             spsa=tuner.SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]))
-        tuner.check_optimizer(settings)
+        tune_run.check_optimizer(settings)
         settings = tuner.check_engine(settings)
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
         sprt = _sprt(o["confirm_sprt"])
@@ -332,10 +333,9 @@ def tune(**o) -> None:
                 f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values)))
 
     try:
-        tuner.run(settings, journal, on_game, on_iteration)
+        tune_run.run(settings, journal, on_game, on_iteration)
         confirmation = None
         if o["confirm_games"]:
-            from . import tune_report
             values = tune_report.summarize(journal.load()).values
             openings = openings_of(o, c.rules, max(1, (o["confirm_games"] + 1) // 2), o["seed"] + 1)
             confirmation = tuner.confirm(settings, values, o["confirm_games"], files.confirm, openings,

@@ -17,6 +17,7 @@ so a resumed study proposes what the unbroken one would have.
 """
 from __future__ import annotations
 
+import importlib.util
 from typing import Callable
 
 import numpy as np
@@ -33,7 +34,6 @@ def missing_dependency(optimizer: str) -> str | None:
     """Why ``optimizer`` cannot run here (a missing package, and how to get it), or None."""
     needs = {"optuna-tpe": ["optuna"], "optuna-cmaes": ["optuna", "cmaes"],
              "optuna-gp": ["optuna", "torch", "scipy"]}[optimizer]
-    import importlib.util
     missing = [name for name in needs if importlib.util.find_spec(name) is None]
     if not missing:
         return None

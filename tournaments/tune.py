@@ -31,8 +31,7 @@ from . import report, stats
 from .engine import EngineError, EngineProcess, EngineSpec
 from .records import Journal, JournalError
 from .runner import Settings, TimeControl, Tournament
-from .spsa import make_schedule, probe, update
-from .tune_defaults import A_RATIO, ALPHA, GAMMA, OPTIMIZERS, TUNE_HEADER
+from .tune_defaults import A_RATIO, ALPHA, GAMMA, TUNE_HEADER
 from .tune_params import Param, ParamError, from_json, options, starts, to_json, with_engine_types
 
 
@@ -242,20 +241,6 @@ def play_iteration(tune: TuneSettings, journal: TuneJournal, k: int, engines: li
     return results_of(games, engines[0].name, engines[1].name)
 
 
-def check_optimizer(tune: TuneSettings) -> None:
-    """ValueError naming the problem when the optimizer cannot run: SPSA without c_end and
-    r_end, an Optuna optimizer whose packages are missing."""
-    if tune.optimizer not in OPTIMIZERS:
-        raise ValueError(f"unknown optimizer {tune.optimizer!r} (one of {', '.join(OPTIMIZERS)})")
-    if tune.optimizer == "spsa":
-        make_schedule(tune.params, tune.iterations, tune.spsa.a_ratio, tune.spsa.alpha, tune.spsa.gamma)
-        return
-    from .optuna_tuner import missing_dependency
-    problem = missing_dependency(tune.optimizer)
-    if problem:
-        raise ValueError(problem)
-
-
 def check_engine(tune: TuneSettings, startup_timeout: float = 10.0) -> TuneSettings:
     """The tune with its parameters' types decided by the engine's declarations, once the
     engine has accepted every parameter at its min and at its max (so no game is lost to a
@@ -280,39 +265,6 @@ def check_engine(tune: TuneSettings, startup_timeout: float = 10.0) -> TuneSetti
         except EngineError as err:
             raise ParamError(f"engine {spec.name} refuses the parameters at their {end}: {err}") from None
     return tune
-
-
-# --- SPSA -----------------------------------------------------------------------------------------
-
-def run_spsa(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict], None] | None = None,
-             on_iteration: Callable[[dict], None] | None = None) -> list[dict]:
-    """Run (or continue) an SPSA tune to its last iteration; every iteration's record."""
-    done = journal.start(tune).iterations
-    schedule = make_schedule(tune.params, tune.iterations, tune.spsa.a_ratio, tune.spsa.alpha, tune.spsa.gamma)
-    theta = tuple(done[-1]["theta"]) if done else tuple(map(float, starts(tune.params)))
-    for k in range(len(done) + 1, tune.iterations + 1):
-        p = probe(tune.params, schedule, theta, k, tune.seed)
-        result = play_iteration(tune, journal, k, [tune.engine_with(PLUS, p.plus), tune.engine_with(MINUS, p.minus)],
-                                on_game)
-        before, theta = theta, update(tune.params, theta, p, result.wins - result.losses)
-        record = {"iteration": k, "theta_before": list(before), "theta": list(theta), "flips": list(p.flips),
-                  "c": list(p.c), "r": list(p.r), "plus": list(p.plus), "minus": list(p.minus),
-                  "wins": result.wins, "draws": result.draws, "losses": result.losses,
-                  "pentanomial": list(result.pentanomial)}
-        journal.finish(record)
-        done.append({"type": "iteration", **record})
-        if on_iteration is not None:
-            on_iteration(done[-1])
-    return done
-
-
-def run(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict], None] | None = None,
-        on_iteration: Callable[[dict], None] | None = None) -> list[dict]:
-    """Run (or continue) the tune with its optimizer; every iteration's record."""
-    if tune.optimizer == "spsa":
-        return run_spsa(tune, journal, on_game, on_iteration)
-    from .optuna_tuner import run_optuna   # Optuna is an optional dependency
-    return run_optuna(tune, journal, paths(journal.path).optuna, on_game, on_iteration)
 
 
 # --- the confirmation match ---------------------------------------------------------------------------
