@@ -1,4 +1,4 @@
-"""The ``mcts-engine`` command: the protocol loop, perft, bench, play and the list of games.
+"""The ``mcts-engine`` command: the protocol loop, DXP, perft, bench, play and the list of games.
 
 With no subcommand it speaks the engine protocol on stdin/stdout (the ``protocol`` package).
 
@@ -36,6 +36,46 @@ def main(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         from . import protocol
         ctx.exit(protocol.run())
+
+
+@main.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=27531, show_default=True,
+              help="TCP port to listen on (0: any free port, printed on the first line)")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (0.0.0.0 for every network interface)")
+@click.option("--game", default="international", show_default=True,
+              help="the game to play (a draughts variant; DXP carries no variant)")
+@click.option("--rules", help="rule options as key=value,key=value")
+@click.option("--nodes", type=click.IntRange(1), help="UCT iterations a move, instead of the requested clock")
+@click.option("--movetime", type=click.IntRange(1), help="ms a move, instead of the requested clock")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="an engine option, as the protocol's setoption (repeatable), e.g. --option Threads=2")
+def dxp(port: int, host: str, game: str, rules: str | None, nodes: int | None, movetime: int | None,
+        options: tuple[str, ...]) -> None:
+    """Play DXP (DamExchange) games as the follower: wait for an initiator (a GUI, pydraughts,
+    mcts-tournament) on HOST:PORT and play the games it requests; a dropped connection waits
+    for the next one.  Ctrl-C ends it."""
+    from .protocol.dxp import DxpSettings, serve_dxp
+    from .protocol.options import OptionError, OptionValues
+    g = _game(game, rules)
+    if not 0 < g.hub_squares < 100:
+        raise click.UsageError(f"{g.name} has no numbered squares that DXP's two-digit fields can carry")
+    values = OptionValues()
+    engine_options = {"Rules": rules} if rules else {}
+    for text in options:
+        name, sep, value = text.partition("=")
+        try:
+            if not sep:
+                raise OptionError(f"--option {text!r} is not NAME=VALUE")
+            values.check(name, value)
+        except OptionError as err:
+            raise click.UsageError(str(err)) from None
+        engine_options[name] = value
+    settings = DxpSettings(g.name, engine_options, nodes, movetime / 1000 if movetime else None)
+    try:
+        sys.exit(serve_dxp(settings, host, port))
+    except OSError as err:
+        raise click.UsageError(f"cannot listen on {host}:{port}: {err}") from None
 
 
 @main.command()
@@ -177,6 +217,10 @@ def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engi
             specs[spec.name] = spec
     except (EngineSpecError, OSError, ValueError) as err:
         raise click.UsageError(str(err)) from None
+    foreign = [f"{name} (protocol={spec.protocol})" for name, spec in specs.items() if spec.protocol != "uci"]
+    if foreign:
+        raise click.UsageError("the GUI hosts engines of our protocol only (protocol=hub and protocol=dxp "
+                               "are for mcts-tournament): " + ", ".join(foreign))
     if not specs:
         spec = parse_engine_arg("name=mcts-engine cmd=mcts-engine")
         specs[spec.name] = spec

@@ -20,9 +20,12 @@ TOY = TakeAway(10)
 
 def test_the_toy_overrides_nothing_but_the_core():
     optional = ("random_move", "playout", "evaluate", "heuristic", "is_capture", "board_text", "hub_move_str",
-                "parse_hub_move")
+                "parse_hub_move", "play_on", "hub_position")
     assert all(getattr(type(TOY.new_state()), name) is getattr(State, name) for name in optional)
-    assert all(getattr(TakeAway, name) is getattr(Game, name) for name in ("perft", "parse_hub_position"))
+    assert all(getattr(TakeAway, name) is getattr(Game, name)
+               for name in ("perft", "parse_hub_position", "square_numbering"))
+    assert TOY.new_state().play_on() is False and TOY.square_numbering("top-left") == ()
+    assert TOY.new_state().hub_position() == TOY.new_state().fen()
 
 
 def test_default_playout_is_the_random_move_loop():
@@ -151,11 +154,11 @@ def test_hub_capture_lists_the_captured_squares_in_numeric_order():
 
 
 def hub_position(game, state) -> str:
-    """A state as a Hub position string: side, then w b W B e per numbered square."""
+    """A state as a Hub position string: side, then w b W B e per square of ``square_numbering()``."""
     p0 = state.own if state.turn == 0 else state.opp
     cells = []
-    for number in range(1, game.hub_squares + 1):
-        bit = game.parse_square(str(number))
+    for name in game.square_numbering():
+        bit = game.parse_square(name)
         if not (state.own | state.opp) & bit:
             cells.append("e")
         else:
@@ -164,12 +167,16 @@ def hub_position(game, state) -> str:
     return game.colours[state.turn] + "".join(cells)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in VARIANTS if VARIANTS[n].notation == "numeric"))
+@pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_hub_position_round_trips(name):
     game = get_game(name)
-    assert game.hub_squares == {8: 32, 10: 50, 12: 72}[VARIANTS[name].size]
+    dark = VARIANTS[name].squares == "dark"
+    assert game.hub_squares == ({8: 32, 10: 50, 12: 72}[VARIANTS[name].size] if dark else 64)
+    if VARIANTS[name].notation == "numeric":     # the order of the PDN numbers
+        assert game.square_numbering() == tuple(str(n) for n in range(1, game.hub_squares + 1))
     for state in positions(game, seeds=2, every=7):
-        assert game.parse_hub_position(hub_position(game, state)).key() == state.key()
+        assert state.hub_position() == hub_position(game, state)
+        assert game.parse_hub_position(state.hub_position()).key() == state.key()
 
 
 def test_hub_position_strings():
@@ -182,10 +189,21 @@ def test_hub_position_strings():
             game.parse_hub_position(bad)
 
 
-@pytest.mark.parametrize("name", ["russian", "turkish", "alquerque", "dablot", "gauntlet", "fanorona", "life",
-                                  "rithmomachia"])
+def test_square_numbering_from_each_corner():
+    russian, english, turkish = get_game("russian"), get_game("english"), get_game("turkish")
+    assert russian.square_numbering()[:5] == ("a1", "c1", "e1", "g1", "b2")     # algebraic: a1 first
+    assert russian.square_numbering("top-left")[:5] == ("b8", "d8", "f8", "h8", "a7")
+    assert turkish.square_numbering("top-left")[:9] == ("a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "a7")
+    # English is numbered from the first player's (Black's) near right: seen from the far left
+    # (Black's top-left) the first square is White's square 32
+    assert english.square_numbering()[0] == "1" and english.square_numbering("top-left")[:4] == ("32", "31", "30", "29")
+    state = russian.parse_hub_position("W" + "w" * 12 + "e" * 8 + "b" * 12)   # a1 first: the start
+    assert state.key() == russian.new_state().key()
+
+
+@pytest.mark.parametrize("name", ["alquerque", "dablot", "gauntlet", "fanorona", "life", "rithmomachia"])
 def test_games_without_numbered_squares_have_no_hub_position(name):
     game = get_game(name)
-    assert game.hub_squares == 0
+    assert game.hub_squares == 0 and game.square_numbering() == ()
     with pytest.raises(BadPosition, match="send its FEN instead"):
         game.parse_hub_position("W" + "e" * 32)

@@ -56,6 +56,18 @@ def _frozen(state) -> int:
     return state._frozen()
 
 
+def expected_result(game, state) -> float:
+    """The first player's score of a won or lost end: the side to move has no move and lost
+    (antidraughts: won), or (breakthrough) the one side with a king has won."""
+    goal = game.variant.goal
+    if goal == "crown" and state.kings:
+        p0 = state.own if state.to_move == 0 else state.opp
+        if bool(state.kings & p0) != bool(state.kings & ~p0):
+            return 1.0 if state.kings & p0 else 0.0
+    lost = 0.0 if state.to_move == 0 else 1.0
+    return 1.0 - lost if goal == "lose" else lost
+
+
 def check_state(game, state, rng):
     legal = state.legal_moves()
     legal_set = set(legal)
@@ -82,7 +94,7 @@ def check_state(game, state, rng):
     else:
         assert outcome in (0.0, 0.5, 1.0), fen
         if outcome != 0.5:
-            assert outcome == (0.0 if state.to_move == 0 else 1.0), fen  # the side to move lost
+            assert outcome == expected_result(game, state), fen
             assert not again_set or _frozen(state), fen
 
     # random_move returns a legal move (None when there is none)

@@ -160,6 +160,7 @@ ARGENTINE_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,
 RUSSIAN_START = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
 INTERNATIONAL_START = ("W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50"
                        ":B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")
+INTERNATIONAL_FIRST = {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}
 CANADIAN_START = ("W:W" + ",".join(map(str, range(43, 73))) + ":B" + ",".join(map(str, range(1, 31))))
 TURKISH_START = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
                  ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
@@ -179,6 +180,12 @@ START = {
                                             "34-30", "35-30"}),
     "frisian": (INTERNATIONAL_START, {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29",
                                       "34-30", "35-30"}),
+    # the lidraughts / Hub variants (their own rules are tested in test_lidraughts_variants.py)
+    "antidraughts": (INTERNATIONAL_START, INTERNATIONAL_FIRST),
+    "breakthrough": (INTERNATIONAL_START, INTERNATIONAL_FIRST),
+    "killer": (INTERNATIONAL_START, INTERNATIONAL_FIRST),
+    "frysk": ("W:W46,47,48,49,50:B1,2,3,4,5", {"46-41", "47-41", "47-42", "48-42", "48-43", "49-43", "49-44",
+                                               "50-44", "50-45"}),
     # Canadian: White 43-72; the front row 43-48 = a5, c5, ..., k5 moves to 37-42 = b6, d6, ..., l6
     "canadian": (CANADIAN_START, {"43-37", "44-37", "44-38", "45-38", "45-39", "46-39", "46-40", "47-40",
                                   "47-41", "48-41", "48-42"}),
@@ -689,6 +696,19 @@ def test_frisian_king_move_limit_needs_men():
     state = get_game("frisian").parse_fen("W:WK46:BK1,K4")
     play_all(state, ["46-41", "1-7", "41-46", "4-9", "46-41", "7-1"])
     assert "41-46" in legal_strs(state)
+
+
+def test_frisian_king_taken_after_its_run_leaves_no_phantom():
+    """White's king moves three times (47-42, 42-48, 48-31) and is taken on 31; its run was not
+    cleared, and the frozen-king test used to put a phantom king on 31 whose 'capture' of 27
+    made the move generator look for captures that do not exist (a ValueError in search, found
+    by pydraughts' Hub client playing Frysk!)."""
+    state = get_game("frisian").parse_fen("W:WK47,K15,38:BK7,21,2")
+    play_all(state, ["47-42", "21-27", "42-48", "7-1", "48-31", "1x41"])
+    fresh = get_game("frisian").parse_fen(state.fen())
+    assert set(state.legal_moves()) == set(fresh.legal_moves()) and not state.legal_moves()[0][2]
+    assert state.random_move(random.Random(1)) in state.legal_moves()
+    assert state.copy().playout(random.Random(1)) in (0.0, 0.5, 1.0)
 
 
 @pytest.mark.parametrize("name,fen,expected", [

@@ -112,6 +112,21 @@ def test_go_infinite_answers_after_stop_within_the_grace():
         assert engine.go(None, [result.move], {"movetime": 20}, GO_TIMEOUT).move
 
 
+def test_on_info_hears_each_info_line_as_it_arrives():
+    """The public hook for a live view (the GUI's): every info line of a go, while the search
+    still runs (our engine reports twice a second), and the same lines in the result."""
+    heard: list[tuple[float, str]] = []
+    with EngineProcess(ours(Agent="uct", Seed=1), on_info=lambda line: heard.append((time.monotonic(), line))) \
+            as engine:
+        start = time.monotonic()
+        result = engine.go(None, [], {"movetime": 1300}, GO_TIMEOUT)
+        ended = time.monotonic()
+        assert [line for _, line in heard] == result.infos and len(heard) >= 2
+        assert heard[0][0] < ended - 0.3 and heard[0][0] - start < 1.0     # the first came long before bestmove
+        engine.on_info = None                      # may be changed between searches
+        assert engine.go(None, [], {"nodes": 10}, GO_TIMEOUT).infos and len(heard) == len(result.infos)
+
+
 def test_a_rejected_option_is_a_start_error_naming_it():
     spec = parse_engine_arg("name=bad cmd=mcts-engine option.UCT_C=abc")
     engine = EngineProcess(spec)

@@ -315,6 +315,9 @@ def test_the_gui_command_refuses_a_bad_engine_or_game():
     assert bad.returncode == 2 and "missing name" in bad.stderr
     bad = subprocess.run([script, "gui", "--game", "chess"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown game" in bad.stderr
+    bad = subprocess.run([script, "gui", "--engine", "name=scan cmd=scan protocol=hub"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "our protocol only" in bad.stderr and "scan (protocol=hub)" in bad.stderr
 
 
 def test_engine_against_engine_and_rule_options():

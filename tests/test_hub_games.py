@@ -14,8 +14,10 @@ import logging
 import random
 
 import pytest
+
 from conftest import require
 from drivers import EngineProcess, HubDriver, InProcessEngine, engine_command
+from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game, list_games
 
 NODES = 24                 # per search: enough to find captures, small enough for speed
@@ -23,24 +25,13 @@ PLY_CAP = 160              # a whole game unless it runs longer than this
 SCAN_NUMBERING = {"international", "frisian", "canadian"}
 SLOW_GAMES = {"rithmomachia"}   # over ~5 s a game here
 
-# pydraughts' variant name -> ours, for the variants both know
+# pydraughts' variant name -> ours: every variant pydraughts knows.  pydraughts writes English,
+# Russian, Brazilian and Turkish in its own numbering and colours; the Hub dialect translates
+# them (mcts_engine/protocol/conventions.py).
 PYDRAUGHTS_VARIANTS = {"standard": "international", "frisian": "frisian", "italian": "italian",
                        "english": "english", "russian": "russian", "brazilian": "brazilian",
-                       "turkish": "turkish"}
-# pydraughts' HubEngine sends these in its own conventions, which the rules' Hub notation
-# (draughts' parse_hub_position / parse_hub_move / hub_move_str) does not read yet: the
-# start position string in pydraughts' internal orientation (English: squares turned
-# 180 degrees and colours swapped; Russian, Brazilian, Turkish: rows mirrored) and, for
-# the algebraic boards, moves as numbered squares (1 = a1, counting along each row).
-PYDRAUGHTS_PENDING = {"english", "russian", "brazilian", "turkish"}
-
-
-def pydraughts_params() -> list:
-    # raises=KeyError (pydraughts reading our move): any other failure, a missing pydraughts
-    # in CI among them, is a failure, not an expected one
-    pending = pytest.mark.xfail(strict=True, raises=KeyError, reason="pydraughts' Hub conventions for this "
-                                "variant are not in the rules' Hub notation yet")
-    return [pytest.param(v, marks=pending) if v in PYDRAUGHTS_PENDING else v for v in sorted(PYDRAUGHTS_VARIANTS)]
+                       "turkish": "turkish", "frysk!": "frysk", "antidraughts": "antidraughts",
+                       "breakthrough": "breakthrough"}
 
 
 def hub_start(game) -> str:
@@ -66,6 +57,7 @@ def game_params(name: str) -> list:
 def test_our_hub_client_plays_a_whole_game(name):
     game = get_game(name)
     mirror = game.new_state()
+    translation = SquareTranslation(game)     # the Hub clients' numbering of this game (conventions.py)
     start = hub_start(game)
     engine = EngineProcess()
     hub = HubDriver(engine)
@@ -78,11 +70,11 @@ def test_our_hub_client_plays_a_whole_game(name):
             hub.position(start, moves)
             infos, move, ponder = hub.think(f"nodes={NODES}")
             assert all(s.startswith("info ") for s in infos), infos
-            played = mirror.parse_hub_move(move)      # legal by our rules, in Hub notation
-            assert mirror.hub_move_str(played) == move
+            played = mirror.parse_hub_move(translation.move_in(move))   # legal by our rules, in Hub notation
+            assert translation.move_out(mirror.hub_move_str(played)) == move
             mirror.play(played)
             if ponder is not None:
-                mirror.copy().parse_hub_move(ponder)
+                mirror.copy().parse_hub_move(translation.move_in(ponder))
             moves.append(move)
         assert hub.errors == []
         assert hub.ping() == []
@@ -92,24 +84,25 @@ def test_our_hub_client_plays_a_whole_game(name):
     assert mirror.outcome() is not None or len(moves) == PLY_CAP
 
 
-@pytest.mark.parametrize("variant", pydraughts_params())
+@pytest.mark.parametrize("variant", sorted(PYDRAUGHTS_VARIANTS))
 def test_pydraughts_hub_engine_plays_a_whole_game(variant, caplog):
     draughts = require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
     from draughts.engine import HubEngine, Limit
     ours = PYDRAUGHTS_VARIANTS[variant]
     board = draughts.Board(variant=variant)
     mirror = get_game(ours).new_state()
+    translation = SquareTranslation(get_game(ours))      # pydraughts' numbering -> ours
     caplog.set_level(logging.WARNING, logger="pydraughts")
     engine = HubEngine(engine_command())
     try:
         assert engine.id["name"] == "mcts-engine" and ours in engine.variants
-        engine.setoption("variant", ours)
+        engine.setoption("variant", variant)          # pydraughts' own name of the variant
         engine.setoption("Seed", 7)
         engine.init()
         plies = 0
         while not board.is_over() and mirror.outcome() is None and plies < PLY_CAP:
             result = engine.play(board, Limit(nodes=NODES), ponder=False)
-            mirror.play(mirror.parse_hub_move(result.move.hub_move))   # legal by our rules too
+            mirror.play(mirror.parse_hub_move(translation.move_in(result.move.hub_move)))  # legal for us too
             board.push(result.move)
             plies += 1
         engine.ping()
@@ -138,25 +131,26 @@ def hub_positions(game, seed: int, plies: int = 200) -> list:
 @pytest.mark.parametrize("name", list_games())
 def test_every_move_hub_writes_is_read_back_by_pos(name):
     """Hub mode, every game, in-process: every legal move of random positions, as the
-    engine's ``done`` and ``info pv`` write it (``hub_move_str``), is accepted by ``pos
-    moves=`` (one token, read back as the same move); after one of them a ``go`` answers
-    from the position it leads to."""
+    engine's ``done`` and ``info pv`` write it (``hub_move_str`` in the clients' numbering,
+    conventions.py), is accepted by ``pos moves=`` (one token, read back as the same move);
+    after one of them a ``go`` answers from the position it leads to."""
     game = get_game(name)
+    translation = SquareTranslation(game)
     engine = InProcessEngine()
     hub = HubDriver(engine)
     try:
         hub.handshake(variant=name, Agent="random", Seed=3)
         for state in hub_positions(game, seed=len(name)):
-            texts = [state.hub_move_str(move) for move in state.legal_moves()]
+            texts = [translation.move_out(state.hub_move_str(move)) for move in state.legal_moves()]
             assert texts and all(len(t.split()) == 1 and '"' not in t for t in texts), texts
             for text in texts:
                 hub.position(state.fen(), [text])
             assert hub.ping() == [] and hub.errors == [], (state.fen(), hub.errors[:3])
             after = state.copy()
-            after.play(after.parse_hub_move(texts[-1]))
+            after.play(after.parse_hub_move(translation.move_in(texts[-1])))
             if after.outcome() is None:
                 _, move, _ = hub.think("nodes=1")
-                after.parse_hub_move(move)       # legal where the last pos left the engine
+                after.parse_hub_move(translation.move_in(move))       # legal where the last pos left the engine
         assert hub.errors == []
     finally:
         engine.close()

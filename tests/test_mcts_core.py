@@ -18,7 +18,8 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.tree import Budget, Node, Tree, backup, prove
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
-from toy_games import TakeAway
+from mcts_engine.rules.base import NO_LIMIT
+from toy_games import TakeAway, TakeAwayState
 
 
 def make_node(move, n: int, w: float, d: int = 0, proven: float | None = None, proof: int = 0,
@@ -288,3 +289,36 @@ def test_a_proven_root_ends_a_node_search_early():
     agent = UctAgent(game, Settings(seed=1))
     result = agent.search(game.new_state(), Limits(nodes=100000), threading.Event())
     assert agent.root.proven is not None and result.info.nodes < 100
+
+
+class _FailingPlayouts(TakeAwayState):
+    """Take-away whose ``fail_at``-th playout (counted over all copies) raises."""
+
+    count, fail_at = 0, 30
+
+    def copy(self):
+        return _FailingPlayouts(self.stones, self.to_move, self.winner, self.ply)
+
+    def playout(self, rng, max_plies=NO_LIMIT):
+        _FailingPlayouts.count += 1
+        if _FailingPlayouts.count == self.fail_at:
+            raise RuntimeError("a playout failed on purpose")
+        return super().playout(rng, max_plies)
+
+
+def test_a_search_that_failed_part_way_leaves_no_unvisited_node_to_the_next():
+    # the failure comes between a descent (a new node) and its backup; tree reuse must not
+    # hand that visit-less node to the next search (UCB1 would divide by its zero visits)
+    _FailingPlayouts.count = 0
+    agent = UctAgent(TakeAway(40), Settings(seed=1))
+    state = _FailingPlayouts(40)
+    history = ("start",)   # the same position again: its tree is reused
+    with pytest.raises(RuntimeError):
+        agent.search(state, Limits(nodes=200), threading.Event(), history=history)
+    result = agent.search(state, Limits(nodes=200), threading.Event(), history=history)
+    assert result.info.nodes == agent.root.n == 200
+    stack = [agent.root]
+    while stack:
+        node = stack.pop()
+        assert node.n > 0
+        stack.extend(node.children)

@@ -15,7 +15,9 @@ import time
 
 import pytest
 
-from drivers import EngineProcess, InProcessEngine
+from drivers import EngineProcess, InProcessEngine, hub_fields
+from mcts_engine.protocol.conventions import SquareTranslation
+from mcts_engine.protocol.hub import hub_quote
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
 from mcts_engine.protocol import session as session_module
 from mcts_engine.protocol.options import OptionError
@@ -334,7 +336,7 @@ def test_hub_every_game_answers_go_or_says_why(hub):
         lines = hub_go(hub)
         assert not any(s.startswith("error") for s in lines), (name, lines)
         move = lines[-1].split()[1].split("=", 1)[1]
-        game.new_state().parse_hub_move(move)
+        game.new_state().parse_hub_move(SquareTranslation(game).move_in(move))   # the clients' numbering
         if not game.hub_squares:                     # a Hub position string: one error naming why
             hub.send("pos pos=W" + "e" * 50)
             hub.send("ping")
@@ -343,7 +345,8 @@ def test_hub_every_game_answers_go_or_says_why(hub):
 
 
 def test_hub_errors_unknown_commands_and_a_go_during_a_search(hub):
-    for line, word in (("level nodes=x", "nodes"), ("level time=-1", "time"), ("set-param name=Seed value=-4", "Seed"),
+    for line, word in (("level nodes=x", "nodes"), ("level move-time=-1", "move-time"),
+                       ("set-param name=Seed value=-4", "Seed"),
                        ("set-param name=variant value=chess", "chess"), ("pos pos=W:W99:B1", "99"),
                        ('pos moves="32-28 32-28"', "32-28")):
         hub.send(line)
@@ -351,6 +354,8 @@ def test_hub_errors_unknown_commands_and_a_go_during_a_search(hub):
         lines = hub.until("pong")
         assert len(lines) == 2 and lines[0].startswith("error message=") and word in lines[0], (line, lines)
     hub.send("frobnicate now")                       # unknown: ignored, as Hub asks
+    hub.send("set-param name=initial-time value=60")  # a parameter we lack (the lidraughts bridge's)
+    hub.send("level time=-0.02")                     # a run-out clock, as pydraughts sends it: 0
     hub.send("ping")
     assert hub.until("pong") == ["pong"]
     hub.send("level infinite")
@@ -377,6 +382,24 @@ def test_hub_guesses_the_game_from_the_board_size_until_a_variant_is_set(hub):
     hub.send("ping")
     lines = hub.until("pong")
     assert len(lines) == 2 and "50" in lines[0] and lines[0].startswith("error message="), lines
+
+
+# the Hub clients' variant names: Scan's (normal, killer, bt, frisian, losing), pydraughts' and
+# lidraughts' (standard, frysk!, antidraughts, breakthrough, from position), and ours
+CLIENT_VARIANTS = {"normal": "international", "killer": "killer", "bt": "breakthrough", "frisian": "frisian",
+                   "losing": "antidraughts", "standard": "international", "frysk!": "frysk",
+                   "antidraughts": "antidraughts", "breakthrough": "breakthrough",
+                   "from position": "international", "english": "english", "russian": "russian"}
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_VARIANTS))
+def test_hub_variant_names_of_the_clients_are_accepted(hub, name):
+    hub.send(f"set-param name=variant value={hub_quote(name)}")
+    hub.send("hub")                                   # the params again, with their values now
+    lines = hub.until("wait")
+    assert not [s for s in lines if s.startswith("error")], lines
+    (variant,) = [hub_fields(s) for s in lines if s.startswith("param name=variant ")]
+    assert variant["value"] == CLIENT_VARIANTS[name]
 
 
 def test_hub_captures_are_written_and_read_in_hub_notation(hub):

@@ -53,7 +53,7 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
     reasons = Counter(r.get("reason", "") for r in records)
     out = {"kind": kind, "games": len(records), "engines": names, "pairs": [vars(p) for p in pair_reports],
            "ratings": {n: {"wins": t[0], "draws": t[1], "losses": t[2]} for n, t in totals.items()},
-           "reasons": dict(reasons)}
+           "reasons": dict(reasons), "warnings": repeated_games(pairs)}
     out["_pair_objects"] = pair_reports
     out["_totals"] = {n: stats.WDL(*t) for n, t in totals.items()}
     out["_cross"] = cross
@@ -64,6 +64,32 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
         out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
                        "llr": llr, "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
     return out
+
+
+REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the same game from the same "
+                  "opening, so these games count the same result again and the statistics mean nothing; "
+                  "give each pair its own opening (--opening-plies N or --openings FILE) or let the engines "
+                  "vary (Seed 0)")
+
+
+def repeated_games(pairs: dict[tuple[str, str], list[dict]]) -> list[str]:
+    """One warning per pairing whose games repeat an earlier game of it move for move (same
+    colours, same start, same moves)."""
+    warnings = []
+    for (a, b), games in pairs.items():
+        seen: dict[tuple, int] = {}
+        repeats = []
+        for g in sorted(games, key=lambda g: g["id"]):
+            key = (tuple(g["players"]), g.get("start_fen"), tuple(g.get("moves", ())))
+            if key in seen:
+                repeats.append(f"{g['id']} = {seen[key]}")
+            else:
+                seen[key] = g["id"]
+        if repeats:
+            warnings.append(f"{a} vs {b}: {len(repeats)} of {len(games)} games repeat an earlier one move for "
+                            f"move (game {', '.join(repeats[:5])}{', ...' if len(repeats) > 5 else ''}): "
+                            + REPEATS_ADVICE)
+    return warnings
 
 
 def as_json(report: dict) -> dict:
@@ -95,6 +121,8 @@ def as_text(report: dict) -> str:
     if report["reasons"]:
         lines.append("endings: " + "; ".join(f"{n} x {why}" for why, n in
                                              sorted(report["reasons"].items(), key=lambda x: -x[1])))
+    for warning in report.get("warnings", []):
+        lines.append(f"warning: {warning}")
     lines.append("")
     lines.append(stats.rating_table(report["_totals"]))
     if report["kind"] == "round-robin" and len(report["engines"]) > 2:

@@ -21,7 +21,9 @@ from typing import Callable
 
 from mcts_engine.rules import RulesError, get_game
 
-from .engine import EngineError, EngineProcess, EngineSpec, EngineStartError
+from .dxp_engine import check_dxp_play
+from .engine import EngineError, EngineSpec, EngineStartError, make_engine
+from .process import ProcessEngine
 from .records import Journal, JournalError
 
 
@@ -90,7 +92,7 @@ class Settings:
     def identity(self) -> dict:
         """What a journal must match to be continued: everything that decides the games."""
         identity = {"game": self.game, "rules": self.rules, "kind": self.kind, "games": self.games,
-                    "engines": [asdict(e) for e in self.engines], "tc": asdict(self.tc),
+                    "engines": [e.identity() for e in self.engines], "tc": asdict(self.tc),
                     "openings": [[fen, moves] for fen, moves in self.openings], "max_plies": self.max_plies}
         if self.first_game or self.first_pair:   # only then, so journals written before still match
             identity.update(first_game=self.first_game, first_pair=self.first_pair)
@@ -210,6 +212,9 @@ class Tournament:
 
     def prepare(self) -> tuple[list[GameSpec], list[dict]]:
         """(the games still to play, the games already journaled); writes the header of a new journal."""
+        for spec in self.settings.engines:
+            if spec.protocol == "dxp":
+                check_dxp_play(spec, self.settings.tc.base, self.settings.concurrency)
         header, done = self.journal.load()
         identity = self.settings.identity()
         if header is None:
@@ -268,7 +273,7 @@ class Tournament:
 
     # --- a worker ---------------------------------------------------------------------------
     def _worker(self, work: queue.Queue, finished: queue.Queue) -> None:
-        engines: dict[str, EngineProcess] = {}
+        engines: dict[str, ProcessEngine] = {}
         try:
             while not self.stopping.is_set():
                 try:
@@ -280,20 +285,20 @@ class Tournament:
             for engine in engines.values():
                 engine.quit()
 
-    def _engine(self, name: str, engines: dict[str, EngineProcess]) -> EngineProcess:
+    def _engine(self, name: str, engines: dict[str, ProcessEngine]) -> ProcessEngine:
         """This worker's live engine process called ``name`` (started or restarted as needed)."""
         engine = engines.get(name)
         if engine is not None and engine.alive:
             return engine
         if engine is not None:
             engine.quit()
-        engine = EngineProcess(self.specs[name], self.settings.startup_timeout, game=self.game.name,
-                               rules=self.settings.rules)
+        engine = make_engine(self.specs[name], self.settings.startup_timeout, game=self.game.name,
+                             rules=self.settings.rules)
         engines[name] = engine
         engine.start()
         return engine
 
-    def play(self, spec: GameSpec, engines: dict[str, EngineProcess]) -> dict:
+    def play(self, spec: GameSpec, engines: dict[str, ProcessEngine]) -> dict:
         """Play one game to its end and return its journal record."""
         s = self.settings
         fen, opening_moves = s.openings[spec.opening]
@@ -325,6 +330,13 @@ class Tournament:
             except EngineError as err:
                 return self._loss(p, f"{players[p]} {err.reason}: {err}", engines, players[p])
         moves: list[str] = []
+        # engines are told the game as it was set up: from the start position (``position
+        # startpos``, for engines without FEN support) with the opening's moves, or from its FEN
+        opening = record["opening"]
+        start_fen = opening["fen"]
+        before = list(opening["moves"]) if start_fen is None else []
+        if start_fen is not None and opening["moves"]:
+            start_fen = record["start_fen"]
         while True:
             outcome = state.outcome()
             if outcome is not None:
@@ -336,7 +348,7 @@ class Tournament:
             limits, timeout = self._limits(tc, clock, p, played[p])
             try:
                 engine = self._engine(name, engines)
-                answer = engine.go(record["start_fen"], moves, limits, timeout)
+                answer = engine.go(start_fen, before + moves, limits, timeout)
             except EngineStartError as err:
                 return self._loss(p, f"{name} failed to start: {err}", engines, name)
             except EngineError as err:

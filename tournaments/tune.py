@@ -71,7 +71,7 @@ class TuneSettings:
     def identity(self) -> dict:
         """What a journal must match to be continued (the concurrency may change)."""
         pool = json.dumps([[fen, list(moves)] for fen, moves in self.openings])
-        return {"game": self.game, "rules": self.rules, "engine": asdict(self.engine),
+        return {"game": self.game, "rules": self.rules, "engine": self.engine.identity(),
                 "params": [to_json(p) for p in self.params], "optimizer": self.optimizer,
                 "iterations": self.iterations, "pairs": self.pairs, "seed": self.seed, "tc": asdict(self.tc),
                 "openings": {"count": len(self.openings), "sha256": hashlib.sha256(pool.encode()).hexdigest()},
@@ -250,6 +250,9 @@ def check_engine(tune: TuneSettings, startup_timeout: float = 10.0) -> TuneSetti
         raise ParamError(f"--engine sets {', '.join(clash)}, which the tune varies: leave "
                          f"option.{clash[0]}=... out of the spec")
     spec = tune.engine
+    if spec.protocol != "uci":
+        raise ParamError(f"engine {spec.name} speaks protocol={spec.protocol}: the tuner sets options through "
+                         "our protocol (uci), whose engines declare them")
     try:
         with EngineProcess(spec, startup_timeout, game=tune.game, rules=tune.rules) as engine:
             declared = dict(engine.options_declared)

@@ -2,9 +2,10 @@
 
 The process is the tournament manager's ``EngineProcess`` (spawn in its own process
 group, handshake, options, the game and its rules, ``go`` with timeouts, crash
-detection, clean shutdown); ``HostedEngine`` adds only what a GUI needs on top: every
-``info`` line handed to a callback the moment it arrives (the manager keeps them until
-``bestmove``), and a lock so that ``stop`` can be sent while ``go`` waits.  Any program
+detection, clean shutdown); every ``info``
+line reaches the driver's ``on_info`` hook the moment it arrives (the manager only keeps
+them until ``bestmove``); ``HostedEngine`` adds a lock so that ``stop`` can be sent while
+``go`` waits.  Any program
 that speaks the protocol can be hosted; which commands may run is fixed by the server's
 command line or engines file (``EngineSpec``), never by the page.
 
@@ -69,23 +70,17 @@ class Info:
 
 
 class HostedEngine(EngineProcess):
-    """An ``EngineProcess`` whose ``info`` lines reach ``on_info`` as they arrive."""
+    """An ``EngineProcess`` that ``stop`` may reach while ``go`` waits on another thread; its
+    ``info`` lines reach the driver's public ``on_info`` hook as they arrive."""
 
     def __init__(self, spec: EngineSpec, **kwargs):
         super().__init__(spec, **kwargs)
-        self.on_info: Callable[[str], None] | None = None
         self._send_lock = threading.Lock()
 
     def send(self, line: str) -> None:
         """Write one line (thread-safe: ``stop`` may come from the event loop during ``go``)."""
         with self._send_lock:
             super().send(line)
-
-    def _next_line(self, deadline: float):
-        line = super()._next_line(deadline)
-        if isinstance(line, str) and line.startswith("info") and self.on_info is not None:
-            self.on_info(line)
-        return line
 
 
 class EngineHost:

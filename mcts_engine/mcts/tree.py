@@ -82,9 +82,11 @@ class Node:
             self.children = [child]
 
 
-NODE_BYTES = sys.getsizeof(Node(None, 0, 0)) + sys.getsizeof(0.5)   # the node and its value sum
-LIST_BYTES = sys.getsizeof([])
 SLOT_BYTES = 8                     # one reference in a list
+# a node: the object, its value sum, and its slot in the parent's children list (held
+# beside the parent's list of untried moves until the last of them is expanded)
+NODE_BYTES = sys.getsizeof(Node(None, 0, 0)) + sys.getsizeof(0.5) + SLOT_BYTES
+LIST_BYTES = sys.getsizeof([])
 
 
 def move_bytes(move) -> int:

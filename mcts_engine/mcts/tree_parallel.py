@@ -47,7 +47,11 @@ class TreeParallelAgent(ParallelAgent):
         def step(progress: Progress) -> None:
             self._batch(tree, state, searcher.remaining(), batches, stop, progress)
 
-        info = searcher.run(tree, step)
+        try:
+            info = searcher.run(tree, step)
+        except BaseException:
+            self.local.forget_tree()
+            raise
         return self.local.result(tree, state, info)
 
     def _batch(self, tree: Tree, state: State, remaining: int | None, batches: "_Batches",

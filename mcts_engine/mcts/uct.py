@@ -49,8 +49,19 @@ class UctAgent(Agent):
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
         searcher = Searcher(limits, stop, on_info, self.settings)
         tree = self.search_tree(state, limits, history)
-        info = searcher.run(tree, lambda progress: self.iterate(tree, state, progress))
+        try:
+            info = searcher.run(tree, lambda progress: self.iterate(tree, state, progress))
+        except BaseException:
+            self.forget_tree()
+            raise
         return self.result(tree, state, info)
+
+    def forget_tree(self) -> None:
+        """Drop the tree: a search that failed part-way (a playout raised between a descent
+        and its backup) leaves a new node without a visit, which the next search must not
+        inherit through tree reuse."""
+        self.memory.clear()
+        self.tree = None
 
     def iterate(self, tree: Tree, state: State, progress: Progress) -> None:
         """One iteration on a copy of ``state`` (the root's position)."""

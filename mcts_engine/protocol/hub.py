@@ -13,6 +13,13 @@ Parameters are the engine options (``variant`` is ``UCI_Variant``; Scan's name
   ``from x to x captured ...``, every other game its own notation).
 * A client that never set the variant and sends a position string of another
   board size gets the usual game of that size (``HUB_BOARDS``).
+* Clients that number a variant's squares their own way (pydraughts, and so the
+  lidraughts bot bridge, on English, Russian, Brazilian and Turkish) are translated at
+  the edge by ``conventions.py``: positions and moves in, moves and PVs out.
+* The client is the arbiter: a game it goes on with after our draw rules called it
+  drawn goes on (``State.play_on``), so clients with other draw rules play to their end.
+* Parameters the engine does not have (``set-param name=bb-size ...``) are ignored, as
+  Hub asks of anything not understood.
 
 Unknown commands are ignored, as Hub asks; bad arguments, and what a game cannot
 do, get one ``error message="..."`` line; every ``go`` gets exactly one ``done``.
@@ -27,13 +34,17 @@ from typing import Callable
 from .. import __version__
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
-from ..rules import RulesError, State
+from ..rules import Game, RulesError, State
+from .conventions import SquareTranslation
 from .errors import ProtocolError, one_line, short
 from .options import Option, OptionError
 from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, move_texts
 
-HUB_BOARDS = {50: "international", 32: "english", 72: "canadian"}   # squares -> usual game of that size
-HUB_VARIANTS = {"normal": "international"}    # Scan's variant names that differ from ours
+HUB_BOARDS = {50: "international", 32: "english", 72: "canadian", 64: "turkish"}  # squares -> usual game
+# the clients' variant names that are not ours: Scan's (normal, killer, bt, frisian, losing) and
+# pydraughts' / lidraughts' (standard, frysk!, antidraughts, breakthrough, from position)
+HUB_VARIANTS = {"normal": "international", "standard": "international", "bt": "breakthrough",
+                "losing": "antidraughts", "from position": "international", "fromposition": "international"}
 HUB_START_VARIANT = "international"           # Hub is the 10x10 GUIs' protocol
 _HUB_ARG = re.compile(r'([^\s=]+)(?:=("(?:[^"]*)"|\S*))?')
 _HUB_POSITION = re.compile(r"[WB][wbWBe]+")
@@ -75,14 +86,15 @@ def hub_notation(position: State, move) -> str:
     return position.hub_move_str(move)
 
 
-def hub_info_line(state: State, info: SearchInfo) -> str:
-    """A progress report as Scan writes it: score in men, time in seconds, speed in Mnps, quoted PV."""
+def hub_info_line(state: State, info: SearchInfo, notation: Callable[[State, object], str] = hub_notation) -> str:
+    """A progress report as Scan writes it: score in men, time in seconds, speed in Mnps, quoted PV
+    (moves written by ``notation``)."""
     if info.mate is not None:
         plies = max(1, 2 * abs(info.mate) - (1 if info.mate > 0 else 0))
         score = (10000 - plies) / 100 * (1 if info.mate > 0 else -1)
     else:
         score = info.cp / 100
-    pv = move_texts(state, info.pv, hub_notation)
+    pv = move_texts(state, info.pv, notation)
     return (f"info depth={max(1, round(info.depth))} mean-depth={info.depth:.1f} score={score:.2f} "
             f"nodes={info.nodes} time={info.time:.3f} nps={info.nps / 1e6:.3f} pv={hub_quote(' '.join(pv))}")
 
@@ -90,14 +102,15 @@ def hub_info_line(state: State, info: SearchInfo) -> str:
 def parse_level(args: dict[str, str]) -> Limits:
     """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits."""
     def number(key: str, kind: type = float) -> float:
-        """The value of ``key`` as a number >= 0; raises ProtocolError naming it."""
+        """The value of ``key`` as a number >= 0 (a clock already run out, ``time=-0.02`` as
+        pydraughts sends it, is 0); raises ProtocolError naming it."""
         try:
             value = kind(args[key])
         except ValueError:
             raise ProtocolError(f"level {key}={short(args[key])!r} is not a number") from None
-        if not (kind is int or math.isfinite(value)) or value < 0:
+        if not (kind is int or math.isfinite(value)) or (value < 0 and key != "time"):
             raise ProtocolError(f"level {key}={short(args[key])!r} is out of range")
-        return value
+        return max(value, 0)
     limits = Limits(infinite="infinite" in args)
     if "depth" in args:
         limits.depth = number("depth", int)
@@ -121,21 +134,33 @@ class HubProtocol:
         self.session = Session(self)
         self.limits = Limits()
         self.variant_chosen = False    # set-param variant was sent: no board-size guessing
+        self._translation: SquareTranslation | None = None
         self.session.set_option("UCI_Variant", HUB_START_VARIANT)
+
+    def translation(self, game: Game | None = None) -> SquareTranslation:
+        """The client's square numbering for ``game`` (default: the current one; ``conventions.py``)."""
+        game = game or self.session.game
+        if self._translation is None or self._translation.game is not game:
+            self._translation = SquareTranslation(game)
+        return self._translation
+
+    def notation(self, position: State, move) -> str:
+        """A move as the client writes it: the rules' Hub notation, translated."""
+        return self.translation().move_out(position.hub_move_str(move))
 
     # --- the session's output --------------------------------------------------------------
     def info(self, state: State, info: SearchInfo) -> None:
         """A progress report as a Hub ``info`` line."""
-        self.write(hub_info_line(state, info))
+        self.write(hub_info_line(state, info, self.notation))
 
     def finished(self, done: FinishedSearch) -> None:
         """The final ``info`` line (if new), then ``done move=<move> [ponder=<move>]``."""
         if done.info is not None:
-            self.write(hub_info_line(done.state, done.info))
+            self.write(hub_info_line(done.state, done.info, self.notation))
         if done.move is None:
             self.write("done move=0000")
             return
-        texts = move_texts(done.state, done.line(), hub_notation)
+        texts = move_texts(done.state, done.line(), self.notation)
         self.write(f"done move={texts[0]}" + (f" ponder={texts[1]}" if len(texts) > 1 else ""))
 
     def note(self, text: str) -> None:
@@ -171,8 +196,11 @@ class HubProtocol:
         self.write("wait")
 
     def cmd_set_param(self, args: dict[str, str]) -> None:
-        """set-param name=<param> value=<value>: checked before a running search is stopped."""
+        """set-param name=<param> value=<value>: checked before a running search is stopped;
+        a parameter we do not have is ignored (bridges send their own, e.g. ``initial-time``)."""
         name, value = args.get("name", ""), args.get("value")
+        if name.lower() != "variant" and " ".join(name.split()).lower() not in self.session.options.table:
+            return
         if name.lower() == "variant":
             name = "UCI_Variant"
             value = HUB_VARIANTS.get((value or "").lower(), value)
@@ -203,10 +231,13 @@ class HubProtocol:
             if squares != game.hub_squares and squares in HUB_BOARDS and not self.variant_chosen:
                 change = self.session.check_option("UCI_Variant", HUB_BOARDS[squares])
                 game = change.game
-            start = game.parse_hub_position(text)
+            start = game.parse_hub_position(self.translation(game).position_in(text))
         else:
             start = game.parse_fen(text) if text else game.new_state()
-        position = build_position(start, args.get("moves", "").split(), lambda s, t: s.parse_hub_move(t))
+        translation = self.translation(game)
+        position = build_position(start, args.get("moves", "").split(),
+                                  lambda state, move: state.parse_hub_move(translation.move_in(move)),
+                                  arbiter=True)
         if change is not None:
             self.session.apply_option(change)
         self.session.set_position(position)

@@ -60,35 +60,48 @@ def outcome_words(outcome: float) -> str:
 class Position:
     """The current position and how it was reached: start FEN plus the moves (our notation).
 
+    ``waived`` lists the plies at which a draw of our draw rules was waived because the
+    client, the arbiter, played on (``build_position(..., arbiter=True)``).
     ``history()`` identifies the position for tree reuse, whatever dialect set it.
     """
 
     state: State
     start_fen: str
     moves: tuple[str, ...] = ()
+    waived: tuple[int, ...] = ()
 
     def history(self) -> tuple[str, ...]:
-        """(start FEN, move, move, ...)."""
-        return (self.start_fen, *self.moves)
+        """(start FEN, move, move, ...); the start marked with the waived draws, if any, so that
+        no search resumes a subtree that was searched as a drawn end."""
+        start = self.start_fen if not self.waived else f"{self.start_fen} (play on at {self.waived})"
+        return (start, *self.moves)
 
 
-def build_position(start: State, moves: Iterable[str], parse_move: MoveParser | None = None) -> Position:
+def build_position(start: State, moves: Iterable[str], parse_move: MoveParser | None = None,
+                   arbiter: bool = False) -> Position:
     """``start`` (a fresh State, played on in place) after the move texts ``moves``.
 
     ``parse_move(state, text)`` reads one move (default: the game's notation).
-    Raises IllegalMove naming the bad move and its number.
+    ``arbiter``: the client judges the end of the game (Hub, DXP): where our draw rules
+    call the game drawn and the client plays on, or asks for a move, the draw is waived
+    (``State.play_on``).  Raises IllegalMove naming the bad move and its number.
     """
     parse_move = parse_move or (lambda state, text: state.parse_move(text))
     start_fen = start.fen()
     played: list[str] = []
+    waived: list[int] = []
     for text in moves:
+        if arbiter and start.play_on():
+            waived.append(len(played))
         try:
             move = parse_move(start, text)
         except IllegalMove as err:
             raise IllegalMove(f"move {short(text)!r} (number {len(played) + 1}): {err}") from None
         played.append(start.move_str(move))
         start.play(move)
-    return Position(start, start_fen, tuple(played))
+    if arbiter and start.play_on():
+        waived.append(len(played))
+    return Position(start, start_fen, tuple(played), tuple(waived))
 
 
 def move_texts(state: State, moves: Iterable[Move], notation: Callable[[State, Move], str]) -> list[str]:

@@ -169,6 +169,24 @@ class State(ABC):
         """
         return self.parse_move(text)
 
+    def hub_position(self) -> str:
+        """The position as a Hub position string: the side to move's colour letter, then one of
+        ``w b W B e`` per square in the order of ``game.square_numbering()``.
+
+        Default: the FEN, for games without numbered squares (the Hub dialect reads a FEN too).
+        """
+        return self.fen()
+
+    # --- when the arbiter is someone else ---------------------------------------------------
+    def play_on(self) -> bool:
+        """The arbiter (a GUI, a tournament manager with other draw rules) plays on in a position
+        our draw rules call drawn: forget that draw, and restart the draw counters from here.
+
+        Returns whether there was such a draw to forget.  Wins and losses are never undone.
+        Default: False, for games whose draws are not counted.
+        """
+        return False
+
 
 class TurnState(State):
     """A state that keeps the player to move in the attribute ``turn`` (0 or 1)."""
@@ -192,7 +210,7 @@ class Game(ABC):
     White and Black in game records).  The default ``("W", "B")`` says "player 0 is White",
     which is how the clocks and the game records treated a game without colours.
     ``hub_squares`` is the number of squares in a Hub position string, 0 when the game
-    has none (then ``parse_hub_position`` refuses).
+    has none (then ``parse_hub_position`` refuses and ``square_numbering`` is empty).
     """
 
     name: str
@@ -244,9 +262,19 @@ class Game(ABC):
             total += self.perft(child, depth - 1)
         return total
 
+    def square_numbering(self, corner: str | None = None) -> tuple[str, ...]:
+        """The playing squares' names in the order a numbering from ``corner`` counts them, row by
+        row as the first player sees the board (``top-left``, ``top-right``, ``bottom-left``,
+        ``bottom-right``); default the game's own order (that of ``parse_hub_position``).
+
+        Clients that number squares their own way (the Hub and DXP dialects' conventions) are
+        translated with it.  Default: (), for games without such squares.
+        """
+        return ()
+
     def parse_hub_position(self, text: str) -> State:
         """A position from a Hub position string: the side (``W``/``B``), then one of
-        ``w b W B e`` per numbered square in numeric order.
+        ``w b W B e`` per square in the order of ``square_numbering()``.
 
         Default: BadPosition, for games without numbered squares.
         """

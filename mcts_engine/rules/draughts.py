@@ -72,6 +72,7 @@ class DraughtsGame(Game):
         self.immediate = v.removal == "immediate"
         self.promotion = v.promotion
         self.king_landing = v.king_landing
+        self.killer = v.king_landing == "killer"
         self._setup_scan_plan()
         self.man_jump_table = [self._jump_table(ds) for ds in self.man_jump]
         self.king_jump_table = self._jump_table(self.king_jump)
@@ -85,6 +86,9 @@ class DraughtsGame(Game):
         self.endgame_counts = ENDGAME_COUNTS[v.endgame]
         self.endgame_max = ENDGAME_MAX_PIECES.get(v.endgame, 0)
         self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
+        self.crown_wins = v.goal == "crown"
+        # the first player's score when the side to move (index) has no move
+        self.stuck_score = (1.0, 0.0) if v.goal == "lose" else (0.0, 1.0)
         self._setup_names()
         self._setup_start()
 
@@ -200,8 +204,14 @@ class DraughtsGame(Game):
         return DraughtsState(self, own, opp, kings[0] | kings[1], turn)
 
     def perft(self, state: "DraughtsState", depth: int) -> int:
-        """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
-        return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
+        """Leaf count of the legal-move tree (draw rules ignored), on raw masks.
+
+        Where the first king wins (breakthrough) a position with a king has no moves.
+        """
+        def crown_ends(own, opp, kings, turn):
+            return [] if kings else self.legal(own, opp, kings, turn)
+        legal = crown_ends if self.crown_wins else self.legal
+        return perft_walk(legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
 
     @staticmethod
     def _child(position: tuple, move: Move) -> tuple:
@@ -214,24 +224,32 @@ class DraughtsGame(Game):
             kings |= to
         return opp & ~cap, own ^ frm ^ to, kings & ~cap, turn ^ 1
 
-    # --- Hub protocol notation -------------------------------------------------------
+    # --- numbered squares and the Hub protocol's notation -------------------------------
+    def square_numbering(self, corner: str | None = None) -> tuple[str, ...]:
+        """The playing squares' names counted row by row from ``corner`` as the first player sees
+        the board (``top-left``, ``top-right``, ``bottom-left``, ``bottom-right``, as PDN's
+        GameType corners); default the variant's own corner, the order of its PDN numbers
+        (algebraic boards: ``a1`` first, along each rank)."""
+        corner = corner or self.variant.corner
+        order = self.grid.numbering(corner.startswith("top"), corner.endswith("left"))
+        return tuple(self.name_of[i] for i in order)
+
     @property
     def hub_squares(self) -> int:
-        """The squares of a Hub position string: every playing square on numbered boards, else 0."""
-        return len(self.name_of) if self.variant.notation == "numeric" else 0
+        """The squares of a Hub position string: every playing square."""
+        return len(self.name_of)
 
     def parse_hub_position(self, text: str) -> "DraughtsState":
-        """A position from Hub's ``W``/``B`` + one of ``w b W B e`` per square 1, 2, ... (numbered boards)."""
+        """A position from Hub's ``W``/``B`` + one of ``w b W B e`` per square in the order of
+        ``square_numbering()`` (the PDN numbers; on algebraic boards ``a1``, ``c1``, ... ``h8``)."""
         n = self.hub_squares
-        if not n:
-            return super().parse_hub_position(text)
         text = text.strip()
         if len(text) != n + 1 or text[0] not in "WB" or any(c not in "wbWBe" for c in text[1:]):
             raise BadPosition(f"bad Hub position {text!r}: expected W or B then {n} of w b W B e")
         lists: dict[str, list[str]] = {"W": [], "B": []}
-        for number, c in enumerate(text[1:], 1):
+        for name, c in zip(self.square_numbering(), text[1:]):
             if c != "e":
-                lists[c.upper()].append(("K" if c.isupper() else "") + str(number))
+                lists[c.upper()].append(("K" if c.isupper() else "") + name)
         return self.parse_fen(f"{text[0]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}")
 
     # --- move generation -----------------------------------------------------------
@@ -487,6 +505,8 @@ class DraughtsGame(Game):
                     break
                 land = land << d if d > 0 else land >> -d
             if not continuing:  # rule 1.6: stop only where no further jump exists from any landing
+                if self.killer and s & kings:   # Killer: after a king as the last piece, just behind it
+                    finals = finals[:1]
                 for land in finals:
                     out.append((frm, land, cap2, crowned, order2, route + (land,)))
         return found
@@ -572,23 +592,27 @@ class DraughtsState(TurnState):
         return (self.turn, self.own, self.opp, self.kings)
 
     def _frozen(self) -> int:
-        """The king that may not make another plain move (Frisian), as a mask, or 0."""
+        """The king that may not make another plain move (Frisian), as a mask, or 0.
+
+        The run's square must still hold one of our kings: a king taken after its run (the
+        run is not cleared then) must not leave a phantom king behind for ``scan``.
+        """
         limit = self.game.king_move_limit
         if not limit:
             return 0
         sq, n = self.runs[2 * self.turn], self.runs[2 * self.turn + 1]
-        return sq if n >= limit and self.own & ~self.kings else 0
+        return sq if n >= limit and sq & self.own & self.kings and self.own & ~self.kings else 0
 
     # --- moves -----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Captures (after the choice rule) if any, else steps; empty when the game is over."""
-        if self.drawn:
+        if self.drawn or (self.kings and self.game.crown_wins):
             return []
         return self.game.legal(self.own, self.opp, self.kings, self.turn, self._frozen())
 
     def random_move(self, rng) -> Move | None:
         """A uniformly random legal move without listing the steps, or None when the game is over."""
-        if self.drawn:
+        if self.drawn or (self.kings and self.game.crown_wins):
             return None
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
@@ -608,9 +632,12 @@ class DraughtsState(TurnState):
         g = self.game
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
+        crown_wins, stuck_score = g.crown_wins, g.stuck_score
         for _ in range(max_plies):
             if self.drawn:
                 return 0.5
+            if crown_wins and self.kings:
+                return self.outcome()
             own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
             starters, count, buckets = scan(own, opp, kings, turn, self._frozen() if limit else 0)
             if starters:
@@ -619,7 +646,7 @@ class DraughtsState(TurnState):
             elif count:
                 play(pick_step(count, buckets, kings, turn, rnd))
             else:
-                return 0.0 if turn == 0 else 1.0
+                return stuck_score[turn]
         return self.outcome()
 
     def play(self, move: Move) -> None:
@@ -694,10 +721,30 @@ class DraughtsState(TurnState):
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
         g = self.game
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
+        if kings and g.crown_wins:
+            return self._crowned_winner()
         starters, count, _ = g.scan(own, opp, kings, turn, self._frozen())
         if starters or count:
             return 0.5 if self.drawn else None
-        return 0.0 if turn == 0 else 1.0  # the side to move cannot move: it loses
+        return g.stuck_score[turn]  # the side to move cannot move: it loses (antidraughts: it wins)
+
+    def _crowned_winner(self) -> float:
+        """Breakthrough: the player with a king has won (both, from a set-up position: who moved last)."""
+        p0 = self.own if self.turn == 0 else self.opp
+        first, second = bool(self.kings & p0), bool(self.kings & ~p0)
+        if first != second:
+            return 1.0 if first else 0.0
+        return 0.0 if self.turn == 0 else 1.0
+
+    def play_on(self) -> bool:
+        """The arbiter plays on past a draw of the draw counters: clear it and restart the counters
+        (repetition, no progress, endgame counts) from this position; whether there was one."""
+        if not self.drawn:
+            return False
+        self.drawn = False
+        self.progress_ply = self.capture_ply = self.ply
+        self.history = ()
+        return True
 
     # --- notation ----------------------------------------------------------------
     def fen(self) -> str:
@@ -752,6 +799,20 @@ class DraughtsState(TurnState):
         why = " (a capture is compulsory)" if legal[0][2] else ""
         return single_match(self, text, matches, why)
 
+    def hub_position(self) -> str:
+        """The Hub position string: side letter, then ``w b W B e`` per square of ``square_numbering()``."""
+        g = self.game
+        p0 = self.own if self.turn == 0 else self.opp
+        cells = []
+        for name in g.square_numbering():
+            bit = 1 << g.index_of[name]
+            if not (self.own | self.opp) & bit:
+                cells.append("e")
+            else:
+                colour = g.colours[0] if p0 & bit else g.colours[1]
+                cells.append(colour if self.kings & bit else colour.lower())
+        return g.colours[self.turn] + "".join(cells)
+
     def hub_move_str(self, move: Move) -> str:
         """Hub notation: a step as ``move_str``; a capture ``from x to x captured...`` with the
         captured squares in numeric order (how Scan and the Hub GUIs name a capture)."""
@@ -779,7 +840,8 @@ class DraughtsState(TurnState):
 
     # --- evaluation and display -------------------------------------------------
     def evaluate(self) -> float:
-        """Material balance mapped to [0, 1] for the first player: its share of the material.
+        """Material balance mapped to [0, 1] for the first player: its share of the material
+        (antidraughts, where losing pieces is the aim: the other player's share).
 
         Men count 1, kings ``game.king_value``; a bare board scores 0.5.
         """
@@ -787,18 +849,24 @@ class DraughtsState(TurnState):
         kv, kings = g.king_value, self.kings
         own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
         opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
-        return material_share(own, opp, self.turn)
+        share = material_share(own, opp, self.turn)
+        return 1.0 - share if g.variant.goal == "lose" else share
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""
         return move[2] != 0
 
     def heuristic(self, move: Move) -> float:
-        """One-ply material gain of a legal move for its mover: pieces taken, plus crowning."""
-        kv = self.game.king_value
+        """One-ply material gain of a legal move for its mover: pieces taken, plus crowning
+        (antidraughts: the gain counts against the mover; breakthrough: crowning wins)."""
+        g = self.game
+        kv = g.king_value
         cap = move[2]
         gain = (cap & ~self.kings).bit_count() + kv * (cap & self.kings).bit_count()
-        return gain + (kv - 1 if move[3] else 0)
+        if g.crown_wins and move[3]:
+            return gain + 1000.0           # the first king wins
+        gain += kv - 1 if move[3] else 0
+        return -gain if g.variant.goal == "lose" else gain
 
     def board_text(self) -> str:
         """The board as text, seen from the first player's side, with the square names per row.

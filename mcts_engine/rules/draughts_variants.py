@@ -40,8 +40,9 @@ class Variant:
     man_jumps: str = option_field("fwd", "M3 how men jump", choices=("fwd", "all-diag", "fwd+side", "all-8"))
     man_takes_king: bool = option_field(True, "M4 a man may capture a king")
     king_range: str = option_field("flying", "M5 kings step one square or fly", choices=("short", "flying"))
-    king_landing: str = option_field("any", "M6 a flying king lands anywhere beyond or just behind",
-                                     choices=("any", "next"))
+    king_landing: str = option_field("any", "M6 a flying king lands anywhere beyond or just behind; killer: "
+                                     "anywhere, but just behind the last piece taken when that is a king",
+                                     choices=("any", "next", "killer"))
     king_reverse: bool = option_field(True, "M7 a king may jump back along the line it came")
     removal: str = option_field("end", "C2 captured pieces leave at the end (Turkish strike) or at once",
                                 choices=("end", "immediate"))
@@ -54,9 +55,14 @@ class Variant:
     progress: str = option_field("man-or-capture", "D what resets no_progress", choices=("man-or-capture", "capture"))
     endgame: str = option_field("none", "D endgame counts", choices=("none", "fmjd", "russian", "frisian", "turkish"))
     king_move_limit: int = option_field(0, "Frisian: one king moves at most N times in a row while men are left")
+    goal: str = option_field("block", "G what wins: block = a player without a move loses; lose = a player "
+                             "without a move wins (antidraughts); crown = the first king wins (breakthrough)",
+                             choices=("block", "lose", "crown"))
 
 
 _INTL = dict(choice="max", man_jumps="all-diag", promotion="pass")
+_FRISIAN = dict(size=10, men_rows=4, lines="both", man_jumps="all-8", choice="frisian", promotion="pass",
+                no_progress=50, endgame="frisian", king_move_limit=3)
 _TURKISH = dict(squares="all", men_rows=2, skip_back_row=True, notation="algebraic", corner="bottom-left",
                 lines="orthogonal", man_steps="fwd+side", man_jumps="fwd+side", removal="immediate",
                 choice="max", no_progress=50, progress="capture", endgame="turkish")
@@ -82,12 +88,17 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in [
             choice="max-kings", no_progress=40),
     Variant("thai", first="B", men_rows=2, king_landing="next", removal="immediate", capture_sep="-",
             no_progress=30),
-    Variant("frisian", size=10, men_rows=4, lines="both", man_jumps="all-8", choice="frisian",
-            promotion="pass", no_progress=50, endgame="frisian", king_move_limit=3),
+    Variant("frisian", **_FRISIAN),
+    # the lidraughts and Hub variants (docs/games.md): International or Frisian with one parameter changed
+    Variant("frysk", **{**_FRISIAN, "men_rows": 1}),
+    Variant("antidraughts", size=10, men_rows=4, goal="lose", **_INTL),
+    Variant("breakthrough", size=10, men_rows=4, goal="crown", repetition=0, **_INTL),
+    Variant("killer", size=10, men_rows=4, king_landing="killer", no_progress=50, endgame="fmjd", **_INTL),
 ]}
 
 ALIASES = {"american": "english", "checkers": "english", "shashki": "russian", "dama": "turkish",
-           "draughts": "international", "frysk": "frisian", "mak-hot": "thai", "damas": "spanish"}
+           "draughts": "international", "frysk!": "frysk", "mak-hot": "thai", "damas": "spanish",
+           "killer-draughts": "killer"}
 
 
 def schema(name: str) -> Schema:
