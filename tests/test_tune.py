@@ -192,3 +192,12 @@ def test_bad_parameters_are_one_clear_error_before_any_game(tmp_path, args, word
     proc = run(*tune(journal, "--engine", engine, *args, "--iterations", 2), check=False)
     assert proc.returncode == 2 and words in proc.stderr, proc.stderr
     assert not journal.exists()
+
+
+def test_only_engines_of_our_protocol_can_be_tuned():
+    from tournaments.engine import parse_engine_arg
+    from tournaments.tune import TuneSettings, check_engine
+    from tournaments.tune_params import Param, ParamError
+    spec = parse_engine_arg(f'name=scan protocol=hub cmd="{sys.executable} {FAKE}"')
+    with pytest.raises(ParamError, match="speaks protocol=hub: the tuner sets options through our protocol"):
+        check_engine(TuneSettings(game="english", engine=spec, params=(Param("UCT_C", 1, 0, 4, 0.3, 0.1),)))
