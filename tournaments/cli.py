@@ -8,16 +8,18 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 
 import click
 
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from . import records, report, stats
-from .engine import EngineSpec, load_engines_file, parse_engine_arg
 from .cluster import ClusterError, ClusterTarget, open_executor
+from .engine import EngineSpec, load_engines_file, parse_engine_arg
 from .executors import ExecutorError
 from .runner import Settings, TimeControl, Tournament, random_openings, read_openings
+from .tune_defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENINGS, OPTIMIZERS, TUNE_HEADER
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,9 +42,9 @@ def _cluster_target(ctx: click.Context, param: click.Parameter, value: str | Non
 def cluster_option(f):
     """``--cluster ADDRESS|local:N``: play the games on a Dask cluster (a ``ClusterTarget``).
 
-    Shared by every command that plays games (match, round-robin, gauntlet; ``tune`` takes
-    it the same way): the command opens ``cluster.open_executor(o["cluster"], concurrency)``
-    once, in a ``with``, and passes it to each ``Tournament(..., executor=...)``.
+    Part of ``play_options``, so every command that plays games takes it (match,
+    round-robin, gauntlet, tune): the command opens ``cluster.open_executor(o["cluster"],
+    concurrency)`` once, in a ``with``, and passes it to each ``Tournament(..., executor=...)``.
     """
     return click.option(
         "--cluster", callback=_cluster_target, metavar="ADDRESS|local:N", default=None,
@@ -50,17 +52,19 @@ def cluster_option(f):
              "(N worker processes here); needs mcts-engine[cluster], see docs/cluster.md")(f)
 
 
-def tournament_options(f):
-    """The options every tournament command shares."""
-    options = [
+def _apply(options: list, f):
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def play_options(f):
+    """The options of how games are played, shared by the tournaments and ``tune``."""
+    return _apply([
         click.option("--game", required=True, help="game or variant (see mcts-engine games)"),
         click.option("--rules", help="rule options as key=value,key=value"),
-        click.option("--engine", "engines", multiple=True, required=True,
-                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file'),
         click.option("--engines-file", type=click.Path(exists=True, dir_okay=False),
                      help="JSON or TOML file of engines: {engines: [{name, cmd, options}]}"),
-        click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-                     help="games per pair of engines (played in colour-swapped pairs)"),
         click.option("--concurrency", type=click.IntRange(1), default=None,
                      help="games at once (default: the number of CPUs, at most 8)"),
         click.option("--movetime", type=click.IntRange(1), help="ms per move (default 100)"),
@@ -82,6 +86,19 @@ def tournament_options(f):
                      help="adjudicate a loss when an engine scores below -CP for 3 moves"),
         click.option("--draw", "draw_score", type=click.IntRange(0), default=None,
                      help="adjudicate a draw when both engines score within +-CP for 8 moves each (after 40 plies)"),
+        click.option("--json", "as_json", is_flag=True, help="print the final report as JSON"),
+        click.option("--quiet", is_flag=True, help="no progress bar"),
+        cluster_option,
+    ], f)
+
+
+def tournament_options(f):
+    """The options every tournament command shares."""
+    return play_options(_apply([
+        click.option("--engine", "engines", multiple=True, required=True,
+                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file'),
+        click.option("--games", type=click.IntRange(1), default=2, show_default=True,
+                     help="games per pair of engines (played in colour-swapped pairs)"),
         click.option("--sprt", nargs=4, type=float, default=None, metavar="ELO0 ELO1 ALPHA BETA",
                      help="sequential test on the first pair; stops early when decided"),
         click.option("--journal", type=click.Path(dir_okay=False), default="tournament.jsonl",
@@ -89,13 +106,37 @@ def tournament_options(f):
         click.option("--resume", is_flag=True, help="continue the journal (it must exist)"),
         click.option("--pdn", "pdn_file", type=click.Path(dir_okay=False),
                      help="write every game of the journal as PDN / PGN-like records here"),
-        click.option("--json", "as_json", is_flag=True, help="print the final report as JSON"),
-        click.option("--quiet", is_flag=True, help="no progress bar"),
-        cluster_option,
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    ], f))
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How games are played, from the command line: rules, time control, concurrency."""
+
+    rules: dict
+    tc: TimeControl
+    concurrency: int
+
+
+def conditions(o: dict) -> Conditions:
+    """The game's rules (checked by building the game), the time control and the concurrency."""
+    rules = parse_rule_options(o["rules"]) if o["rules"] else {}
+    get_game(o["game"], **rules)
+    if o["cluster"] is not None and o["concurrency"] is not None:
+        raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
+                         "games at once as it has threads (dask worker --nthreads)")
+    tc = TimeControl.parse(o["movetime"], o["nodes"], o["tc"], o["margin"])
+    return Conditions(rules, tc, o["concurrency"] or max(1, min(8, os.cpu_count() or 1)))
+
+
+def openings_of(o: dict, rules: dict, count: int, seed: int) -> list:
+    """The openings of ``--openings FILE``, or ``count`` random ones of ``--opening-plies``, or
+    the start position."""
+    if o["openings_file"]:
+        return read_openings(o["openings_file"], o["game"], rules)
+    if o["opening_plies"]:
+        return random_openings(o["game"], rules, o["opening_plies"], count, seed)
+    return [(None, [])]
 
 
 def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec]:
@@ -125,22 +166,11 @@ def _sprt(args: tuple[float, float, float, float] | None) -> stats.SPRT | None:
 
 def _run(kind: str, **o) -> None:
     try:
-        rules = parse_rule_options(o["rules"]) if o["rules"] else {}
-        get_game(o["game"], **rules)
+        c = conditions(o)
         engines = _engines(o["engines"], o["engines_file"])
-        tc = TimeControl.parse(o["movetime"], o["nodes"], o["tc"], o["margin"])
-        if o["openings_file"]:
-            openings = read_openings(o["openings_file"], o["game"], rules)
-        elif o["opening_plies"]:
-            openings = random_openings(o["game"], rules, o["opening_plies"], max(1, (o["games"] + 1) // 2), o["seed"])
-        else:
-            openings = [(None, [])]
-        if o["cluster"] is not None and o["concurrency"] is not None:
-            raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
-                             "games at once as it has threads (dask worker --nthreads)")
-        concurrency = o["concurrency"] or max(1, min(8, os.cpu_count() or 1))
-        settings = Settings(game=o["game"], engines=engines, kind=kind, games=o["games"], rules=rules, tc=tc,
-                            openings=openings, concurrency=concurrency, max_plies=o["max_plies"],
+        openings = openings_of(o, c.rules, max(1, (o["games"] + 1) // 2), o["seed"])
+        settings = Settings(game=o["game"], engines=engines, kind=kind, games=o["games"], rules=c.rules, tc=c.tc,
+                            openings=openings, concurrency=c.concurrency, max_plies=o["max_plies"],
                             resign_score=o["resign_score"], draw_score=o["draw_score"],
                             game_timeout=o["game_timeout"])
         if o["resume"] and not os.path.exists(o["journal"]):
@@ -168,7 +198,7 @@ def _run(kind: str, **o) -> None:
 
     tournament.on_game, tournament.should_stop = on_game, should_stop
     try:
-        with open_executor(o["cluster"], concurrency) as executor:
+        with open_executor(o["cluster"], c.concurrency) as executor:
             tournament.executor = executor
             results = tournament.run(todo, done)
     except KeyboardInterrupt:
@@ -190,16 +220,26 @@ def _stopped(bar, message: str, journal: str, status: int) -> None:
     sys.exit(status)
 
 
-def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None) -> None:
+def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None,
+            tuned=None) -> None:
+    """Print the report of ``results`` (and, for a tune journal, what the tune found: a
+    ``tune_report.TuneSummary``)."""
     rep = report.build(sorted(results, key=lambda r: r["id"]), header, sprt)
     if pdn_file:
         with open(pdn_file, "w", encoding="utf-8") as f:
             for r in sorted(results, key=lambda r: r["id"]):
                 f.write(records.game_record_text(r) + "\n")
     if as_json:
-        click.echo(json.dumps(report.as_json(rep), indent=2, allow_nan=False))
-    else:
+        out = report.as_json(rep)
+        if tuned is not None:
+            from . import tune_report
+            out["tune"] = tune_report.as_json(tuned)
+        click.echo(json.dumps(out, indent=2, allow_nan=False))
+    elif tuned is None:
         click.echo(report.as_text(rep))
+    else:
+        from . import tune_report
+        click.echo(report.as_text(rep) + "\n\n" + tune_report.as_text(tuned))
 
 
 @main.command()
@@ -229,14 +269,16 @@ def gauntlet(**o) -> None:
 @click.option("--pdn", "pdn_file", type=click.Path(dir_okay=False), help="also write the games as PDN here")
 @click.option("--json", "as_json", is_flag=True)
 def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
-    """Recompute every statistic from a journal."""
+    """Recompute every statistic from a journal (of a tune too: then also what it found)."""
     try:
+        lines = records.Journal(journal).records()
         header, games = records.Journal(journal).load()
+        summary = _tune_summary(journal) if lines and lines[0].get("type") == TUNE_HEADER else None
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
     if not games:
         raise click.UsageError(f"journal {journal} has no finished game")
-    _finish(games, header, _sprt(sprt), as_json, pdn_file)
+    _finish(games, header, _sprt(sprt), as_json, pdn_file, summary)
 
 
 @main.command("replay")
@@ -263,3 +305,140 @@ def replay_cmd(records_file: str, board: bool) -> None:
     click.echo(f"{len(games)} game(s), {bad} invalid")
     if bad:
         sys.exit(1)
+
+
+# --- tune --------------------------------------------------------------------------------------
+# (the tuner's modules, numpy among them, load only when a tune command runs)
+
+@main.command()
+@play_options
+@click.option("--engine", required=True, help='the engine under test: "name=N cmd=COMMAND option.X=V ..."')
+@click.option("--params", "params_file", type=click.Path(exists=True, dir_okay=False),
+              help="parameters: lines name,start,min,max,c_end,r_end (or with an int/float column), TOML or JSON")
+@click.option("--param", "param_lines", multiple=True, help="a parameter line name,start,min,max,c_end,r_end (repeatable)")
+@click.option("--iterations", type=click.IntRange(1), required=True, help="SPSA iterations or Optuna trials")
+@click.option("--pairs-per-iteration", "pairs", type=click.IntRange(1), default=2, show_default=True,
+              help="colour-swapped game pairs per iteration (or trial)")
+@click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="spsa", show_default=True)
+@click.option("--a-ratio", type=click.FloatRange(0), default=A_RATIO, show_default=True,
+              help="SPSA: A as a fraction of the iterations")
+@click.option("--alpha", type=click.FloatRange(0), default=ALPHA, show_default=True, help="SPSA: learning-rate decay")
+@click.option("--gamma", type=click.FloatRange(0), default=GAMMA, show_default=True, help="SPSA: perturbation decay")
+@click.option("--journal", type=click.Path(dir_okay=False), default="tune.jsonl", show_default=True,
+              help="the tune's journal; rerunning the same command continues it")
+@click.option("--confirm", "confirm_games", type=click.IntRange(2), default=None,
+              help="then play the tuned values against the start values for this many games (Elo, SPRT)")
+@click.option("--confirm-against", help="the confirmation's baseline engine SPEC instead of the start values")
+@click.option("--confirm-sprt", nargs=4, type=float, default=CONFIRM_SPRT_ARGS, show_default=True,
+              metavar="ELO0 ELO1 ALPHA BETA", help="the confirmation's SPRT (it stops when decided)")
+@click.option("--no-plots", is_flag=True, help="do not write the PNG plots next to the journal")
+def tune(**o) -> None:
+    """Tune numeric engine options by playing the engine against itself (SPSA, or Optuna)."""
+    from . import tune as tuner
+    from . import tune_report, tune_run
+    from .tune_params import load_params, value_text
+    try:
+        c = conditions(o)
+        [engine] = _engines((o["engine"],), o["engines_file"])
+        params = load_params(o["params_file"], o["param_lines"])
+        pool = openings_of(o, c.rules, min(o["iterations"] * o["pairs"], MAX_OPENINGS), o["seed"])
+        settings = tuner.TuneSettings(
+            game=o["game"], engine=engine, params=params, optimizer=o["optimizer"], iterations=o["iterations"],
+            pairs=o["pairs"], seed=o["seed"], rules=c.rules, tc=c.tc,
+            openings=tuple((fen, tuple(moves)) for fen, moves in pool), concurrency=c.concurrency,
+            max_plies=o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"],
+            spsa=tuner.SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]), game_timeout=o["game_timeout"])
+        tune_run.check_optimizer(settings)
+        settings = tuner.check_engine(settings)
+        against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
+        sprt = _sprt(o["confirm_sprt"])
+        journal = tuner.TuneJournal(o["journal"])
+        files = tuner.paths(o["journal"])
+        journaled = len(journal.start(settings).games)
+        if o["confirm_games"]:
+            journaled += len(records.Journal(files.confirm).load()[1])
+    except (ValueError, RulesError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+    bar = None
+    if not o["quiet"] and not o["as_json"]:
+        from tqdm import tqdm
+        bar = tqdm(total=2 * o["pairs"] * o["iterations"] + (o["confirm_games"] or 0), initial=journaled,
+                   unit="game", file=sys.stderr)
+
+    def on_game(record: dict) -> None:
+        if bar is not None:
+            bar.update(1)
+
+    def on_iteration(record: dict) -> None:
+        if bar is not None:
+            values = record["theta"] if "theta" in record else record["values"]
+            bar.set_postfix_str(f"it {record['iteration']}/{o['iterations']} " + " ".join(
+                f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values)))
+
+    try:
+        with open_executor(o["cluster"], c.concurrency) as executor:
+            tune_run.run(settings, journal, on_game, on_iteration, executor)
+            confirmation = None
+            if o["confirm_games"]:
+                values = tune_report.summarize(journal.load()).values
+                openings = openings_of(o, c.rules, max(1, (o["confirm_games"] + 1) // 2), o["seed"] + 1)
+                confirmation = tuner.confirm(settings, values, o["confirm_games"], files.confirm, openings,
+                                             against, sprt, on_game, executor)
+    except KeyboardInterrupt:
+        _stopped(bar, "interrupted", o["journal"], 130)
+    except ClusterError as err:
+        _stopped(bar, f"Error: {err}", o["journal"], 2)
+    except ExecutorError as err:
+        _stopped(bar, f"Error: {err}", o["journal"], 1)
+    except (ValueError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+    if bar is not None:
+        bar.close()
+    _tune_answer(_tune_summary(o["journal"], confirmation=confirmation), files, o["as_json"], o["no_plots"])
+
+
+@main.command("tune-report")
+@click.argument("journal", type=click.Path(exists=True, dir_okay=False))
+@click.option("--confirm-sprt", nargs=4, type=float, default=CONFIRM_SPRT_ARGS, show_default=True,
+              metavar="ELO0 ELO1 ALPHA BETA", help="the SPRT of the confirmation match, if there is one")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--no-plots", is_flag=True, help="do not write the PNG plots next to the journal")
+def tune_report_cmd(journal: str, confirm_sprt, as_json: bool, no_plots: bool) -> None:
+    """What a tune found, from its journal: the tuned values as a SPEC fragment, and the plots."""
+    from .tune import paths
+    try:
+        summary = _tune_summary(journal, _sprt(confirm_sprt))
+    except (ValueError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+    _tune_answer(summary, paths(journal), as_json, no_plots)
+
+
+def _tune_summary(journal: str, sprt: stats.SPRT | None = None, confirmation=None):
+    """What the tune journaled at ``journal`` found, with its confirmation match (read from its
+    journal unless given); ValueError if it is not a tune journal."""
+    from . import tune as tuner
+    from . import tune_report
+    records_ = tuner.TuneJournal(journal).load()
+    if records_.header is None:
+        raise ValueError(f"journal {journal} is not a tune journal (mcts-tournament report reads match journals)")
+    if confirmation is None:
+        confirmation = tuner.load_confirmation(tuner.paths(journal).confirm,
+                                               sprt or stats.SPRT(*CONFIRM_SPRT_ARGS))
+    return tune_report.summarize(records_, confirmation)
+
+
+def _tune_answer(summary, files, as_json: bool, no_plots: bool) -> None:
+    """Write the plots and print what the tune found (a ``tune_report.TuneSummary``; ``files``
+    are its ``tune.TunePaths``)."""
+    from . import tune_report
+    from .tune_plots import available, write_plots
+    plots = [] if no_plots else write_plots(summary, files.params_png, files.elo_png)
+    if as_json:
+        click.echo(json.dumps({**tune_report.as_json(summary), "plots": plots}, indent=2, allow_nan=False))
+        return
+    lines = tune_report.as_text(summary).split("\n")
+    if plots:
+        lines.insert(-1, f"plots: {', '.join(plots)}")
+    elif not no_plots and not available():
+        lines.insert(-1, "plots need matplotlib: pip install 'mcts-engine[tune]'")
+    click.echo("\n".join(lines))

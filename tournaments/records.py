@@ -36,11 +36,12 @@ class Journal:
     def __init__(self, path: str):
         self.path = path
 
-    def load(self) -> tuple[dict | None, list[dict]]:
-        """(the tournament header or None, the game records); a broken last line is skipped."""
+    def records(self) -> list[dict]:
+        """Every record in the file, in order (none if it does not exist); a broken last line
+        is skipped, a broken line before it is an error naming the line."""
         if not os.path.exists(self.path):
-            return None, []
-        header, games = None, []
+            return []
+        out = []
         with open(self.path, encoding="utf-8") as f:
             lines = f.read().split("\n")
         for number, line in enumerate(lines, 1):
@@ -52,6 +53,19 @@ class Journal:
                 if number >= len(lines) - 1:   # the last line, cut short by a kill: ignore it
                     continue
                 raise JournalError(f"journal {self.path}: line {number} is not JSON") from None
+            if not isinstance(record, dict):
+                raise JournalError(f"journal {self.path}: line {number} is not a JSON object")
+            out.append(record)
+        return out
+
+    def load(self) -> tuple[dict | None, list[dict]]:
+        """(the tournament header or None, the game records); a broken last line is skipped.
+
+        Lines of other types (a tune journal's ``tune`` and ``iteration`` lines) are left out;
+        with several tournament headers (one per tune iteration) the last one counts.
+        """
+        header, games = None, []
+        for record in self.records():
             if record.get("type") == "tournament":
                 header = record
             elif record.get("type") == "game":

@@ -49,14 +49,19 @@ class Settings:
     startup_timeout: float = 10.0
     event: str = "mcts-tournament"
     game_timeout: float | None = None  # wall seconds a game may last (None: what the time control allows)
+    first_game: int = 0                # the id of the first scheduled game, and
+    first_pair: int = 0                # of its pair: the tuner's iterations share one journal
 
     def identity(self) -> dict:
-        """What a journal must match to be continued: everything that decides the games."""
+        """What a journal must match to be continued: everything that decides the games (the
+        newer fields only when set, so journals written before them still match)."""
         out = {"game": self.game, "rules": self.rules, "kind": self.kind, "games": self.games,
                "engines": [e.identity() for e in self.engines], "tc": asdict(self.tc),
                "openings": [[fen, moves] for fen, moves in self.openings], "max_plies": self.max_plies}
-        if self.game_timeout is not None:    # only when given, so older journals still match
+        if self.game_timeout is not None:
             out["game_timeout"] = self.game_timeout
+        if self.first_game or self.first_pair:
+            out.update(first_game=self.first_game, first_pair=self.first_pair)
         return out
 
     def conditions(self) -> Conditions:
@@ -86,14 +91,17 @@ def pairings(kind: str, names: list[str]) -> list[tuple[str, str]]:
 
 
 def schedule(settings: Settings) -> list[GameSpec]:
-    """Every game: per pairing, pairs of games over one opening with colours swapped."""
+    """Every game: per pairing, pairs of games over one opening with colours swapped.
+
+    Games are numbered from ``settings.first_game`` and pairs from ``settings.first_pair``.
+    """
     out: list[GameSpec] = []
-    pair_id = 0
+    pair_id = settings.first_pair
     for a, b in pairings(settings.kind, [e.name for e in settings.engines]):
         for k in range(settings.games):
             opening = (k // 2) % len(settings.openings)
             first, second = (a, b) if k % 2 == 0 else (b, a)
-            out.append(GameSpec(len(out), first, second, opening, pair_id + k // 2))
+            out.append(GameSpec(settings.first_game + len(out), first, second, opening, pair_id + k // 2))
         pair_id += (settings.games + 1) // 2
     return out
 
