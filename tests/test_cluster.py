@@ -266,3 +266,22 @@ def test_a_batch_is_a_colour_swapped_pair():
     batches = pair_batches(games[1:])            # game 0 already journaled: its partner alone
     assert [[g.id for g in b.games] for b in batches] == [[1], [2, 3], [4]]
     assert all(isinstance(b, Batch) for b in batches)
+
+
+# --- tuning on the cluster --------------------------------------------------------------------------
+
+def test_a_tune_plays_its_iterations_on_the_cluster(tmp_path, cluster):
+    """``tune --cluster``: each SPSA iteration's pairs are tasks on the workers, journaled by the
+    manager into the tune's journal like a local tune's, and the answer is printed."""
+    tunable = Path(__file__).parent / "fake_engines" / "tunable.py"
+    engine = f'name=fake cmd="{PY} {tunable}" option.Width=24'
+    journal = tmp_path / "tune.jsonl"
+    out = run("tune", "--game", "english", "--opening-plies", "2", "--max-plies", "60", "--engine", engine,
+              "--param", "UCT_C,4.0,0,8,0.4,0.3", "--iterations", "3", "--pairs-per-iteration", "2",
+              "--cluster", cluster.address, "--journal", str(journal), "--quiet", "--no-plots").stdout
+    assert out.strip().splitlines()[-1].startswith("option.UCT_C=")
+    lines = Journal(str(journal)).records()
+    assert [r["iteration"] for r in lines if r["type"] == "iteration"] == [1, 2, 3]
+    games = [r for r in lines if r["type"] == "game"]
+    assert sorted(g["id"] for g in games) == list(range(12))
+    assert all(g["worker"].startswith("tcp://") for g in games)
