@@ -16,6 +16,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from typing import Iterable
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts_variants import VARIANTS as DRAUGHTS_VARIANTS
@@ -24,6 +25,18 @@ from mcts_engine.rules.draughts_variants import VARIANTS as DRAUGHTS_VARIANTS
 GAME_TYPES = {"international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24,
               "russian": 25, "brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31,
               "frisian": 40}
+
+
+def header_and_games(records: Iterable[dict]) -> tuple[dict | None, list[dict]]:
+    """The last tournament header (or None) and the game records among ``records``; lines of
+    other types (a tune journal's ``tune`` and ``iteration`` lines) are left out."""
+    header, games = None, []
+    for record in records:
+        if record.get("type") == "tournament":
+            header = record
+        elif record.get("type") == "game":
+            games.append(record)
+    return header, games
 
 
 class JournalError(ValueError):
@@ -64,13 +77,7 @@ class Journal:
         Lines of other types (a tune journal's ``tune`` and ``iteration`` lines) are left out;
         with several tournament headers (one per tune iteration) the last one counts.
         """
-        header, games = None, []
-        for record in self.records():
-            if record.get("type") == "tournament":
-                header = record
-            elif record.get("type") == "game":
-                games.append(record)
-        return header, games
+        return header_and_games(self.records())
 
     def append(self, record: dict) -> None:
         """Write one record as a line and make sure it is on disk before returning."""

@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 from . import report, stats
 from .engine import EngineError, EngineProcess, EngineSpec
 from .executors import Executor
-from .records import Journal, JournalError
+from .records import Journal, JournalError, header_and_games
 from .runner import Settings, TimeControl, Tournament
 from .tune_defaults import A_RATIO, ALPHA, GAMMA, TUNE_HEADER
 from .tune_params import Param, ParamError, from_json, options, starts, to_json, with_engine_types
@@ -129,15 +129,7 @@ class IterationJournal(Journal):
 
     def load(self) -> tuple[dict | None, list[dict]]:
         """(this iteration's tournament header or None, this iteration's games)."""
-        header, games = None, []
-        for record in self.records():
-            if record.get("iteration") != self.iteration:
-                continue
-            if record.get("type") == "tournament":
-                header = record
-            elif record.get("type") == "game":
-                games.append(record)
-        return header, games
+        return header_and_games(r for r in self.records() if r.get("iteration") == self.iteration)
 
     def append(self, record: dict) -> None:
         """Write the record tagged with this iteration."""
@@ -210,23 +202,11 @@ def load_header_params(header: dict) -> tuple[Param, ...]:
 # --- playing ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class PairResults:
-    """The first engine's results in an iteration's match."""
+class PairResults(stats.WDL):
+    """The first engine's results in an iteration's match: its W/D/L (``games``, ``points``)
+    and the pentanomial counts of its game pairs."""
 
-    wins: int
-    draws: int
-    losses: int
-    pentanomial: tuple[int, ...]
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        """The first engine's points."""
-        return self.wins + 0.5 * self.draws
+    pentanomial: tuple[int, ...] = (0, 0, 0, 0, 0)
 
 
 def results_of(games: list[dict], first: str, second: str) -> PairResults:
