@@ -61,6 +61,8 @@ EXPECTED_OPTIONS = {
     "seed": "type spin default 0 min 0 max 2147483647",
     "agent": "type combo default uct var uct var random var greedy",
     "uct_c": "type string default 1.0",
+    "priorweight": "type string default 0",
+    "minimaxweight": "type string default 0",
     "playout": "type combo default random var random var capture var greedy-eps var mast",
     "playoutdepth": "type spin default 0 min 0 max 10000",
     "epsilon": "type string default 0.1",

@@ -3,12 +3,14 @@
 A rule is an object with ``select(node) -> child``; ``tree.descend`` calls it.  Every
 rule respects the solver's proofs: it enters a proven win at once and never a proven
 loss (unless every child is one, when the node itself is proven).  One class per rule;
-``SELECTIONS`` names them.
+``SELECTIONS`` names them; ``needs_priors`` / ``needs_minimax`` tell the tree what a rule
+reads beyond the visit statistics.
 """
 from __future__ import annotations
 
 import math
 
+from .settings import Settings
 from .tree import Node
 
 
@@ -17,6 +19,8 @@ class Ucb1:
     as mean 0.5."""
 
     name = "ucb1"
+    needs_priors = False     # the tree need not store heuristic priors for this rule
+    needs_minimax = False    # nor evaluate new children for minimax backups
 
     def __init__(self, c: float = 1.0):
         self.c = c
@@ -43,12 +47,64 @@ class Ucb1:
         return best
 
 
-SELECTIONS = {rule.name: rule for rule in (Ucb1,)}
+class InformedUcb1(Ucb1):
+    """UCB1 informed by the game's own knowledge: progressive bias and implicit minimax.
+
+    ``(1 - a) * mean + a * v + c * sqrt(ln N / n) + b * prior / (n + 1)``, where ``prior``
+    is the child move's ``heuristic(move)`` (``Node.prior``, weight ``b`` = ``PriorWeight``;
+    Chaslot et al. 2008) and ``v`` its backed-up minimax of ``evaluate()`` (``Node.v``,
+    weight ``a`` = ``MinimaxWeight``; Lanctot et al. 2014).  A proven draw counts as mean and
+    value 0.5.  A class of its own so that plain UCB1's loop stays as fast as it is.
+    """
+
+    name = "ucb1-informed"
+
+    def __init__(self, c: float = 1.0, prior_weight: float = 0.0, minimax_weight: float = 0.0):
+        super().__init__(c)
+        self.prior_weight = prior_weight
+        self.minimax_weight = minimax_weight
+
+    @property
+    def needs_priors(self) -> bool:
+        """Whether the tree must store each new child's prior."""
+        return self.prior_weight != 0.0
+
+    @property
+    def needs_minimax(self) -> bool:
+        """Whether the tree must evaluate new children and back up their minimax values."""
+        return self.minimax_weight != 0.0
+
+    def select(self, node: Node) -> Node:
+        """The child with the best informed upper confidence bound."""
+        c, b, a = self.c, self.prior_weight, self.minimax_weight
+        keep = 1.0 - a
+        log_n = math.log(node.n)
+        best, best_score = None, -math.inf
+        for child in node.children:
+            proven = child.proven
+            n = child.n
+            if proven is not None:
+                if proven == 1.0:
+                    return child
+                if proven == 0.0:
+                    continue
+                q = 0.5
+            else:
+                q = keep * child.w / n + a * child.v
+            score = q + c * math.sqrt(log_n / n) + b * child.prior / (n + 1)
+            if score > best_score:
+                best, best_score = child, score
+        if best is None:  # every child is a proven loss (the node is proven; keep it safe)
+            best = max(node.children, key=lambda n: n.n)
+        return best
 
 
-def make_selection(name: str, c: float) -> Ucb1:
-    """The selection rule called ``name`` with exploration constant ``c``."""
-    try:
-        return SELECTIONS[name](c)
-    except KeyError:
-        raise ValueError(f"unknown selection rule {name!r}; rules: {', '.join(SELECTIONS)}") from None
+SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1)}
+
+
+def make_selection(settings: Settings) -> Ucb1:
+    """The selection rule the settings ask for: plain UCB1 unless a prior or minimax weight
+    is set, then ``InformedUcb1``."""
+    if settings.prior_weight or settings.minimax_weight:
+        return InformedUcb1(settings.uct_c, settings.prior_weight, settings.minimax_weight)
+    return Ucb1(settings.uct_c)

@@ -17,6 +17,8 @@ class Settings:
 
     agent: str = "uct"                # uct | random | greedy
     uct_c: float = 1.0                # UCB1 exploration constant (values in [0, 1])
+    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off
+    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off
     playout: str = "random"           # random | capture | greedy-eps | mast
     playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
     epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts

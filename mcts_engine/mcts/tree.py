@@ -47,7 +47,8 @@ PRUNE_SHARE = 8           # a full tree prunes 1/PRUNE_SHARE of its budget
 class Node:
     """One position in the tree, reached by ``move``."""
 
-    __slots__ = ("move", "children", "untried", "n", "w", "d", "mover", "to_move", "proven", "proof")
+    __slots__ = ("move", "children", "untried", "n", "w", "d", "mover", "to_move", "proven", "proof",
+                 "prior", "v")
 
     def __init__(self, move, mover: int, to_move: int):
         self.move = move
@@ -60,6 +61,8 @@ class Node:
         self.to_move = to_move             # the player to move in this node's position
         self.proven: float | None = None   # proven result for ``mover`` (1, 0.5, 0) or None
         self.proof = 0                     # plies to the end along the proof
+        self.prior = 0.0                   # heuristic(move) in the parent's position (progressive bias)
+        self.v = 0.5                       # implicit minimax value of evaluate() for the mover
 
     @classmethod
     def root_of(cls, state: State) -> "Node":
@@ -173,13 +176,22 @@ Select = Callable[[Node], Node]
 
 class Tree:
     """One search tree: its root, the selection rule and solver setting its descents use,
-    and its memory budget."""
+    and its memory budget.
 
-    def __init__(self, root: Node, select: Select, solver: bool, budget: Budget):
+    ``priors``: each new child stores its move's ``heuristic(move)`` (progressive bias);
+    ``minimax``: each new child is scored by ``evaluate()`` and the minimax of those scores
+    is backed up the path at once (implicit minimax backups).  Both cost a call per
+    expansion, so they are on only when the selection rule reads them.
+    """
+
+    def __init__(self, root: Node, select: Select, solver: bool, budget: Budget,
+                 priors: bool = False, minimax: bool = False):
         self.root = root
         self.select = select
         self.solver = solver
         self.budget = budget
+        self.priors = priors
+        self.minimax = minimax
 
     def descend(self, state: State, rng: random.Random, virtual_loss: bool = False) -> Leaf:
         """Walk from the root (``state`` is a copy of its position, changed in place) by the
@@ -226,8 +238,10 @@ class Tree:
         if not node.untried:
             node.untried = EXHAUSTED
             self.budget.used -= LIST_BYTES
+        prior = state.heuristic(move) if self.priors else 0.0
         state.play(move)
         child = Node(move, node.to_move, state.to_move)
+        child.prior = prior
         if virtual_loss:
             child.n = 1
         if not node.children:
@@ -238,6 +252,10 @@ class Tree:
         result = state.outcome()
         if result is not None:
             prove(path, result if child.mover == 0 else 1.0 - result, self.solver)
+        if self.minimax:
+            first = result if result is not None else state.evaluate()
+            child.v = first if child.mover == 0 else 1.0 - first
+            update_minimax(path[:-1])
         return Leaf(path, state, len(path) - 1, result)
 
     def undo_virtual_loss(self, path: list[Node]) -> None:
@@ -250,6 +268,8 @@ class Tree:
             parent = path[-2]
             parent.children.remove(leaf)
             self.budget.used -= NODE_BYTES
+            if self.minimax and parent.children:
+                update_minimax(path[:-1])
             if parent.untried:
                 parent.untried.append(leaf.move)
             else:
@@ -308,6 +328,20 @@ def backup(path: list[Node], result: float, counted: bool = False) -> None:
         node.w += result if node.mover == 0 else 1.0 - result
         if draw:
             node.d += 1
+
+
+def update_minimax(path: list[Node]) -> None:
+    """Back the implicit minimax values up ``path`` (root first), from its last node: each
+    node with children takes the best child value for the player to move there, turned to
+    its own mover's view; stops at the first node whose value does not change."""
+    for node in reversed(path):
+        if not node.children:
+            return
+        best = max(ch.v for ch in node.children)    # children's mover == node.to_move
+        value = best if node.mover == node.to_move else 1.0 - best
+        if value == node.v:
+            return
+        node.v = value
 
 
 def prove(path: list[Node], value: float, solver: bool) -> None:

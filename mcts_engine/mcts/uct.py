@@ -29,7 +29,7 @@ class UctAgent(Agent):
     def __init__(self, game: Game, settings: Settings):
         super().__init__(game, settings)
         self.policy = make_playout(settings.playout, settings.playout_depth, settings.epsilon)
-        self.selection = make_selection("ucb1", settings.uct_c)
+        self.selection = make_selection(settings)
         self.memory = TreeMemory(settings.tree_reuse, settings.hash_mb)
         self.tree: Tree | None = None      # the tree of the last search
 
@@ -86,7 +86,9 @@ class UctAgent(Agent):
         else:
             root = self.memory.root_for(state, history)
             budget = self.memory.budget
-        self.tree = Tree(root, self.selection.select, self.settings.solver, budget)
+        rule = self.selection
+        self.tree = Tree(root, rule.select, self.settings.solver, budget,
+                         priors=rule.needs_priors, minimax=rule.needs_minimax)
         return self.tree
 
     def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:

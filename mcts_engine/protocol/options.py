@@ -112,6 +112,10 @@ def option_table() -> tuple[Option, ...]:
         Option("Agent", "combo", "uct", "uct (MCTS), random (uniform move), greedy (one-ply material)",
                vars=AGENTS),
         Option("UCT_C", "string", "1.0", "UCB1 exploration constant, a real number >= 0", real=(0.0, None)),
+        Option("PriorWeight", "string", "0", "progressive bias: weight of the move's heuristic in "
+               "selection, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
+        Option("MinimaxWeight", "string", "0", "implicit minimax: share of the backed-up evaluate() "
+               "minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
         Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
                min=0, max=10000),
@@ -185,6 +189,7 @@ class OptionValues:
         """The agent settings the current values give."""
         v = self.values
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
+                        prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
                         final_move=v["finalmove"],

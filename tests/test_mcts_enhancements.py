@@ -1,0 +1,246 @@
+"""Issue 17's search enhancements, table by table: progressive bias and implicit minimax
+backups (``InformedUcb1``, ``Tree(priors=..., minimax=...)``, ``update_minimax``) on hand-built
+trees whose best child is knowable, the exact minimax values of a fully expanded toy game,
+and the options that switch them on for every agent."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from mcts_engine.mcts.limits import Limits
+from mcts_engine.mcts.selection import InformedUcb1, Ucb1, make_selection
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.mcts.tree import Budget, Node, Tree, backup, update_minimax
+from mcts_engine.mcts.uct import UctAgent
+from mcts_engine.protocol.options import OptionError, OptionValues
+from mcts_engine.rules import get_game
+from test_mcts_core import SELECTION_CASES, make_node, make_root
+from toy_games import TakeAway, TakeAwayState, wins_for_mover
+
+
+def informed_root(*children: tuple) -> Node:
+    """A root (player 0 to move) whose children have (move, n, w, prior, v)."""
+    root = Node(None, 1, 0)
+    root.untried = []
+    for move, n, w, prior, v in children:
+        child = make_node(move, n, w, parent=root, mover=0)
+        child.prior, child.v = prior, v
+    root.n = sum(ch.n for ch in root.children)
+    return root
+
+
+# --- selection ----------------------------------------------------------------------------
+
+INFORMED_CASES = [
+    # (children (move, n, w, prior, v), c, prior weight, minimax weight, the child entered)
+    ([("a", 10, 5.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], 1.0, 1.0, 0.0, "b"),    # prior breaks a tie
+    ([("a", 10, 5.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], 1.0, 0.0, 0.0, "a"),    # weight 0: no bias
+    ([("a", 100, 60.0, 0.0, 0.5), ("b", 100, 50.0, 1.0, 0.5)], 1.0, 1.0, 0.0, "a"),  # the bias fades...
+    ([("a", 2, 1.2, 0.0, 0.5), ("b", 2, 1.0, 1.0, 0.5)], 1.0, 1.0, 0.0, "b"),        # ...but leads early
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, -1.0, 0.5), ("c", 10, 5.5, 3.0, 0.5)], 0.0, 0.5, 0.0, "c"),
+    ([("a", 10, 6.0, 0.0, 0.2), ("b", 10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.0, "a"),    # minimax off: mean
+    ([("a", 10, 6.0, 0.0, 0.2), ("b", 10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.5, "b"),    # 0.4 vs 0.7
+    ([("a", 10, 6.0, 0.0, 0.2), ("b", 10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.1, "a"),    # 0.56 vs 0.54
+    ([("a", 10, 6.0, 0.0, 0.2), ("b", 10, 5.0, 0.0, 0.9)], 0.0, 0.0, 1.0, "b"),    # pure minimax
+    ([("a", 10, 5.0, 0.0, 0.6), ("b", 10, 5.0, 1.0, 0.4)], 0.0, 0.5, 0.5, "a"),    # 0.55 vs 0.45+0.045
+]
+
+
+@pytest.mark.parametrize("children,c,prior_weight,minimax_weight,best", INFORMED_CASES)
+def test_informed_ucb1_selection(children, c, prior_weight, minimax_weight, best):
+    root = informed_root(*children)
+    assert InformedUcb1(c, prior_weight, minimax_weight).select(root).move == best
+
+
+@pytest.mark.parametrize("children,c,best", SELECTION_CASES)
+def test_informed_ucb1_without_weights_chooses_as_ucb1(children, c, best):
+    # proofs too: a proven win at once, never a proven loss, all lost: the most visited
+    root = make_root(*children)
+    assert InformedUcb1(c).select(root).move == Ucb1(c).select(root).move == best
+
+
+def test_a_proven_child_is_judged_by_its_proof_not_its_value():
+    root = informed_root(("a", 10, 6.0, 5.0, 1.0), ("b", 10, 4.0, 0.0, 0.4))
+    root.children[0].proven = 0.0
+    assert InformedUcb1(1.0, 1.0, 1.0).select(root).move == "b"
+
+
+SETTINGS_CASES = [
+    # (prior weight, minimax weight) -> (rule class, tree stores priors, tree runs minimax)
+    ((0.0, 0.0), (Ucb1, False, False)),
+    ((0.5, 0.0), (InformedUcb1, True, False)),
+    ((0.0, 0.3), (InformedUcb1, False, True)),
+    ((2.0, 1.0), (InformedUcb1, True, True)),
+]
+
+
+@pytest.mark.parametrize("weights,expected", SETTINGS_CASES)
+def test_plain_ucb1_unless_a_weight_is_set(weights, expected):
+    rule = make_selection(Settings(uct_c=0.7, prior_weight=weights[0], minimax_weight=weights[1]))
+    assert (type(rule), rule.needs_priors, rule.needs_minimax) == expected
+    assert rule.c == 0.7
+
+
+# --- implicit minimax backups -------------------------------------------------------------
+
+def test_minimax_takes_the_best_child_for_the_player_to_move_in_the_mover_s_view():
+    root = informed_root(("a", 1, 0.0, 0.0, 0.3), ("b", 1, 0.0, 0.0, 0.8))
+    mid = root.children[0]                      # player 1 moves next below a
+    low = make_node("x", 1, 0.0, parent=mid, mover=1)
+    high = make_node("y", 1, 0.0, parent=mid, mover=1)
+    low.v, high.v = 0.1, 0.6                    # for player 1
+    update_minimax([root, mid])
+    assert mid.v == pytest.approx(0.4)          # player 1 picks y (0.6): 0.4 for a's mover
+    assert root.v == pytest.approx(1 - 0.8)     # player 0 picks b (0.8): 0.2 for root's mover (1)
+
+
+def test_minimax_with_an_extra_turn_keeps_the_view():
+    root = Node(None, 0, 0)                      # player 0 moved here and moves again
+    child = make_node("a", 1, 0.0, parent=root, mover=0)
+    child.v = 0.7
+    update_minimax([root])
+    assert root.v == 0.7
+
+
+def test_minimax_stops_where_a_value_does_not_change():
+    root = informed_root(("a", 1, 0.0, 0.0, 0.9), ("b", 1, 0.0, 0.0, 0.25))
+    root.v = 0.123                              # stale on purpose: a's unchanged value must not reach it
+    mid = root.children[1]
+    only = make_node("x", 1, 0.0, parent=mid, mover=1)
+    only.v, mid.v = 0.75, 0.25                  # b's value is already 1 - 0.75
+    update_minimax([root, mid])
+    assert root.v == 0.123
+
+
+class ScoredTakeAway(TakeAwayState):
+    """Take-away with knowledge: a move's heuristic is the stones it takes, and a position's
+    evaluation for the first player is a fixed function of the pile and the side to move."""
+
+    def copy(self):
+        return ScoredTakeAway(self.stones, self.to_move, self.winner, self.ply)
+
+    def heuristic(self, move) -> float:
+        return float(move)
+
+    def evaluate(self) -> float:
+        return (self.stones % 5) / 10 + (0.3 if self.to_move == 0 else 0.1)
+
+
+def _grow(tree: Tree, state, iterations: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    for _ in range(iterations):
+        leaf = tree.descend(state.copy(), rng)
+        backup(leaf.path, leaf.result if leaf.result is not None else 0.5)
+
+
+def test_new_children_store_their_prior_and_evaluation():
+    state = ScoredTakeAway(9)
+    root = Node.root_of(state)
+    tree = Tree(root, Ucb1(1.0).select, False, Budget.megabytes(1), priors=True, minimax=True)
+    _grow(tree, state, 3)                        # the root's three moves
+    for child in root.children:
+        after = state.copy()
+        after.play(child.move)
+        first = after.evaluate()
+        assert child.prior == child.move
+        assert child.v == pytest.approx(first if child.mover == 0 else 1 - first)
+    best = max(ch.v for ch in root.children)
+    assert root.v == pytest.approx(1 - best)     # root's mover is player 1
+
+
+def test_plain_trees_pay_for_neither():
+    state = ScoredTakeAway(9)
+    root = Node.root_of(state)
+    _grow(Tree(root, Ucb1(1.0).select, False, Budget.megabytes(1)), state, 3)
+    assert [(ch.prior, ch.v) for ch in root.children] == [(0.0, 0.5)] * 3
+
+
+def least_visited(node: Node) -> Node:
+    """A selection that visits every open child in turn."""
+    return min(node.children, key=lambda ch: (ch.proven is not None, ch.n))
+
+
+@pytest.mark.parametrize("stones", [5, 7, 8, 9])
+def test_a_fully_expanded_tree_backs_up_the_exact_game_values(stones):
+    # every leaf of a fully grown take-away tree is a finished game, so the implicit minimax
+    # of its outcomes is the exact value: a win for the player to move iff wins_for_mover
+    state = TakeAway(stones).new_state()
+    root = Node.root_of(state)
+    # UCB1 enters a finished win at once and would leave its siblings unexpanded, so the tree
+    # is grown breadth-first: the least visited child that is not a finished game
+    tree = Tree(root, least_visited, False, Budget.megabytes(8), minimax=True)
+    _grow(tree, state, 20000)
+    stack = [(root, state)]
+    while stack:
+        node, here = stack.pop()
+        if not here.stones:                      # the mover took the last stone and won
+            assert node.v == 1.0
+            continue
+        assert node.fully_expanded()
+        expected = 1.0 if wins_for_mover(here.stones) else 0.0     # for the player to move
+        assert node.v == (expected if node.mover == here.to_move else 1.0 - expected)
+        for child in node.children:
+            after = here.copy()
+            after.play(child.move)
+            stack.append((child, after))
+
+
+def test_undoing_a_virtual_loss_backs_the_parent_s_value_up_again():
+    state = ScoredTakeAway(11)
+    root = Node.root_of(state)
+    tree = Tree(root, Ucb1(1.0).select, True, Budget.megabytes(1), minimax=True)
+    _grow(tree, state, 8)
+    before = _values(root)
+    leaf = tree.descend(state.copy(), random.Random(5), virtual_loss=True)
+    assert leaf.depth >= 2                       # below a node that has other children
+    tree.undo_virtual_loss(leaf.path)
+    assert _values(root) == before
+
+
+def _values(root: Node) -> dict:
+    out, stack = {}, [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        out[path] = (node.n, node.v)
+        stack.extend((ch, path + (ch.move,)) for ch in node.children)
+    return out
+
+
+# --- the options, through the agent -------------------------------------------------------
+
+def test_options_set_the_weights_and_reject_bad_values():
+    values = OptionValues()
+    for name, text in (("PriorWeight", "1.5"), ("MinimaxWeight", "0.25")):
+        values.apply(values.check(name, text))
+    settings = values.settings()
+    assert (settings.prior_weight, settings.minimax_weight) == (1.5, 0.25)
+    assert (OptionValues().settings().prior_weight, OptionValues().settings().minimax_weight) == (0.0, 0.0)
+    for name, text in (("PriorWeight", "-1"), ("MinimaxWeight", "1.5"), ("MinimaxWeight", "x")):
+        with pytest.raises(OptionError, match=name):
+            values.check(name, text)
+
+
+def _position_with_a_capture():
+    """An English position reached by seeded random moves where the side to move captures."""
+    state, rng = get_game("english").new_state(), random.Random(2)
+    while not any(state.is_capture(m) for m in state.legal_moves()):
+        state.play(state.random_move(rng))
+    return state
+
+
+def test_an_informed_search_is_exact_in_nodes_and_reproducible():
+    game = get_game("english")
+    state = _position_with_a_capture()
+    settings = Settings(seed=4, prior_weight=1.0, minimax_weight=0.3)
+    results = []
+    for _ in range(2):
+        agent = UctAgent(game, settings)
+        result = agent.search(state, Limits(nodes=400), threading.Event())
+        root = agent.root
+        assert agent.tree.priors and agent.tree.minimax and root.n == 400
+        assert root.v == 1.0 - max(ch.v for ch in root.children)
+        results.append((result.move, result.info.score, [(ch.prior, ch.v) for ch in root.children]))
+    assert results[0] == results[1]
+    assert any(prior > 0 for prior, _ in results[0][2])      # the capture's material
