@@ -10,9 +10,10 @@ import threading
 import pytest
 
 from mcts_engine.mcts.limits import Limits
-from mcts_engine.mcts.selection import InformedUcb1, Ucb1, make_selection
+from mcts_engine.mcts.playouts import make_playout
+from mcts_engine.mcts.selection import Grave, InformedUcb1, Ucb1, make_selection
 from mcts_engine.mcts.settings import Settings
-from mcts_engine.mcts.tree import Budget, Node, Tree, backup, update_minimax
+from mcts_engine.mcts.tree import Budget, Node, Tree, backup, backup_amaf, update_minimax
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.protocol.options import OptionError, OptionValues
 from mcts_engine.rules import get_game
@@ -244,3 +245,84 @@ def test_an_informed_search_is_exact_in_nodes_and_reproducible():
         results.append((result.move, result.info.score, [(ch.prior, ch.v) for ch in root.children]))
     assert results[0] == results[1]
     assert any(prior > 0 for prior, _ in results[0][2])      # the capture's material
+
+
+# --- RAVE / GRAVE -------------------------------------------------------------------------
+
+def _amaf_path():
+    """root (player 0 to move) -a-> x (player 1 to move) -b-> y (player 0 to move)."""
+    root = Node(None, 1, 0)
+    x = make_node("a", 0, 0.0, parent=root, mover=0)
+    y = make_node("b", 0, 0.0, parent=x, mover=1)
+    return [root, x, y]
+
+
+def test_amaf_counts_every_later_move_of_the_player_to_move_once():
+    path = _amaf_path()
+    root, x, y = path
+    playout = [(0, "c"), (1, "a"), (0, "a"), (0, "c"), (1, "d")]
+    backup_amaf(path, playout, 1.0)                  # the first player won
+    assert root.amaf == {"a": [1.0, 1], "c": [1.0, 1]}          # a (tree) and c, once each
+    assert x.amaf == {"b": [0.0, 1], "a": [0.0, 1], "d": [0.0, 1]}   # player 1's moves, lost
+    assert y.amaf == {"c": [1.0, 1], "a": [1.0, 1]}
+    backup_amaf(path, [(1, "d")], 0.5)
+    assert root.amaf == {"a": [1.5, 2], "c": [1.0, 1]}
+    assert x.amaf["d"] == [0.5, 2] and x.amaf["b"] == [0.5, 2]
+
+
+GRAVE_CASES = [
+    # (children (move, n, w), AMAF table, c, bias, the child entered)
+    ([("a", 10, 6.0), ("b", 10, 5.0)], None, 0.0, 1e-5, "a"),                      # no table: the mean
+    ([("a", 10, 6.0), ("b", 10, 5.0)], {"b": [90.0, 100]}, 0.0, 1e-5, "b"),         # AMAF says b
+    ([("a", 10, 6.0), ("b", 10, 5.0)], {"c": [90.0, 100]}, 0.0, 1e-5, "a"),         # no entry for b
+    ([("a", 10, 6.0), ("b", 10, 5.0)], {"b": [90.0, 100]}, 0.0, 1.0, "a"),          # big bias: beta small
+    ([("a", 1000, 600.0), ("b", 1000, 500.0)], {"b": [9.0, 10]}, 0.0, 1e-5, "a"),   # n >> m: the mean
+    ([("a", 10, 9.0, 0, 0.0, 1), ("b", 10, 1.0)], {"a": [100.0, 100]}, 0.0, 1e-5, "b"),  # proven loss
+]
+
+
+@pytest.mark.parametrize("children,table,c,bias,best", GRAVE_CASES)
+def test_grave_selection(children, table, c, bias, best):
+    root = make_root(*children)
+    assert Grave(c, bias).select(root, table).move == best
+
+
+def test_grave_without_a_table_chooses_as_ucb1():
+    for children, c, best in SELECTION_CASES:
+        assert Grave(c).select(make_root(*children), None).move == best
+
+
+def test_the_descent_hands_grave_the_table_of_the_closest_node_above_the_reference():
+    seen = []
+
+    def select(node, table):
+        seen.append(table)
+        return node.children[0]
+
+    root = make_root(("a", 30, 15.0))            # 30 visits, then a: 30, x: 5
+    root.amaf = {"a": [1.0, 1]}
+    mid = root.children[0]
+    mid.amaf = {"x": [2.0, 2]}
+    low = make_node("x", 5, 2.0, parent=mid, mover=1)
+    low.amaf = {"y": [3.0, 3]}
+    make_node("y", 1, 1.0, parent=low, mover=0).untried = []
+    for reference, expected in ((10, [root.amaf, mid.amaf, mid.amaf]), (0, [root.amaf, mid.amaf, low.amaf]),
+                                (100, [root.amaf] * 3)):
+        seen.clear()
+        state = ScoredTakeAway(30)               # any state: y is a leaf with nothing to expand
+        state.play = lambda move: None
+        state.legal_moves = lambda: [1]
+        tree = Tree(root, select, True, Budget.megabytes(1), reference=reference)
+        leaf = tree.descend(state, random.Random(1))
+        assert seen == expected and leaf.node.move == "y"
+
+
+@pytest.mark.parametrize("policy", ["random", "mast", "greedy-eps"])
+def test_a_recorded_playout_keeps_the_moves_it_played(policy):
+    start = TakeAway(12).new_state()
+    record = make_playout(policy).run_recorded(start.copy(), random.Random(7))
+    replay = start.copy()
+    for player, move in record.moves:
+        assert replay.to_move == player
+        replay.play(move)
+    assert replay.outcome() == record.outcome

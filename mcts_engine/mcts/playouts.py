@@ -19,8 +19,18 @@ the command line.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ..rules.base import NO_LIMIT, State
+
+
+@dataclass(frozen=True)
+class PlayoutRecord:
+    """A playout's result for the first player and the moves it played, as
+    ``(player, move)`` in order (what RAVE/GRAVE's all-moves-as-first statistics count)."""
+
+    outcome: float
+    moves: list
 
 
 class Playout:
@@ -37,6 +47,18 @@ class Playout:
         outcome = state.playout(rng, self.depth or NO_LIMIT)
         return outcome if outcome is not None else self._cut_off(state)
 
+    def run_recorded(self, state: State, rng: random.Random) -> PlayoutRecord:
+        """As ``run``, keeping the moves played (slower than the game's fast ``playout``:
+        used only when the search keeps AMAF statistics)."""
+        moves = []
+        for _ in range(self.depth or NO_LIMIT):
+            move = state.random_move(rng)
+            if move is None:
+                return PlayoutRecord(state.outcome(), moves)
+            moves.append((state.to_move, move))
+            state.play(move)
+        return PlayoutRecord(self._cut_off(state), moves)
+
     @staticmethod
     def _cut_off(state: State) -> float:
         """The result of a playout stopped at the depth limit: the game's evaluation."""
@@ -51,6 +73,9 @@ class ChoicePlayout(Playout):
     """A policy that picks each move from the list of legal moves with ``choose``."""
 
     def run(self, state: State, rng: random.Random) -> float:
+        return self.run_recorded(state, rng).outcome
+
+    def run_recorded(self, state: State, rng: random.Random) -> PlayoutRecord:
         limit = self.depth or NO_LIMIT
         played = []
         for _ in range(limit):
@@ -58,13 +83,13 @@ class ChoicePlayout(Playout):
             if not moves:
                 outcome = state.outcome()
                 self.learn(played, outcome)
-                return outcome
+                return PlayoutRecord(outcome, played)
             move = self.choose(state, moves, rng)
             played.append((state.to_move, move))
             state.play(move)
         outcome = self._cut_off(state)
         self.learn(played, outcome)
-        return outcome
+        return PlayoutRecord(outcome, played)
 
     def choose(self, state: State, moves: list, rng: random.Random):
         raise NotImplementedError

@@ -99,7 +99,53 @@ class InformedUcb1(Ucb1):
         return best
 
 
-SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1)}
+class Grave(Ucb1):
+    """Generalized RAVE (Cazenave 2015): UCB1 on a mean mixed with all-moves-as-first
+    statistics, ``(1 - beta) * mean + beta * amaf + c * sqrt(ln N / n)`` with
+    ``beta = m / (m + n + bias * m * n)`` (``m`` the move's AMAF count).  The AMAF table is
+    the one the tree passes: that of the closest node on the path with more than ``reference``
+    visits (``Tree(reference=...)``), so a young node borrows its ancestor's statistics;
+    ``reference`` 0 is plain RAVE (Gelly and Silver 2007).  A move missing from the table
+    (or no table yet) is judged by its own mean.
+    """
+
+    name = "grave"
+
+    def __init__(self, c: float = 1.0, bias: float = 1e-5, reference: int = 50):
+        super().__init__(c)
+        self.bias = bias
+        self.reference = reference
+
+    def select(self, node: Node, table: dict | None = None) -> Node:
+        """The child with the best RAVE-mixed upper confidence bound, AMAF from ``table``."""
+        c, bias = self.c, self.bias
+        log_n = math.log(node.n)
+        best, best_score = None, -math.inf
+        for child in node.children:
+            proven = child.proven
+            n = child.n
+            if proven is not None:
+                if proven == 1.0:
+                    return child
+                if proven == 0.0:
+                    continue
+                q = 0.5
+            else:
+                q = child.w / n
+                stats = table.get(child.move) if table else None
+                if stats is not None:
+                    m = stats[1]
+                    beta = m / (m + n + bias * m * n)
+                    q = (1.0 - beta) * q + beta * stats[0] / m
+            score = q + c * math.sqrt(log_n / n)
+            if score > best_score:
+                best, best_score = child, score
+        if best is None:  # every child is a proven loss (the node is proven; keep it safe)
+            best = max(node.children, key=lambda n: n.n)
+        return best
+
+
+SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1, Grave)}
 
 
 def make_selection(settings: Settings) -> Ucb1:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from itertools import islice
 from typing import Callable
 
 from ..rules.base import State
@@ -48,7 +49,7 @@ class Node:
     """One position in the tree, reached by ``move``."""
 
     __slots__ = ("move", "children", "untried", "n", "w", "d", "mover", "to_move", "proven", "proof",
-                 "prior", "v")
+                 "prior", "v", "amaf")
 
     def __init__(self, move, mover: int, to_move: int):
         self.move = move
@@ -63,6 +64,7 @@ class Node:
         self.proof = 0                     # plies to the end along the proof
         self.prior = 0.0                   # heuristic(move) in the parent's position (progressive bias)
         self.v = 0.5                       # implicit minimax value of evaluate() for the mover
+        self.amaf: dict | None = None      # RAVE: move -> [results, count] for to_move (made lazily)
 
     @classmethod
     def root_of(cls, state: State) -> "Node":
@@ -181,17 +183,21 @@ class Tree:
     ``priors``: each new child stores its move's ``heuristic(move)`` (progressive bias);
     ``minimax``: each new child is scored by ``evaluate()`` and the minimax of those scores
     is backed up the path at once (implicit minimax backups).  Both cost a call per
-    expansion, so they are on only when the selection rule reads them.
+    expansion, so they are on only when the selection rule reads them.  ``reference``
+    (RAVE/GRAVE rules, None otherwise): the descent passes the rule the AMAF table of the
+    closest node on the path with more than ``reference`` visits (the root's at first):
+    ``select(node, table)``; 0 is plain RAVE (each node's own table).
     """
 
     def __init__(self, root: Node, select: Select, solver: bool, budget: Budget,
-                 priors: bool = False, minimax: bool = False):
+                 priors: bool = False, minimax: bool = False, reference: int | None = None):
         self.root = root
         self.select = select
         self.solver = solver
         self.budget = budget
         self.priors = priors
         self.minimax = minimax
+        self.reference = reference
 
     def descend(self, state: State, rng: random.Random, virtual_loss: bool = False) -> Leaf:
         """Walk from the root (``state`` is a copy of its position, changed in place) by the
@@ -207,6 +213,7 @@ class Tree:
         path = [node]
         if virtual_loss:
             node.n += 1
+        reference, table = self.reference, node.amaf
         while True:
             if node.proven is not None:
                 return Leaf(path, state, len(path) - 1, node.proven if node.mover == 0 else 1.0 - node.proven)
@@ -226,7 +233,12 @@ class Tree:
                 return self._expand(path, node, state, virtual_loss)
             if not node.children:       # full, and nothing expanded here: play out from here
                 return Leaf(path, state, len(path) - 1, None)
-            node = self.select(node)
+            if reference is None:
+                node = self.select(node)
+            else:
+                if node.n > reference:
+                    table = node.amaf
+                node = self.select(node, table)
             if virtual_loss:
                 node.n += 1
             state.play(node.move)
@@ -328,6 +340,31 @@ def backup(path: list[Node], result: float, counted: bool = False) -> None:
         node.w += result if node.mover == 0 else 1.0 - result
         if draw:
             node.d += 1
+
+
+def backup_amaf(path: list[Node], playout: list, result: float) -> None:
+    """Add the first player's ``result`` to the all-moves-as-first (RAVE) statistics of every
+    node of ``path``: a node counts each move its player to move made at any later point of
+    this simulation (in the tree below it, then in the ``playout``, a list of
+    ``(player, move)``), once per simulation, with the result for that player."""
+    simulation = [(node.mover, node.move) for node in path[1:]] + playout
+    for i, node in enumerate(path):
+        player = node.to_move
+        gain = result if player == 0 else 1.0 - result
+        table = node.amaf
+        if table is None:
+            table = node.amaf = {}
+        seen = set()
+        for mover, move in islice(simulation, i, None):
+            if mover != player or move in seen:
+                continue
+            seen.add(move)
+            stats = table.get(move)
+            if stats is None:
+                table[move] = [gain, 1]
+            else:
+                stats[0] += gain
+                stats[1] += 1
 
 
 def update_minimax(path: list[Node]) -> None:
