@@ -69,19 +69,28 @@ def test_a_proven_child_is_judged_by_its_proof_not_its_value():
 
 
 SETTINGS_CASES = [
-    # (prior weight, minimax weight) -> (rule class, tree stores priors, tree runs minimax)
-    ((0.0, 0.0), (Ucb1, False, False)),
-    ((0.5, 0.0), (InformedUcb1, True, False)),
-    ((0.0, 0.3), (InformedUcb1, False, True)),
-    ((2.0, 1.0), (InformedUcb1, True, True)),
+    # (selection, prior weight, minimax weight) -> (rule class, priors, minimax, AMAF reference)
+    (("ucb1", 0.0, 0.0), (Ucb1, False, False, None)),
+    (("ucb1", 0.5, 0.0), (InformedUcb1, True, False, None)),
+    (("ucb1", 0.0, 0.3), (InformedUcb1, False, True, None)),
+    (("ucb1", 2.0, 1.0), (InformedUcb1, True, True, None)),
+    (("rave", 0.0, 0.0), (Grave, False, False, 0)),
+    (("grave", 0.0, 0.0), (Grave, False, False, 70)),
 ]
 
 
-@pytest.mark.parametrize("weights,expected", SETTINGS_CASES)
-def test_plain_ucb1_unless_a_weight_is_set(weights, expected):
-    rule = make_selection(Settings(uct_c=0.7, prior_weight=weights[0], minimax_weight=weights[1]))
-    assert (type(rule), rule.needs_priors, rule.needs_minimax) == expected
+@pytest.mark.parametrize("choice,expected", SETTINGS_CASES)
+def test_the_settings_choose_the_rule_and_what_the_tree_keeps(choice, expected):
+    selection, prior, minimax = choice
+    rule = make_selection(Settings(uct_c=0.7, selection=selection, prior_weight=prior, minimax_weight=minimax,
+                                   grave_ref=70))
+    assert (type(rule), rule.needs_priors, rule.needs_minimax, rule.reference) == expected
     assert rule.c == 0.7
+
+
+def test_an_unknown_selection_rule_is_named():
+    with pytest.raises(ValueError, match="'puct'"):
+        make_selection(Settings(selection="puct"))
 
 
 # --- implicit minimax backups -------------------------------------------------------------
@@ -213,12 +222,16 @@ def _values(root: Node) -> dict:
 
 def test_options_set_the_weights_and_reject_bad_values():
     values = OptionValues()
-    for name, text in (("PriorWeight", "1.5"), ("MinimaxWeight", "0.25")):
+    for name, text in (("PriorWeight", "1.5"), ("MinimaxWeight", "0.25"), ("Selection", "GRAVE"),
+                       ("RaveBias", "0.001"), ("GraveRef", "20")):
         values.apply(values.check(name, text))
     settings = values.settings()
     assert (settings.prior_weight, settings.minimax_weight) == (1.5, 0.25)
-    assert (OptionValues().settings().prior_weight, OptionValues().settings().minimax_weight) == (0.0, 0.0)
-    for name, text in (("PriorWeight", "-1"), ("MinimaxWeight", "1.5"), ("MinimaxWeight", "x")):
+    assert (settings.selection, settings.rave_bias, settings.grave_ref) == ("grave", 0.001, 20)
+    default = OptionValues().settings()
+    assert (default.selection, default.prior_weight, default.minimax_weight) == ("ucb1", 0.0, 0.0)
+    for name, text in (("PriorWeight", "-1"), ("MinimaxWeight", "1.5"), ("MinimaxWeight", "x"),
+                       ("Selection", "puct"), ("RaveBias", "-0.1"), ("GraveRef", "-1")):
         with pytest.raises(OptionError, match=name):
             values.check(name, text)
 
@@ -326,3 +339,19 @@ def test_a_recorded_playout_keeps_the_moves_it_played(policy):
         assert replay.to_move == player
         replay.play(move)
     assert replay.outcome() == record.outcome
+
+
+@pytest.mark.parametrize("selection", ["rave", "grave"])
+def test_a_rave_search_keeps_amaf_tables_and_is_exact_in_nodes(selection):
+    game = get_game("english")
+    settings = Settings(seed=5, selection=selection, grave_ref=20)
+    outcomes = []
+    for _ in range(2):
+        agent = UctAgent(game, settings)
+        result = agent.search(game.new_state(), Limits(nodes=300), threading.Event())
+        root = agent.root
+        assert root.n == 300 and agent.tree.reference == (0 if selection == "rave" else 20)
+        # every root move was played first by the root's player in each simulation through it
+        assert all(root.amaf[ch.move][1] >= ch.n for ch in root.children)
+        outcomes.append((result.move, sorted(root.amaf.items())))
+    assert outcomes[0] == outcomes[1]

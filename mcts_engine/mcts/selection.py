@@ -21,6 +21,7 @@ class Ucb1:
     name = "ucb1"
     needs_priors = False     # the tree need not store heuristic priors for this rule
     needs_minimax = False    # nor evaluate new children for minimax backups
+    reference = None         # nor keep AMAF statistics (RAVE/GRAVE: see Grave)
 
     def __init__(self, c: float = 1.0):
         self.c = c
@@ -149,8 +150,15 @@ SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1, Grave)}
 
 
 def make_selection(settings: Settings) -> Ucb1:
-    """The selection rule the settings ask for: plain UCB1 unless a prior or minimax weight
-    is set, then ``InformedUcb1``."""
+    """The selection rule the settings ask for: ``Selection rave`` or ``grave`` a ``Grave``
+    (reference 0 or ``GraveRef``); else plain UCB1 unless a prior or minimax weight is set,
+    then ``InformedUcb1``."""
+    if settings.selection == "rave":
+        return Grave(settings.uct_c, settings.rave_bias, 0)
+    if settings.selection == "grave":
+        return Grave(settings.uct_c, settings.rave_bias, settings.grave_ref)
+    if settings.selection != "ucb1":
+        raise ValueError(f"unknown selection rule {settings.selection!r}; rules: ucb1, rave, grave")
     if settings.prior_weight or settings.minimax_weight:
         return InformedUcb1(settings.uct_c, settings.prior_weight, settings.minimax_weight)
     return Ucb1(settings.uct_c)

@@ -7,6 +7,7 @@ from .playouts import POLICIES
 
 PLAYOUTS = tuple(POLICIES)
 FINAL_MOVES = ("robust", "max")
+SELECTION_RULES = ("ucb1", "rave", "grave")
 PARALLEL_MODES = ("root", "tree")
 MERGES = ("visits", "vote")
 
@@ -17,8 +18,11 @@ class Settings:
 
     agent: str = "uct"                # uct | random | greedy
     uct_c: float = 1.0                # UCB1 exploration constant (values in [0, 1])
-    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off
-    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off
+    selection: str = "ucb1"           # ucb1 | rave | grave (all-moves-as-first statistics)
+    rave_bias: float = 1e-5           # RAVE/GRAVE: the bias in beta = m / (m + n + bias * m * n)
+    grave_ref: int = 50               # GRAVE: visits a node needs to lend its AMAF table below
+    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off (ucb1 only)
+    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off (ucb1 only)
     playout: str = "random"           # random | capture | greedy-eps | mast
     playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
     epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts

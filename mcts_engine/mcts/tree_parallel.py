@@ -25,7 +25,7 @@ from .agent import InfoCallback, SearchResult
 from .limits import Limits, now, split_nodes
 from .parallel_agent import ParallelAgent
 from .searcher import Progress, Searcher
-from .tree import Leaf, Tree, backup
+from .tree import Leaf, Tree, backup, backup_amaf
 
 BATCH_LEAVES = 8         # leaves per searcher in a batch (the start, and always under a node limit)
 MAX_BATCH_LEAVES = 64
@@ -70,6 +70,8 @@ class TreeParallelAgent(ParallelAgent):
             progress.descended(leaf.depth)
             if leaf.result is not None:
                 backup(leaf.path, leaf.result, counted=True)
+                if tree.reference is not None:   # RAVE/GRAVE: the tree part's moves only, for now
+                    backup_amaf(leaf.path, [], leaf.result)
                 progress.iterations += 1
         batches.done(now() - t0)
 

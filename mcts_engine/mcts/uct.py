@@ -20,7 +20,7 @@ from .reuse import TreeMemory
 from .searcher import Progress, Searcher
 from .selection import make_selection
 from .settings import Settings
-from .tree import Budget, Node, Tree, backup
+from .tree import Budget, Node, Tree, backup, backup_amaf
 
 
 class UctAgent(Agent):
@@ -68,9 +68,17 @@ class UctAgent(Agent):
         rng = self.rng
         leaf = tree.descend(state.copy(), rng)
         result = leaf.result
-        if result is None:
-            result = self.policy.run(leaf.state, rng)
-        backup(leaf.path, result)
+        if tree.reference is None:
+            if result is None:
+                result = self.policy.run(leaf.state, rng)
+            backup(leaf.path, result)
+        else:                        # RAVE/GRAVE: the playout's moves feed the AMAF statistics
+            moves = []
+            if result is None:
+                record = self.policy.run_recorded(leaf.state, rng)
+                result, moves = record.outcome, record.moves
+            backup(leaf.path, result)
+            backup_amaf(leaf.path, moves, result)
         progress.iterations += 1
         progress.descended(leaf.depth)
 
@@ -87,8 +95,8 @@ class UctAgent(Agent):
             root = self.memory.root_for(state, history)
             budget = self.memory.budget
         rule = self.selection
-        self.tree = Tree(root, rule.select, self.settings.solver, budget,
-                         priors=rule.needs_priors, minimax=rule.needs_minimax)
+        self.tree = Tree(root, rule.select, self.settings.solver, budget, priors=rule.needs_priors,
+                         minimax=rule.needs_minimax, reference=rule.reference)
         return self.tree
 
     def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:

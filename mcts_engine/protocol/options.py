@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from ..agents import AGENTS
-from ..mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, Settings
+from ..mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, SELECTION_RULES, Settings
 from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from .errors import short
 
@@ -112,10 +112,17 @@ def option_table() -> tuple[Option, ...]:
         Option("Agent", "combo", "uct", "uct (MCTS), random (uniform move), greedy (one-ply material)",
                vars=AGENTS),
         Option("UCT_C", "string", "1.0", "UCB1 exploration constant, a real number >= 0", real=(0.0, None)),
-        Option("PriorWeight", "string", "0", "progressive bias: weight of the move's heuristic in "
-               "selection, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
-        Option("MinimaxWeight", "string", "0", "implicit minimax: share of the backed-up evaluate() "
-               "minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
+        Option("Selection", "combo", "ucb1", "selection rule: ucb1, rave (all-moves-as-first statistics "
+               "per node), grave (RAVE with the table of the closest ancestor above GraveRef visits)",
+               vars=SELECTION_RULES),
+        Option("RaveBias", "string", "0.00001", "rave/grave: the bias b of beta = m / (m + n + b*m*n), "
+               "a real number >= 0", real=(0.0, None)),
+        Option("GraveRef", "spin", 50, "grave: visits a node needs before its AMAF table is used below it",
+               min=0, max=1000000),
+        Option("PriorWeight", "string", "0", "Selection ucb1: progressive bias, the weight of the move's "
+               "heuristic, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
+        Option("MinimaxWeight", "string", "0", "Selection ucb1: implicit minimax, the share of the "
+               "backed-up evaluate() minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
         Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
                min=0, max=10000),
@@ -189,6 +196,7 @@ class OptionValues:
         """The agent settings the current values give."""
         v = self.values
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
+                        selection=v["selection"], rave_bias=float(v["ravebias"]), grave_ref=v["graveref"],
                         prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
