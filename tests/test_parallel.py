@@ -8,6 +8,7 @@ import random
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,30 @@ def test_seed_and_nodes_give_the_same_search_twice(pool, mode, merge):
         runs.append((result.move, info.nodes, info.score, info.wdl, info.pv))
     assert runs[0] == runs[1]
     assert runs[0][1] == 600
+
+
+ENHANCED = [Settings(threads=2, seed=6, selection="grave", grave_ref=10),
+            Settings(threads=2, seed=6, prior_weight=1.0, minimax_weight=0.3)]
+
+
+@pytest.mark.parametrize("mode", ["root", "tree"])
+@pytest.mark.parametrize("settings", ENHANCED, ids=["grave", "prior+minimax"])
+def test_the_search_enhancements_run_in_both_parallel_modes(pool, mode, settings):
+    """Issue 17's options reach both parallel modes: the local tree keeps AMAF tables (GRAVE)
+    or minimax values, a seeded node search is exact and the same twice."""
+    game = get_game("english")
+    runs = []
+    for _ in range(2):
+        agent = make_agent(game, replace(settings, parallel=mode), pool)
+        result = agent.search(game.new_state(), Limits(nodes=400), threading.Event())
+        tree = agent.local.tree
+        assert result.info.nodes == 400
+        if settings.selection == "grave":
+            assert tree.reference == 10 and tree.root.amaf
+        else:
+            assert tree.minimax and tree.root.v == 1.0 - max(ch.v for ch in tree.root.children)
+        runs.append((result.move, result.info.score))
+    assert runs[0] == runs[1]
 
 
 def test_both_trees_count_in_root_mode(pool):
