@@ -8,6 +8,7 @@ from .playouts import POLICIES
 PLAYOUTS = tuple(POLICIES)
 FINAL_MOVES = ("robust", "max")
 SELECTION_RULES = ("ucb1", "rave", "grave")
+AMAF_RULES = ("rave", "grave")        # the rules that keep all-moves-as-first statistics
 PARALLEL_MODES = ("root", "tree")
 MERGES = ("visits", "vote")
 
@@ -36,3 +37,8 @@ class Settings:
     parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
     merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
 
+    @property
+    def amaf(self) -> bool:
+        """Whether the selection rule keeps all-moves-as-first statistics, so that every
+        playout (here or in a worker) must report the moves it played."""
+        return self.selection in AMAF_RULES

@@ -41,6 +41,7 @@ from ..rules.base import State
 
 NO_CHILDREN = ()          # ``children`` of a node that has none yet (a list from the first child)
 EXHAUSTED = ()            # ``untried`` once every move was expanded (None = not listed yet)
+NO_MOVES = ()             # a leaf's playout moves before (or without) a recorded playout
 MB = 1 << 20
 PRUNE_SHARE = 8           # a full tree prunes 1/PRUNE_SHARE of its budget
 
@@ -157,15 +158,17 @@ class Budget:
 class Leaf:
     """Where a descent ended: the path from the root to the leaf node, the state there, the
     depth, and the first player's result if it is already known (a finished game or a
-    proof), else None (a playout is due)."""
+    proof), else None (a playout is due); ``moves``: the playout's ``(player, move)``s once it
+    ran, where the search keeps AMAF statistics (tree-parallel search, RAVE/GRAVE)."""
 
-    __slots__ = ("path", "state", "depth", "result")
+    __slots__ = ("path", "state", "depth", "result", "moves")
 
     def __init__(self, path: list[Node], state: State, depth: int, result: float | None):
         self.path = path
         self.state = state
         self.depth = depth
         self.result = result
+        self.moves: list | tuple = NO_MOVES
 
     @property
     def node(self) -> Node:
@@ -342,12 +345,13 @@ def backup(path: list[Node], result: float, counted: bool = False) -> None:
             node.d += 1
 
 
-def backup_amaf(path: list[Node], playout: list, result: float) -> None:
+def backup_amaf(path: list[Node], playout: list | tuple, result: float) -> None:
     """Add the first player's ``result`` to the all-moves-as-first (RAVE) statistics of every
     node of ``path``: a node counts each move its player to move made at any later point of
     this simulation (in the tree below it, then in the ``playout``, a list of
     ``(player, move)``), once per simulation, with the result for that player."""
-    simulation = [(node.mover, node.move) for node in path[1:]] + playout
+    simulation = [(node.mover, node.move) for node in path[1:]]
+    simulation.extend(playout)
     for i, node in enumerate(path):
         player = node.to_move
         gain = result if player == 0 else 1.0 - result

@@ -63,6 +63,7 @@ class TreeParallelAgent(ParallelAgent):
             sizes = split_nodes(min(sum(sizes), remaining), len(sizes))
         t0 = now()
         leaves = self._select_and_play(tree, state, sizes, workers, batches, stop)
+        amaf = self.settings.amaf
         for leaf in reversed(leaves):   # deepest first, so a dropped leaf's parent can go too
             if leaf.result is None:
                 tree.undo_virtual_loss(leaf.path)
@@ -70,8 +71,8 @@ class TreeParallelAgent(ParallelAgent):
             progress.descended(leaf.depth)
             if leaf.result is not None:
                 backup(leaf.path, leaf.result, counted=True)
-                if tree.reference is not None:   # RAVE/GRAVE: the tree part's moves only, for now
-                    backup_amaf(leaf.path, [], leaf.result)
+                if amaf:
+                    backup_amaf(leaf.path, leaf.moves, leaf.result)
                 progress.iterations += 1
         batches.done(now() - t0)
 
@@ -97,7 +98,11 @@ class TreeParallelAgent(ParallelAgent):
                 for leaf in pending:
                     if stop.is_set():
                         break
-                    leaf.result = policy.run(leaf.state, local_rng)
+                    if self.settings.amaf:
+                        record = policy.run_recorded(leaf.state, local_rng)
+                        leaf.result, leaf.moves = record.outcome, record.moves
+                    else:
+                        leaf.result = policy.run(leaf.state, local_rng)
             elif workers[i - 1].send(PlayoutJob(self.job, [leaf.state for leaf in pending], seeds[i],
                                                 self.settings)):
                 sent.append((workers[i - 1], pending))
@@ -107,16 +112,19 @@ class TreeParallelAgent(ParallelAgent):
             for w, _ in sent:
                 w.send(StopJob(self.job))
         for w, pending in sent:
-            results = self._await_playouts(w)
-            if results is None:
+            answer = self._await_playouts(w)
+            if answer is None:
                 batches.given_up.add(w.index)
-                results = []
-            for leaf, result in zip(pending, results):
+                continue
+            for leaf, result in zip(pending, answer.results):
                 leaf.result = result
+            if answer.moves is not None:
+                for leaf, moves in zip(pending, answer.moves):
+                    leaf.moves = moves
         return leaves
 
-    def _await_playouts(self, w: Worker) -> list[float] | None:
-        """The worker's results for this job's batch ([] if it died or hangs; None if it
+    def _await_playouts(self, w: Worker) -> PlayoutResults | None:
+        """The worker's results for this job's batch (none if it died or hangs; None if it
         failed the batch: it lives, but gets no more of this search's batches)."""
         deadline = now() + PLAYOUT_WAIT
         while True:
@@ -124,12 +132,12 @@ class TreeParallelAgent(ParallelAgent):
                 msg = w.recv(max(0.0, deadline - now()))
             except EOFError:
                 self.died(w)
-                return []
+                return PlayoutResults(self.job, [])
             if msg is None:
                 self.silent(w)
-                return []
+                return PlayoutResults(self.job, [])
             if isinstance(msg, PlayoutResults) and msg.job == self.job:
-                return msg.results
+                return msg
             if isinstance(msg, JobFailed) and msg.job == self.job:
                 self.note(f"search worker {w.index} failed: {msg.error}; the search goes on without it")
                 return None

@@ -95,6 +95,7 @@ class PlayoutResults:
 
     job: int
     results: list[float]
+    moves: list[list] | None = None   # RAVE/GRAVE (Settings.amaf): each playout's (player, move)s
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,16 @@ class WorkerLoop:
             self.policy, self.policy_key = make_playout(*key), key
         rng = random.Random(msg.seed)
         results = []
+        if settings.amaf:        # RAVE/GRAVE: the master counts the moves too
+            moves = []
+            for state in msg.states:
+                if event.is_set():
+                    break
+                record = self.policy.run_recorded(state, rng)
+                results.append(record.outcome)
+                moves.append(record.moves)
+            self.conn.send(PlayoutResults(msg.job, results, moves))
+            return
         for state in msg.states:
             if event.is_set():
                 break
