@@ -13,7 +13,8 @@ from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.playouts import make_playout
 from mcts_engine.mcts.selection import Grave, InformedUcb1, Ucb1, make_selection
 from mcts_engine.mcts.settings import Settings
-from mcts_engine.mcts.tree import Budget, Node, Tree, backup, backup_amaf, update_minimax
+from mcts_engine.mcts.tree import (AMAF_ENTRY_BYTES, AMAF_TABLE_BYTES, LIST_BYTES, MB, NODE_BYTES, SLOT_BYTES, Budget,
+                                   Node, Tree, backup, backup_amaf, update_minimax)
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.protocol.options import OptionError, OptionValues
 from mcts_engine.rules import get_game
@@ -274,13 +275,19 @@ def test_amaf_counts_every_later_move_of_the_player_to_move_once():
     path = _amaf_path()
     root, x, y = path
     playout = [(0, "c"), (1, "a"), (0, "a"), (0, "c"), (1, "d")]
-    backup_amaf(path, playout, 1.0)                  # the first player won
+    budget = Budget.megabytes(1)
+    backup_amaf(path, playout, 1.0, budget)          # the first player won
     assert root.amaf == {"a": [1.0, 1], "c": [1.0, 1]}          # a (tree) and c, once each
     assert x.amaf == {"b": [0.0, 1], "a": [0.0, 1], "d": [0.0, 1]}   # player 1's moves, lost
     assert y.amaf == {"c": [1.0, 1], "a": [1.0, 1]}
-    backup_amaf(path, [(1, "d")], 0.5)
+    grown = budget.used
+    assert grown == 3 * AMAF_TABLE_BYTES + 7 * (AMAF_ENTRY_BYTES + SLOT_BYTES)
+    backup_amaf(path, [(1, "d")], 0.5, budget)
     assert root.amaf == {"a": [1.5, 2], "c": [1.0, 1]}
     assert x.amaf["d"] == [0.5, 2] and x.amaf["b"] == [0.5, 2]
+    assert budget.used == grown                      # no new table or entry
+    budget.measure(root)                             # measuring counts them the same way
+    assert budget.used == 3 * (NODE_BYTES + SLOT_BYTES) + 2 * LIST_BYTES + grown
 
 
 GRAVE_CASES = [
@@ -355,3 +362,15 @@ def test_a_rave_search_keeps_amaf_tables_and_is_exact_in_nodes(selection):
         assert all(root.amaf[ch.move][1] >= ch.n for ch in root.children)
         outcomes.append((result.move, sorted(root.amaf.items())))
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_grave_tree_counts_its_amaf_tables_in_its_budget():
+    game = get_game("english")
+    agent = UctAgent(game, Settings(seed=2, selection="grave", grave_ref=5))
+    agent.memory.budget_mb = 300_000 / MB       # small: the tree prunes, then freezes
+    agent.search(game.new_state(), Limits(nodes=1500), threading.Event())
+    budget = agent.tree.budget
+    used = budget.used
+    assert used > budget.limit and budget.frozen  # the tables alone outgrow it (see search.md)
+    budget.measure(agent.root)                  # the running count agrees with a recount
+    assert budget.used == used

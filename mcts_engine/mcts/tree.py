@@ -93,6 +93,10 @@ SLOT_BYTES = 8                     # one reference in a list
 # beside the parent's list of untried moves until the last of them is expanded)
 NODE_BYTES = sys.getsizeof(Node(None, 0, 0)) + sys.getsizeof(0.5) + SLOT_BYTES
 LIST_BYTES = sys.getsizeof([])
+# RAVE/GRAVE: a node's AMAF table, and each entry in it (its [results, count] list with a
+# float, and the dict's share: hash, key and value slots, over-allocated about 1.5 times)
+AMAF_TABLE_BYTES = sys.getsizeof({})
+AMAF_ENTRY_BYTES = sys.getsizeof([0.5, 1]) + sys.getsizeof(0.5) + 5 * SLOT_BYTES
 
 
 def move_bytes(move) -> int:
@@ -151,8 +155,15 @@ class Budget:
                 stack.extend(node.children)
             if node.untried:
                 used += LIST_BYTES + len(node.untried) * per_move
+            if node.amaf is not None:
+                used += AMAF_TABLE_BYTES + len(node.amaf) * (AMAF_ENTRY_BYTES + per_move)
         self.used = used
         self.frozen = False
+
+    def amaf_grew(self, tables: int, entries: int) -> None:
+        """RAVE/GRAVE statistics made ``tables`` new AMAF tables and ``entries`` new entries
+        (each keeps its move: sized as a listed move)."""
+        self.used += tables * AMAF_TABLE_BYTES + entries * (AMAF_ENTRY_BYTES + (self.per_move or SLOT_BYTES))
 
 
 class Leaf:
@@ -345,19 +356,22 @@ def backup(path: list[Node], result: float, counted: bool = False) -> None:
             node.d += 1
 
 
-def backup_amaf(path: list[Node], playout: list | tuple, result: float) -> None:
+def backup_amaf(path: list[Node], playout: list | tuple, result: float, budget: Budget) -> None:
     """Add the first player's ``result`` to the all-moves-as-first (RAVE) statistics of every
     node of ``path``: a node counts each move its player to move made at any later point of
     this simulation (in the tree below it, then in the ``playout``, a list of
-    ``(player, move)``), once per simulation, with the result for that player."""
+    ``(player, move)``), once per simulation, with the result for that player.  The tables
+    and entries it makes are counted in ``budget``."""
     simulation = [(node.mover, node.move) for node in path[1:]]
     simulation.extend(playout)
+    tables = entries = 0
     for i, node in enumerate(path):
         player = node.to_move
         gain = result if player == 0 else 1.0 - result
         table = node.amaf
         if table is None:
             table = node.amaf = {}
+            tables += 1
         seen = set()
         for mover, move in islice(simulation, i, None):
             if mover != player or move in seen:
@@ -366,9 +380,11 @@ def backup_amaf(path: list[Node], playout: list | tuple, result: float) -> None:
             stats = table.get(move)
             if stats is None:
                 table[move] = [gain, 1]
+                entries += 1
             else:
                 stats[0] += gain
                 stats[1] += 1
+    budget.amaf_grew(tables, entries)
 
 
 def update_minimax(path: list[Node]) -> None:

@@ -72,7 +72,7 @@ class TreeParallelAgent(ParallelAgent):
             if leaf.result is not None:
                 backup(leaf.path, leaf.result, counted=True)
                 if amaf:
-                    backup_amaf(leaf.path, leaf.moves, leaf.result)
+                    backup_amaf(leaf.path, leaf.moves, leaf.result, tree.budget)
                 progress.iterations += 1
         batches.done(now() - t0)
 

@@ -78,7 +78,7 @@ class UctAgent(Agent):
                 record = self.policy.run_recorded(leaf.state, rng)
                 result, moves = record.outcome, record.moves
             backup(leaf.path, result)
-            backup_amaf(leaf.path, moves, result)
+            backup_amaf(leaf.path, moves, result, tree.budget)
         progress.iterations += 1
         progress.descended(leaf.depth)
 
