@@ -11,6 +11,7 @@ from conftest import (check_fen_round_trip, check_playout_cut_off, check_playout
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
 from mcts_engine.rules.geometry import indices
+from mcts_engine.rules.life import EVAL_SCALE
 
 LIFE = get_game("life")
 
@@ -231,8 +232,9 @@ def test_random_game_properties(name, options):
             moves = s.legal_moves()
             check_random_move(s, moves, rng)
             assert (s.outcome() is None) == bool(moves)
-            assert s.evaluate() == pytest.approx(0.5 + (s.black.bit_count() - s.white.bit_count())
-                                                 / (2 * game.size ** 2))
+            d = s.black.bit_count() - s.white.bit_count()
+            assert s.evaluate() == pytest.approx(0.5 + 0.5 * d / (abs(d) + EVAL_SCALE))
+            assert 0.0 < s.evaluate() < 1.0
             if k % 7 == 0:
                 for m in moves:
                     assert s.parse_move(s.move_str(m)) == m
@@ -282,6 +284,50 @@ def test_greedy_heuristic_and_capture():
     s = pos("d4 d5 e5", "f9", side="W")               # E4 (W keeps a far stone): the drop turns black
     m = s.parse_move("@e4")
     assert s.heuristic(m) == -2.0 and not s.is_capture(m)   # 1-3 becomes 0-4 (f9 dies)
+
+
+@pytest.mark.parametrize("black,white,expected", [
+    ("", "", 0.5),                                   # empty board: balance 0
+    ("d5 e5", "d4", 0.5 + 0.5 * 1 / 9),              # balance +1
+    ("e3 e4 e5", "", 0.5 + 0.5 * 3 / 11),            # E1's result: +3
+    ("a1 b1 c1 d1 e1 f1 g1 h1", "", 0.75),           # a lead of EVAL_SCALE = 8 stones
+    ("", "a1 b1 c1 d1 e1 f1 g1 h1", 0.25),
+    ("a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 k1 l1 m1 n1 o1 p1 q1 r1 s1 a2 b2 c2 d2 e2", "", 0.5 + 0.5 * 24 / 32),
+])
+def test_evaluate_squashes_the_stone_balance(black, white, expected):
+    assert EVAL_SCALE == 8
+    assert pos(black, white).evaluate() == pytest.approx(expected, abs=1e-12)
+    assert pos(black, white, side="W").evaluate() == pytest.approx(expected, abs=1e-12)   # no tempo term
+    assert LIFE.new_state().evaluate() == 0.5    # the opening: 11 against 11
+
+
+def test_evaluate_is_strictly_increasing_in_the_balance():
+    """Monotone with no float ties over every balance the board allows, so the greedy
+    agent ranks moves exactly as the author's Eval (life.md §7) does."""
+    cells = [LIFE.name_of[i] for i in indices(LIFE.cells)]
+    values = [pos(" ".join(cells[:d]) if d > 0 else "", " ".join(cells[:-d]) if d < 0 else "").evaluate()
+              for d in range(-361, 362, 19)]
+    assert all(a < b for a, b in zip(values, values[1:])) and 0.0 < values[0] and values[-1] < 1.0
+
+
+def test_greedy_agent_plays_the_articles_eval():
+    """``Agent greedy`` picks among the moves of the best one-ply balance gain (heuristic),
+    over positions of seeded random games."""
+    import threading
+    from mcts_engine.agents import make_agent
+    from mcts_engine.mcts.limits import Limits
+    from mcts_engine.mcts.settings import Settings
+    greedy = make_agent(LIFE, Settings(agent="greedy", seed=3))
+    for seed in range(3):
+        for s in random_game(LIFE, seed, max_plies=5000)[:60:6]:
+            moves = s.legal_moves()
+            if not moves:
+                continue
+            best_gain = max(s.heuristic(m) for m in moves)
+            best = {m for m in moves if s.heuristic(m) == best_gain}
+            ends = {m for m in moves if after(s, s.move_str(m)).outcome() is not None}
+            chosen = greedy.search(s, Limits(), threading.Event()).move
+            assert chosen in best or chosen in ends
 
 
 # --- bad input ----------------------------------------------------------------------------------
