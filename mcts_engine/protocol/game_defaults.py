@@ -21,6 +21,8 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
     "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
     "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
+    # not tuned: a first guess from the draughts tunes, confirmed against plain UCT at 200 ms
+    "rithmomachia": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.4"}),
 })
 
 
