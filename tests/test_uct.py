@@ -281,6 +281,16 @@ def test_a_cut_off_plays_pending_captures_before_it_evaluates():
     assert plies == {3, 4, 5} and len(results) > 1   # an exchange after ply 3 was played out
 
 
+def test_a_cut_off_stops_at_its_depth_where_captures_are_not_compulsory():
+    game = get_game("life")
+    assert not game.new_state().compulsory_captures and get_game("english").new_state().compulsory_captures
+    policy = make_playout("random", 3)
+    for seed in range(20):
+        state = game.new_state()
+        assert policy.run(state, random.Random(seed)) == state.evaluate()
+        assert state.ply == 3
+
+
 @pytest.mark.slow
 def test_uct_2000_iterations_beats_random_in_19_of_20_english_games():
     game = get_game("english")

@@ -66,12 +66,12 @@ class Playout:
         """The result of a playout stopped at the depth limit: the game's evaluation, once
         the position is quiet.
 
-        While the side to move has a capture (its first legal move captures: where captures
-        are compulsory, all do), random captures are played on, at most ``QUIESCENCE``
-        plies, so a cut-off never scores a position in the middle of an exchange (and
-        ``moves``, when given, records them).
+        Where captures are compulsory (``state.compulsory_captures``) and the side to move
+        has one, random captures are played on, at most ``QUIESCENCE`` plies, so a cut-off
+        never scores a position in the middle of an exchange (``moves``, when given,
+        records them).
         """
-        for _ in range(QUIESCENCE):
+        for _ in range(QUIESCENCE if state.compulsory_captures else 0):
             if state.outcome() is not None:
                 break
             legal = state.legal_moves()

@@ -480,6 +480,11 @@ class AlquerqueState(TurnState):
         self.history = ()     # keys since the last capture / crowning (repetition rule only)
         self.drawn = False
 
+    @property
+    def compulsory_captures(self) -> bool:
+        """Whether the rules in effect make capturing compulsory (not with the huff)."""
+        return self.game.compulsory
+
     def copy(self) -> "AlquerqueState":
         """An independent copy (the history tuple is shared: it is immutable)."""
         s = object.__new__(AlquerqueState)

@@ -47,10 +47,13 @@ class State(ABC):
     the start position.  ``ply`` counts the plies played: from 0 at ``new_state()``, or
     from the FEN's ply counter where the game has one; bench reads it to count the
     plies of a playout.  Both are plain attributes or properties of every state.
+    ``compulsory_captures`` says that where a capture is legal only captures are (draughts,
+    Fanorona): a playout cut off there plays the pending captures before ``evaluate()``.
     """
 
     to_move: int
     ply: int
+    compulsory_captures: bool = False
 
     # --- the core: every game implements these ------------------------------------------
     @abstractmethod

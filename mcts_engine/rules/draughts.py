@@ -570,6 +570,8 @@ class DraughtsGame(Game):
 class DraughtsState(TurnState):
     """A draughts position with the counters its variant's draw rules need."""
 
+    compulsory_captures = True
+
     __slots__ = ("game", "own", "opp", "kings", "turn", "ply", "progress_ply", "capture_ply", "history",
                  "drawn", "runs")
 

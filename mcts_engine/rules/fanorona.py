@@ -388,6 +388,8 @@ class FanoronaGame(Game):
 class FanoronaState(TurnState):
     """A Fanorona position: the mover's and the other side's stones, and the draw counters."""
 
+    compulsory_captures = True
+
     __slots__ = ("game", "own", "opp", "turn", "ply", "quiet")
 
     def __init__(self, game: FanoronaGame, own: int, opp: int, turn: int, ply: int, quiet: int):
