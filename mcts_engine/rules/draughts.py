@@ -868,6 +868,50 @@ class DraughtsState(TurnState):
         gain += kv - 1 if move[3] else 0
         return -gain if g.variant.goal == "lose" else gain
 
+    def progress(self) -> float:
+        """How close the side with more material is to winning, for the first player, in
+        [0, 1] (equal material, or antidraughts and breakthrough: 0.5).
+
+        The stronger side (more material: men 1, kings ``king_value``) scores
+        ``0.5 + 0.5 / (1 + pieces + safe / 2)``, with ``pieces`` the weaker side's pieces
+        and ``safe`` its moves (it to move) after which the stronger side has no capture:
+        it grows as enemy pieces go (a capture, the decisive progress) and, between
+        captures, as the weaker pieces lose their safe squares (a lone king driven into a
+        corner), which is what converts a king ending.
+        """
+        g = self.game
+        if g.variant.goal != "block":
+            return 0.5
+        kv, kings = g.king_value, self.kings
+        own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
+        opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
+        if own == opp:
+            return 0.5
+        weak_to_move = own < opp
+        pieces = (self.own if weak_to_move else self.opp).bit_count()
+        value = 0.5 / (1 + pieces + 0.5 * self._safe_moves(weak_to_move))
+        strong_player = self.turn ^ 1 if weak_to_move else self.turn
+        return 0.5 + value if strong_player == 0 else 0.5 - value
+
+    def _safe_moves(self, weak_to_move: bool) -> int:
+        """The weaker side's moves (as if it were to move) after which the other side has
+        no capture."""
+        g = self.game
+        if weak_to_move:
+            own, opp, turn = self.own, self.opp, self.turn
+        else:
+            own, opp, turn = self.opp, self.own, self.turn ^ 1
+        kings, safe = self.kings, 0
+        for frm, to, cap, crown in g.legal(own, opp, kings, turn):
+            mine, theirs, k = own ^ frm ^ to, opp & ~cap, kings & ~cap
+            if kings & frm:
+                k ^= frm ^ to
+            elif crown:
+                k |= to
+            if not g.jumpers(theirs, mine, k, turn ^ 1):
+                safe += 1
+        return safe
+
     def board_text(self) -> str:
         """The board as text, seen from the first player's side, with the square names per row.
 
