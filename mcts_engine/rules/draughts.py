@@ -872,12 +872,12 @@ class DraughtsState(TurnState):
         """How close the side with more material is to winning, for the first player, in
         [0, 1] (equal material, or antidraughts and breakthrough: 0.5).
 
-        The stronger side (more material: men 1, kings ``king_value``) scores
-        ``0.5 + 0.5 / (1 + pieces + safe / 2)``, with ``pieces`` the weaker side's pieces
-        and ``safe`` its moves (it to move) after which the stronger side has no capture:
-        it grows as enemy pieces go (a capture, the decisive progress) and, between
-        captures, as the weaker pieces lose their safe squares (a lone king driven into a
-        corner), which is what converts a king ending.
+        The stronger side (more material: men 1, kings ``king_value``) with the material
+        share ``share`` scores ``share + (1 - share) / (2 + safe)``, with ``safe`` the
+        weaker side's moves (it to move) after which the stronger side has no capture: it
+        grows as enemy pieces go (a capture, the decisive progress) and, between captures,
+        as the weaker pieces lose their safe squares (a lone king driven into a corner),
+        which is what converts a king ending.
         """
         g = self.game
         if g.variant.goal != "block":
@@ -888,10 +888,10 @@ class DraughtsState(TurnState):
         if own == opp:
             return 0.5
         weak_to_move = own < opp
-        pieces = (self.own if weak_to_move else self.opp).bit_count()
-        value = 0.5 / (1 + pieces + 0.5 * self._safe_moves(weak_to_move))
+        share = max(own, opp) / (own + opp)
+        value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move))
         strong_player = self.turn ^ 1 if weak_to_move else self.turn
-        return 0.5 + value if strong_player == 0 else 0.5 - value
+        return value if strong_player == 0 else 1.0 - value
 
     def _safe_moves(self, weak_to_move: bool) -> int:
         """The weaker side's moves (as if it were to move) after which the other side has
