@@ -35,6 +35,9 @@ Move = tuple  # (from_mask, to_mask, captured_mask, crowned)
 _MAN_VALUE, _KING_VALUE = 1000, 1501
 
 
+PROGRESS_DISTANCE = 0.5      # progress(): weight of the strong kings' distance to the weak pieces
+
+
 class DraughtsGame(Game):
     """A compiled variant: geometry, direction tables and notation for one rule row."""
 
@@ -889,9 +892,21 @@ class DraughtsState(TurnState):
             return 0.5
         weak_to_move = own < opp
         share = max(own, opp) / (own + opp)
-        value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move))
+        strong_mask, weak_mask = (self.opp, self.own) if weak_to_move else (self.own, self.opp)
+        spread = PROGRESS_DISTANCE * self._distance(strong_mask, weak_mask)
+        value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move) + spread)
         strong_player = self.turn ^ 1 if weak_to_move else self.turn
         return value if strong_player == 0 else 1.0 - value
+
+    def _distance(self, strong: int, weak: int) -> int:
+        """The stronger side's kings' distance (king steps, less one) to the nearest weaker piece, summed."""
+        coords = self.game.grid.coords
+        targets = [coords(i) for i in indices(weak)]
+        total = 0
+        for i in indices(strong & self.kings):
+            r, c = coords(i)
+            total += min(max(abs(r - tr), abs(c - tc)) for tr, tc in targets) - 1
+        return total
 
     def _safe_moves(self, weak_to_move: bool) -> int:
         """The weaker side's moves (as if it were to move) after which the other side has
