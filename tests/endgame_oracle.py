@@ -114,3 +114,13 @@ def wins_within(game_name: str, fen: str, plies: int) -> bool:
     """Whether the side with more kings in ``fen`` takes the lone king within ``plies`` plies."""
     found = plies_to_win(game_name, fen)
     return found is not None and found <= plies
+
+
+if __name__ == "__main__":    # check the suite's oracle rows of one game: python tests/endgame_oracle.py russian
+    import sys
+
+    from mcts_engine.endgame_suite import SUITE
+    for row in SUITE:
+        if row.game == sys.argv[1] and row.plies is not None:
+            found = plies_to_win(row.game, row.fen)
+            print(f"{row.name}: oracle {found} plies, suite says {row.plies}: {'ok' if found == row.plies else 'WRONG'}")

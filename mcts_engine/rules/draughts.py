@@ -36,6 +36,7 @@ _MAN_VALUE, _KING_VALUE = 1000, 1501
 
 
 PROGRESS_DISTANCE = 0.5      # progress(): weight of the strong kings' distance to the weak pieces
+PROGRESS_BONUS = 0.5         # progress(): the most a confined weak side adds, a share of (1 - share)
 
 
 class DraughtsGame(Game):
@@ -875,12 +876,15 @@ class DraughtsState(TurnState):
         """How close the side with more material is to winning, for the first player, in
         [0, 1] (equal material, or antidraughts and breakthrough: 0.5).
 
-        The stronger side (more material: men 1, kings ``king_value``) with the material
-        share ``share`` scores ``share + (1 - share) / (2 + safe)``, with ``safe`` the
-        weaker side's moves (it to move) after which the stronger side has no capture: it
-        grows as enemy pieces go (a capture, the decisive progress) and, between captures,
-        as the weaker pieces lose their safe squares (a lone king driven into a corner),
-        which is what converts a king ending.
+        The stronger side scores its material share (men 1, kings ``king_value``) plus a
+        confinement bonus, ``PROGRESS_BONUS * gap / (1 + safe + PROGRESS_DISTANCE * far)``:
+        ``safe`` counts the weaker side's moves (it to move) after which the stronger side
+        has no capture, ``far`` the stronger kings' steps to the nearest weaker piece, and
+        ``gap`` what the share would lose with one of the stronger side's pieces gone, so
+        that no confinement is ever worth a piece.  It grows as enemy pieces go (a capture,
+        the decisive progress) and, between captures, as the weaker pieces lose their safe
+        squares and the kings close in (a lone king driven into a corner), which is what
+        converts a king ending.
         """
         g = self.game
         if g.variant.goal != "block":
@@ -891,10 +895,18 @@ class DraughtsState(TurnState):
         if own == opp:
             return 0.5
         weak_to_move = own < opp
-        share = max(own, opp) / (own + opp)
         strong_mask, weak_mask = (self.opp, self.own) if weak_to_move else (self.own, self.opp)
-        spread = PROGRESS_DISTANCE * self._distance(strong_mask, weak_mask)
-        value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move) + spread)
+        strong, weak = max(own, opp), min(own, opp)
+        if g.jumpers(self.own, self.opp, kings, self.turn):   # a capture is due: count it taken
+            if weak_to_move:
+                strong -= kv if strong_mask & kings else 1.0
+            else:
+                weak -= kv if weak_mask & kings else 1.0
+            value = 1.0 if weak <= 0 else strong / (strong + weak)
+        else:
+            share = strong / (strong + weak)
+            far = PROGRESS_DISTANCE * self._distance(strong_mask, weak_mask)
+            value = share + PROGRESS_BONUS * (1.0 - share) / (1 + self._safe_moves(weak_to_move) + far)
         strong_player = self.turn ^ 1 if weak_to_move else self.turn
         return value if strong_player == 0 else 1.0 - value
 
