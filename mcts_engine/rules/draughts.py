@@ -36,7 +36,6 @@ _MAN_VALUE, _KING_VALUE = 1000, 1501
 
 
 PROGRESS_DISTANCE = 0.5      # progress(): weight of the strong kings' distance to the weak pieces
-PROGRESS_BONUS = 0.5         # progress(): the most a confined weak side adds, a share of (1 - share)
 
 
 class DraughtsGame(Game):
@@ -876,15 +875,14 @@ class DraughtsState(TurnState):
         """How close the side with more material is to winning, for the first player, in
         [0, 1] (equal material, or antidraughts and breakthrough: 0.5).
 
-        The stronger side scores its material share (men 1, kings ``king_value``) plus a
-        confinement bonus, ``PROGRESS_BONUS * gap / (1 + safe + PROGRESS_DISTANCE * far)``:
+        The stronger side scores its material share ``share`` (men 1, kings ``king_value``)
+        plus a confinement bonus, ``(1 - share) / (2 + safe + PROGRESS_DISTANCE * far)``:
         ``safe`` counts the weaker side's moves (it to move) after which the stronger side
-        has no capture, ``far`` the stronger kings' steps to the nearest weaker piece, and
-        ``gap`` what the share would lose with one of the stronger side's pieces gone, so
-        that no confinement is ever worth a piece.  It grows as enemy pieces go (a capture,
-        the decisive progress) and, between captures, as the weaker pieces lose their safe
-        squares and the kings close in (a lone king driven into a corner), which is what
-        converts a king ending.
+        has no capture, ``far`` the stronger kings' steps to the nearest weaker piece.  A
+        capture that is due (the side to move can capture) counts as made, so a hanging
+        piece is seen.  The score grows as enemy pieces go (the decisive progress) and,
+        between captures, as the weaker pieces lose their safe squares and the kings close
+        in (a lone king driven into a corner), which is what converts a king ending.
         """
         g = self.game
         if g.variant.goal != "block":
@@ -906,7 +904,7 @@ class DraughtsState(TurnState):
         else:
             share = strong / (strong + weak)
             far = PROGRESS_DISTANCE * self._distance(strong_mask, weak_mask)
-            value = share + PROGRESS_BONUS * (1.0 - share) / (1 + self._safe_moves(weak_to_move) + far)
+            value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move) + far)
         strong_player = self.turn ^ 1 if weak_to_move else self.turn
         return value if strong_player == 0 else 1.0 - value
 
