@@ -67,8 +67,6 @@ SUITE: tuple[Endgame, ...] = (
             "three kings against one holding the long diagonal, 16 moves (won in play)"),
     Endgame("in-3k1k-b", "international", "B:WK2:BK5,K30,K35", "B",
             "three kings against one, Black holds the long diagonal, 16 moves (won in play)"),
-    Endgame("in-3k1k-c", "international", "W:WK41,K12,K44:BK9", "W",
-            "three kings against one, White holds the long diagonal, 16 moves (won in play)"),
     Endgame("in-2k1m", "international", "W:WK46,K5:B38", "W",
             "two kings against a man: the man is caught before it crowns (won in play)"),
     Endgame("in-km1m", "international", "W:WK23,40:B16", "W",

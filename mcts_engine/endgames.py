@@ -37,10 +37,9 @@ class Conversion:
 
 def _side(game, endgame: Endgame) -> int:
     """The player number (0 moves first) of ``endgame``'s winning colour letter."""
-    colours = ("W", "B") if game.variant.first == "W" else ("B", "W")
-    if endgame.winner not in colours:
-        raise ValueError(f"endgame {endgame.name}: winner {endgame.winner!r} is not W or B")
-    return colours.index(endgame.winner)
+    if endgame.winner not in game.colours:
+        raise ValueError(f"endgame {endgame.name}: winner {endgame.winner!r} is not one of {game.colours}")
+    return game.colours.index(endgame.winner)
 
 
 def convert(endgame: Endgame, settings: Settings, limits: Limits) -> Conversion:

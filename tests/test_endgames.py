@@ -102,3 +102,24 @@ def test_bench_endgames_command():
     assert report["endings"][0]["name"] == "in-km1m" and report["endings"][0]["moves"]
     bad = runner.invoke(main, ["bench", "--endgames", "--option", "ProgressWeight=2", "--nodes", "5"])
     assert bad.exit_code == 2 and "ProgressWeight" in bad.output
+
+
+@pytest.mark.slow
+def test_the_whole_suite_plays_out_by_the_rules():
+    """Every row at 50 iterations a move with ProgressWeight 0.5 (seeded): each game ends by
+    the rules and is scored for the right side (a win: the defender has no move left; a
+    draw: the draw rules ended it), and the rows won in a few plies are won."""
+    settings, limits = Settings(seed=2, progress_weight=0.5), Limits(nodes=50)
+    for row in SUITE:
+        conversion = convert(row, settings, limits)
+        game = get_game(row.game)
+        state = game.parse_fen(row.fen)
+        for text in conversion.moves:
+            state.play(state.parse_move(text))
+        winner = game.colours.index(row.winner)
+        expected = {1.0: "win", 0.5: "draw", 0.0: "loss"}[state.outcome() if winner == 0 else 1.0 - state.outcome()]
+        assert conversion.result == expected, row.name
+        if conversion.result == "draw":
+            assert state.drawn, row.name
+        if row.name in QUICK:
+            assert conversion.result == "win", row.name
