@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..rules.base import State
 from .agent import SearchInfo
 from .tree import Node
 
@@ -46,44 +45,6 @@ def final_choice(children: list, final_move: str = "robust"):
     if final_move == "max":
         return max(alive, key=lambda ch: (ch.proven if ch.proven is not None else ch.mean(), ch.n))
     return max(alive, key=lambda ch: (ch.n, ch.mean()))
-
-
-PROGRESS_MARGIN = 0.05    # Progress: root moves within this much of the chosen move's mean are ties
-
-
-def progress_choice(state: State, children: list, best):
-    """``Progress``: among the root children (Nodes or RootChilds) the search rates as
-    well as ``best`` (the ``final_choice``: mean within ``PROGRESS_MARGIN``, not a proven
-    loss), the one whose position after the move has the most ``progress()`` for the
-    player to move in ``state``; ties keep the earlier choice.  A proven ``best`` is kept:
-    a proof already says how the game ends (the shortest win, the longest defence).
-
-    In a won ending every move wins a random playout, so the search's means tie and the
-    most visited move is a shuffle; this turns the tie into progress (a capture, a
-    lone king with fewer safe squares), which is how the ending gets converted.
-    """
-    if best is None or best.proven is not None:
-        return best
-    floor = best.mean() - PROGRESS_MARGIN
-    mover = state.to_move
-    chosen, chosen_value = best, _progress_after(state, best.move, mover)
-    for child in children:
-        if child is best or child.proven == 0.0 or child.n == 0 or child.mean() < floor:
-            continue
-        value = _progress_after(state, child.move, mover)
-        if value > chosen_value:
-            chosen, chosen_value = child, value
-    return chosen
-
-
-def _progress_after(state: State, move, mover: int) -> float:
-    """``progress()`` (or the result, if the game ends) after ``move``, for ``mover``."""
-    after = state.copy()
-    after.play(move)
-    value = after.outcome()
-    if value is None:
-        value = after.progress()
-    return value if mover == 0 else 1.0 - value
 
 
 def set_score(info: SearchInfo, best) -> None:

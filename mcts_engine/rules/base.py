@@ -129,11 +129,11 @@ class State(ABC):
         """How close the first player is to converting a won ending, in [0, 1] (0.5: neither
         side is ahead); higher means fewer and less mobile enemy pieces.
 
-        Used by the search's ``Progress`` option to choose among root moves the search
-        finds equally (near-certainly) winning, so that a won ending advances instead of
-        shuffling to a no-progress draw.  Kept apart from ``evaluate`` (the playout
-        cut-off's score): it ranks positions inside a won ending, not outcomes.  Default:
-        0.5 (no knowledge: the option then changes nothing).
+        Mixed into each search iteration's result by the ``ProgressWeight`` option, so that
+        a won ending, where nearly every random playout wins and the means tie, advances
+        instead of shuffling to a no-progress draw.  Kept apart from ``evaluate`` (the
+        playout cut-off's score): it ranks positions inside a won ending.  Default: 0.5
+        (no knowledge).
         """
         return 0.5
 
