@@ -129,14 +129,27 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
               help="parallel mode(s) for --threads (default: root)")
 @click.option("--memory", is_flag=True,
               help="instead: bytes per search-tree node (allocated, and the Hash budget's estimate)")
+@click.option("--endgames", is_flag=True,
+              help="instead: play the endgame suite out, the winning side against the engine defending "
+                   "(--game filters it, --ending names rows, --movetime/--nodes/--option set the engine)")
+@click.option("--ending", "endings", multiple=True, help="--endgames: only this row of the suite (repeatable)")
+@click.option("--movetime", type=click.IntRange(1), help="--endgames: ms a move (default 200)")
+@click.option("--nodes", type=click.IntRange(1), help="--endgames: UCT iterations a move, instead of --movetime")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="--endgames: an engine option, as the protocol's setoption (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
-          modes: tuple[str, ...], memory: bool, as_json: bool) -> None:
+          modes: tuple[str, ...], memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
+          nodes: int | None, options: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
     With --memory: bytes per tree node after a 3000-iteration search from the start.
+    With --endgames: how many won endings of the suite the engine converts (win, draw, loss).
     """
+    if endgames:
+        _bench_endgames(list(games_), list(endings), movetime, nodes, options, as_json)
+        return
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
@@ -166,6 +179,44 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         click.echo(json.dumps({"seconds": seconds, "seed": seed, "games": rows, "reference": refs}, indent=2))
     else:
         click.echo(bench_mod.table(rows, refs))
+
+
+def _engine_settings(options: tuple[str, ...]):
+    """The search ``Settings`` of the engine options ``NAME=VALUE`` (a click error names a bad one)."""
+    from .protocol.options import OptionError, OptionValues
+    values = OptionValues()
+    for text in options:
+        name, sep, value = text.partition("=")
+        try:
+            if not sep:
+                raise OptionError(f"--option {text!r} is not NAME=VALUE")
+            values.apply(values.check(name, value))
+        except OptionError as err:
+            raise click.UsageError(str(err)) from None
+    return values.settings()
+
+
+def _bench_endgames(games_: list[str], endings: list[str], movetime: int | None, nodes: int | None,
+                    options: tuple[str, ...], as_json: bool) -> None:
+    """``bench --endgames``: play the suite's rows out and print the table (or JSON)."""
+    from . import endgames as eg
+    from .mcts.limits import Limits
+    settings = _engine_settings(options)
+    limits = Limits(nodes=nodes) if nodes and not movetime else Limits(movetime=(movetime or 200) / 1000)
+    try:
+        rows = eg.select(endings, games_)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    done = eg.run_suite(rows, settings, limits, None if as_json else lambda c: click.echo(eg.row_text(c)))
+    if as_json:
+        click.echo(json.dumps({"movetime_ms": None if limits.movetime is None else movetime or 200,
+                               "nodes": limits.nodes, "options": list(options),
+                               "summary": eg.summary(done),
+                               "endings": [{"name": c.endgame.name, "game": c.endgame.game, "result": c.result,
+                                            "plies": c.plies, "seconds": round(c.seconds, 2),
+                                            "moves": list(c.moves)} for c in done]}, indent=2))
+    else:
+        click.echo(eg.suite_table(done).splitlines()[-1])
 
 
 @main.command()

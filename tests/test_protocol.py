@@ -67,6 +67,7 @@ EXPECTED_OPTIONS = {
     "graveref": "type spin default 50 min 0 max 1000000",
     "priorweight": "type string default 0",
     "minimaxweight": "type string default 0",
+    "progressweight": "type string default 0",
     "playout": "type combo default random var random var capture var greedy-eps var mast",
     "playoutdepth": "type spin default 0 min 0 max 10000",
     "epsilon": "type string default 0.1",

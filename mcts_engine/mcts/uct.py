@@ -32,6 +32,19 @@ class UctAgent(Agent):
         self.selection = make_selection(settings)
         self.memory = TreeMemory(settings.tree_reuse, settings.hash_mb)
         self.tree: Tree | None = None      # the tree of the last search
+        # a leaf's result: the playout's, or with ProgressWeight mixed with progress()
+        self.simulate = self.policy.run if not settings.progress_weight else self.progress_playout
+
+    def progress_playout(self, state: State, rng) -> float:
+        """``ProgressWeight`` w: ``w * state.progress() + (1 - w) * playout`` for the first
+        player (w = 1: no playout at all).  In a won ending nearly every random playout
+        wins, so the means tie and the search shuffles; the leaf's progress (enemy pieces
+        gone, a lone king with fewer safe squares) gives it a direction to win in."""
+        weight = self.settings.progress_weight
+        ahead = state.progress()
+        if weight >= 1.0:
+            return ahead
+        return weight * ahead + (1.0 - weight) * self.policy.run(state, rng)
 
     def new_game(self) -> None:
         super().new_game()
@@ -70,7 +83,7 @@ class UctAgent(Agent):
         result = leaf.result
         if tree.reference is None:
             if result is None:
-                result = self.policy.run(leaf.state, rng)
+                result = self.simulate(leaf.state, rng)
             backup(leaf.path, result)
         else:                        # RAVE/GRAVE: the playout's moves feed the AMAF statistics
             moves = []

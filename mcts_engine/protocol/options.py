@@ -127,6 +127,9 @@ def option_table() -> tuple[Option, ...]:
                "heuristic, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
         Option("MinimaxWeight", "string", "0", "Selection ucb1: implicit minimax, the share of the "
                "backed-up evaluate() minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
+        Option("ProgressWeight", "string", "0", "the share of the leaf's progress() (enemy pieces gone, a "
+               "lone king's safe squares) in each result, for converting won endings; 0 = off, 1 = no "
+               "playouts", real=(0.0, 1.0)),
         Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
                min=0, max=10000),
@@ -216,6 +219,7 @@ class OptionValues:
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
                         selection=v["selection"], rave_bias=float(v["ravebias"]), grave_ref=v["graveref"],
                         prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
+                        progress_weight=float(v["progressweight"]),
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
                         final_move=v["finalmove"],
