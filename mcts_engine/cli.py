@@ -181,10 +181,12 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         click.echo(bench_mod.table(rows, refs))
 
 
-def _engine_settings(options: tuple[str, ...]):
-    """The search ``Settings`` of the engine options ``NAME=VALUE`` (a click error names a bad one)."""
+def _engine_settings(options: tuple[str, ...], game: str):
+    """The search ``Settings`` for ``game`` (its defaults) with the engine options
+    ``NAME=VALUE`` applied (a click error names a bad one)."""
     from .protocol.options import OptionError, OptionValues
     values = OptionValues()
+    values.apply(values.check("UCI_Variant", game))
     for text in options:
         name, sep, value = text.partition("=")
         try:
@@ -201,13 +203,14 @@ def _bench_endgames(games_: list[str], endings: list[str], movetime: int | None,
     """``bench --endgames``: play the suite's rows out and print the table (or JSON)."""
     from . import endgames as eg
     from .mcts.limits import Limits
-    settings = _engine_settings(options)
+    _engine_settings(options, "english")   # a bad option is an error before any game
     limits = Limits(nodes=nodes) if nodes and not movetime else Limits(movetime=(movetime or 200) / 1000)
     try:
         rows = eg.select(endings, games_)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    done = eg.run_suite(rows, settings, limits, None if as_json else lambda c: click.echo(eg.row_text(c)))
+    done = eg.run_suite(rows, lambda game: _engine_settings(options, game), limits,
+                        None if as_json else lambda c: click.echo(eg.row_text(c)))
     if as_json:
         click.echo(json.dumps({"movetime_ms": None if limits.movetime is None else movetime or 200,
                                "nodes": limits.nodes, "options": list(options),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from .agents import make_agent
 from .endgame_suite import SUITE, Endgame
@@ -86,12 +87,13 @@ def select(names: list[str] | None = None, games: list[str] | None = None) -> li
     return rows
 
 
-def run_suite(rows: list[Endgame], settings: Settings, limits: Limits,
+def run_suite(rows: list[Endgame], settings_for: Callable[[str], Settings], limits: Limits,
               on_result=None) -> list[Conversion]:
-    """``convert`` each row in turn (``on_result(conversion)`` after each, for progress)."""
+    """``convert`` each row in turn with ``settings_for(row.game)`` (each game its own
+    defaults), calling ``on_result(conversion)`` after each, for progress."""
     done = []
     for row in rows:
-        conversion = convert(row, settings, limits)
+        conversion = convert(row, settings_for(row.game), limits)
         done.append(conversion)
         if on_result is not None:
             on_result(conversion)
