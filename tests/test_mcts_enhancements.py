@@ -77,6 +77,9 @@ SETTINGS_CASES = [
     (("ucb1", 2.0, 1.0), (InformedUcb1, True, True, None)),
     (("rave", 0.0, 0.0), (Grave, False, False, 0)),
     (("grave", 0.0, 0.0), (Grave, False, False, 70)),
+    (("rave", 0.5, 0.0), (Grave, True, False, 0)),           # the weights apply under RAVE/GRAVE too
+    (("grave", 0.0, 0.3), (Grave, False, True, 70)),
+    (("grave", 1.0, 0.2), (Grave, True, True, 70)),
 ]
 
 
@@ -87,6 +90,8 @@ def test_the_settings_choose_the_rule_and_what_the_tree_keeps(choice, expected):
                                    grave_ref=70))
     assert (type(rule), rule.needs_priors, rule.needs_minimax, rule.reference) == expected
     assert rule.c == 0.7
+    if selection != "ucb1":
+        assert (rule.prior_weight, rule.minimax_weight) == (prior, minimax)
 
 
 def test_an_unknown_selection_rule_is_named():
@@ -245,10 +250,11 @@ def _position_with_a_capture():
     return state
 
 
-def test_an_informed_search_is_exact_in_nodes_and_reproducible():
+@pytest.mark.parametrize("selection", ["ucb1", "rave", "grave"])
+def test_an_informed_search_is_exact_in_nodes_and_reproducible(selection):
     game = get_game("english")
     state = _position_with_a_capture()
-    settings = Settings(seed=4, prior_weight=1.0, minimax_weight=0.3)
+    settings = Settings(seed=4, prior_weight=1.0, minimax_weight=0.3, selection=selection, grave_ref=10)
     results = []
     for _ in range(2):
         agent = UctAgent(game, settings)
@@ -305,6 +311,43 @@ GRAVE_CASES = [
 def test_grave_selection(children, table, c, bias, best):
     root = make_root(*children)
     assert Grave(c, bias).select(root, table).move == best
+
+
+INFORMED_GRAVE_CASES = [
+    # (children (move, n, w, prior, v), AMAF table, prior weight, minimax weight, the child
+    # entered); c 0, bias 1e-5; AMAF {"b": [9, 10]} makes b's mean ~0.7 (beta ~0.5)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 0.0, 0.5)], {"b": [9.0, 10]}, 0.0, 0.0, "b"),  # 0.6 vs 0.7
+    # the minimax share mixes the RAVE mean, not the raw one: 0.55 vs 0.6 (raw: 0.5)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 0.0, 0.5)], {"b": [9.0, 10]}, 0.0, 0.5, "b"),
+    ([("a", 10, 6.0, 0.0, 0.7), ("b", 10, 5.0, 0.0, 0.3)], {"b": [9.0, 10]}, 0.0, 0.5, "a"),  # 0.65 vs 0.5
+    ([("a", 10, 6.0, 0.0, 0.7), ("b", 10, 5.0, 0.0, 0.3)], {"b": [9.0, 10]}, 0.0, 1.0, "a"),  # pure minimax
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], None, 1.0, 0.0, "b"),     # 0.6 vs 0.5 + 2/11
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], None, 0.0, 0.0, "a"),     # weight 0: no bias
+    # AMAF lifts a (~0.8) above b's bias at weight 1 (0.68), not at weight 3 (1.05)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], {"a": [10.0, 10]}, 1.0, 0.0, "a"),
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], {"a": [10.0, 10]}, 3.0, 0.0, "b"),
+    ([("a", 10, 5.0, 0.0, 0.6), ("b", 10, 5.0, 1.0, 0.4)], None, 0.5, 0.5, "a"),     # 0.55 vs 0.45 + 0.045
+]
+
+
+@pytest.mark.parametrize("children,table,prior_weight,minimax_weight,best", INFORMED_GRAVE_CASES)
+def test_grave_with_priors_and_minimax(children, table, prior_weight, minimax_weight, best):
+    root = informed_root(*children)
+    assert Grave(0.0, 1e-5, 0, prior_weight, minimax_weight).select(root, table).move == best
+
+
+@pytest.mark.parametrize("children,c,prior_weight,minimax_weight,best", INFORMED_CASES)
+def test_grave_without_amaf_statistics_chooses_as_informed_ucb1(children, c, prior_weight, minimax_weight, best):
+    # one formula: with no AMAF entry for any child, GRAVE is InformedUcb1 exactly
+    root = informed_root(*children)
+    assert Grave(c, 1e-5, 0, prior_weight, minimax_weight).select(root, {"zz": [1.0, 1]}).move == best
+
+
+def test_grave_judges_a_proven_draw_at_half_plus_its_bias():
+    root = informed_root(("a", 10, 5.0, 3.0, 0.9), ("b", 10, 5.5, 0.0, 0.6))
+    root.children[0].proven = 0.5
+    assert Grave(0.0, 1e-5, 0, 1.0, 0.0).select(root, None).move == "a"     # 0.5 + 3/11 = 0.77 vs 0.55
+    assert Grave(0.0, 1e-5, 0, 0.0, 1.0).select(root, None).move == "b"     # a's v 0.9 ignored: 0.5 vs 0.6
 
 
 def test_grave_without_a_table_chooses_as_ucb1():

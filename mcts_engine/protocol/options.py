@@ -119,9 +119,9 @@ def option_table() -> tuple[Option, ...]:
                "a real number >= 0", real=(0.0, None)),
         Option("GraveRef", "spin", 50, "grave: visits a node needs before its AMAF table is used below it",
                min=0, max=1000000),
-        Option("PriorWeight", "string", "0", "Selection ucb1: progressive bias, the weight of the move's "
+        Option("PriorWeight", "string", "0", "progressive bias (every Selection rule): the weight of the move's "
                "heuristic, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
-        Option("MinimaxWeight", "string", "0", "Selection ucb1: implicit minimax, the share of the "
+        Option("MinimaxWeight", "string", "0", "implicit minimax (every Selection rule): the share of the "
                "backed-up evaluate() minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
         Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
