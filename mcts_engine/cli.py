@@ -129,9 +129,12 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
               help="parallel mode(s) for --threads (default: root)")
 @click.option("--memory", is_flag=True,
               help="instead: bytes per search-tree node (allocated, and the Hash budget's estimate)")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="an engine option for the UCT searches (UCT it/s, --threads, --memory), e.g. "
+                   "--option Selection=rave (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
-          modes: tuple[str, ...], memory: bool, as_json: bool) -> None:
+          modes: tuple[str, ...], memory: bool, options: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
@@ -140,30 +143,38 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
+    try:
+        settings = bench_mod.search_settings(list(options), seed)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--option") from None
     if memory:
-        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed)} for name in names]
-        click.echo(json.dumps({"seed": seed, "memory": rows}, indent=2) if as_json else bench_mod.memory_table(rows))
+        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed, settings=settings)}
+                for name in names]
+        click.echo(json.dumps({"seed": seed, "options": list(options), "memory": rows}, indent=2) if as_json
+                   else bench_mod.memory_table(rows))
         return
     if threads:
-        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed)
+        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed, settings)
         refs = None
         if reference:
             from . import reference as ref
             mcts = ref.openspiel_checkers_mcts(seconds, seed)
             refs = {"openspiel checkers MCTS (C++)": mcts and mcts["cpp"]}
         if as_json:
-            click.echo(json.dumps({"seconds": seconds, "seed": seed, "parallel": rows, "reference": refs},
+            click.echo(json.dumps({"seconds": seconds, "seed": seed, "options": list(options), "parallel": rows,
+                                   "reference": refs},
                                   indent=2))
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed)
+    rows = bench_mod.run(names, seconds, seed, settings)
     refs = None
     if reference:
         from . import reference as ref
         refs = {"openspiel checkers (C++)": ref.openspiel_checkers_playouts(seconds, seed)}
     if as_json:
-        click.echo(json.dumps({"seconds": seconds, "seed": seed, "games": rows, "reference": refs}, indent=2))
+        click.echo(json.dumps({"seconds": seconds, "seed": seed, "options": list(options), "games": rows,
+                               "reference": refs}, indent=2))
     else:
         click.echo(bench_mod.table(rows, refs))
 

@@ -21,7 +21,8 @@ class Ucb1:
     name = "ucb1"
     needs_priors = False     # the tree need not store heuristic priors for this rule
     needs_minimax = False    # nor evaluate new children for minimax backups
-    reference = None         # nor keep AMAF statistics (RAVE/GRAVE: see Grave)
+    rave = False             # nor keep AMAF counts on the children (RAVE: see Rave)
+    reference = None         # nor AMAF tables (GRAVE: see Grave)
 
     def __init__(self, c: float = 1.0):
         self.c = c
@@ -62,7 +63,7 @@ def informed_value(q: float, v: float, prior: float, n: int, minimax_weight: flo
     minimax value ``v`` of ``evaluate()`` (``a`` = ``MinimaxWeight``; Lanctot et al. 2014),
     plus the progressive bias of the move's ``heuristic`` (``b`` = ``PriorWeight``; Chaslot et
     al. 2008), which fades as the child's visits ``n`` grow.  The one formula every informed
-    rule (``InformedUcb1``, ``Grave``) uses."""
+    rule (``InformedUcb1``, ``Rave``, ``Grave``) uses."""
     return (1.0 - minimax_weight) * q + minimax_weight * v + prior_weight * prior / (n + 1)
 
 
@@ -94,11 +95,11 @@ class InformedUcb1(Ucb1):
         """Whether the tree must evaluate new children and back up their minimax values."""
         return self.minimax_weight != 0.0
 
-    def mean(self, child: Node, table: dict | None) -> float:
+    def mean(self, child: Node, table: tuple | None) -> float:
         """The child's estimated mean for its mover (here: its own playouts' mean)."""
         return child.w / child.n
 
-    def select(self, node: Node, table: dict | None = None) -> Node:
+    def select(self, node: Node, table: tuple | None = None) -> Node:
         """The child with the best informed upper confidence bound (``table``: the AMAF
         statistics the tree hands a GRAVE rule)."""
         c, b, a = self.c, self.prior_weight, self.minimax_weight
@@ -124,15 +125,38 @@ class InformedUcb1(Ucb1):
         return best
 
 
-class Grave(InformedUcb1):
-    """Generalized RAVE (Cazenave 2015): the informed rule on a mean mixed with
+class Rave(InformedUcb1):
+    """RAVE (Gelly and Silver 2007): the informed rule on a mean mixed with the child's
     all-moves-as-first statistics (``amaf_mix``), so with no weights
     ``(1 - beta) * mean + beta * amaf + c * sqrt(ln N / n)``; with ``PriorWeight`` /
     ``MinimaxWeight`` the same progressive bias and minimax mix as ``InformedUcb1``.  The
-    AMAF table is the one the tree passes: that of the closest node on the path with more
-    than ``reference`` visits (``Tree(reference=...)``), so a young node borrows its
-    ancestor's statistics; ``reference`` 0 is plain RAVE (Gelly and Silver 2007).  A move
-    missing from the table (or no table yet) is judged by its own mean.
+    AMAF counts are the child's own (``RaveNode.an``/``aw``, kept by a ``Tree(rave=True)``);
+    a child with none yet is judged by its own mean.
+    """
+
+    name = "rave"
+    rave = True
+
+    def __init__(self, c: float = 1.0, bias: float = 1e-5, prior_weight: float = 0.0,
+                 minimax_weight: float = 0.0):
+        super().__init__(c, prior_weight, minimax_weight)
+        self.bias = bias
+
+    def mean(self, child: Node, table: tuple | None) -> float:
+        """The child's mean mixed with its own AMAF counts, if any."""
+        n, m = child.n, child.an
+        if not m:
+            return child.w / n
+        return amaf_mix(child.w / n, n, child.aw, m, self.bias)
+
+
+class Grave(InformedUcb1):
+    """Generalized RAVE (Cazenave 2015): as ``Rave``, but the AMAF statistics come from the
+    table the tree passes: that of the closest node on the path with more than ``reference``
+    visits (``Tree(reference=...)``, the root's at first), so a young node borrows its
+    ancestor's statistics.  A table holds both players' moves (one dict each, move ->
+    [results for the mover, count]), so a node of either player finds its children's moves
+    in it.  A move missing from the table (or no table yet) is judged by its own mean.
     """
 
     name = "grave"
@@ -143,25 +167,27 @@ class Grave(InformedUcb1):
         self.bias = bias
         self.reference = reference
 
-    def mean(self, child: Node, table: dict | None) -> float:
+    def mean(self, child: Node, table: tuple | None) -> float:
         """The child's mean mixed with its move's AMAF statistics in ``table``, if any."""
         n = child.n
-        stats = table.get(child.move) if table else None
+        stats = table[child.mover].get(child.move) if table else None
         if stats is None:
             return child.w / n
         return amaf_mix(child.w / n, n, stats[0], stats[1], self.bias)
 
 
-SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1, Grave)}
+SELECTIONS = {rule.name: rule for rule in (Ucb1, InformedUcb1, Rave, Grave)}
 
 
 def make_selection(settings: Settings) -> Ucb1:
-    """The selection rule the settings ask for: ``Selection rave`` or ``grave`` a ``Grave``
-    (reference 0 or ``GraveRef``, with the prior and minimax weights); else plain UCB1 unless
-    a prior or minimax weight is set, then ``InformedUcb1``."""
-    if settings.selection in ("rave", "grave"):
-        reference = 0 if settings.selection == "rave" else settings.grave_ref
-        return Grave(settings.uct_c, settings.rave_bias, reference, settings.prior_weight, settings.minimax_weight)
+    """The selection rule the settings ask for: ``Selection rave`` a ``Rave``, ``grave`` a
+    ``Grave`` (reference ``GraveRef``), both with the prior and minimax weights; else plain
+    UCB1 unless a prior or minimax weight is set, then ``InformedUcb1``."""
+    if settings.selection == "rave":
+        return Rave(settings.uct_c, settings.rave_bias, settings.prior_weight, settings.minimax_weight)
+    if settings.selection == "grave":
+        return Grave(settings.uct_c, settings.rave_bias, settings.grave_ref, settings.prior_weight,
+                     settings.minimax_weight)
     if settings.selection != "ucb1":
         raise ValueError(f"unknown selection rule {settings.selection!r}; rules: ucb1, rave, grave")
     if settings.prior_weight or settings.minimax_weight:

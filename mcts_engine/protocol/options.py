@@ -113,7 +113,7 @@ def option_table() -> tuple[Option, ...]:
                vars=AGENTS),
         Option("UCT_C", "string", "1.0", "UCB1 exploration constant, a real number >= 0", real=(0.0, None)),
         Option("Selection", "combo", "ucb1", "selection rule: ucb1, rave (all-moves-as-first statistics "
-               "per node), grave (RAVE with the table of the closest ancestor above GraveRef visits)",
+               "kept on each child), grave (RAVE with the table of the closest ancestor above GraveRef visits)",
                vars=SELECTION_RULES),
         Option("RaveBias", "string", "0.00001", "rave/grave: the bias b of beta = m / (m + n + b*m*n), "
                "a real number >= 0", real=(0.0, None)),
