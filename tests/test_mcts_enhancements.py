@@ -22,7 +22,10 @@ from mcts_engine.mcts.tree import (AMAF_ENTRY_BYTES, AMAF_TABLE_BYTES, LIST_BYTE
                                    SLOT_BYTES, Budget, Node, RaveNode, Tree, backup, update_minimax)
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.protocol.options import OptionError, OptionValues
-from mcts_engine.rules import get_game
+from mcts_engine.rules import get_game, list_games
+from mcts_engine.rules.base import State
+from mcts_engine.rules.draughts import DraughtsState
+from mcts_engine.rules.life import LifeState
 from test_mcts_core import SELECTION_CASES, make_node, make_root
 from toy_games import TakeAway, TakeAwayState, wins_for_mover
 
@@ -483,6 +486,43 @@ def _nodes(root: Node) -> list[Node]:
         out.append(node)
         stack.extend(node.children)
     return out
+
+
+FAST_RECORDING = [name for name in list_games() if isinstance(get_game(name).new_state(), (DraughtsState, LifeState))]
+
+
+def test_the_draughts_family_and_life_record_in_their_fast_playout():
+    assert {"english", "international", "russian", "frisian", "life"} <= set(FAST_RECORDING)
+    for name in FAST_RECORDING:
+        assert type(get_game(name).new_state()).recorded_playout is not State.recorded_playout
+
+
+@pytest.mark.parametrize("name", FAST_RECORDING)
+def test_a_fast_recorded_playout_plays_and_draws_as_the_generic_loop_and_the_plain_playout(name):
+    # the same moves, outcome, final position and random draws as the contract's
+    # random_move/play loop; and recording changes nothing of the plain fast playout
+    game = get_game(name)
+    for seed in range(4):
+        start, rng = game.new_state(), random.Random(100 + seed)
+        for _ in range(seed * 7):              # from the start and from later positions
+            move = start.random_move(rng)
+            if move is None:
+                break
+            start.play(move)
+        for limit in (10_000, 15):             # to the end, and cut off
+            runs = []
+            for play in ("fast", "generic", "plain"):
+                state, rng, moves = start.copy(), random.Random(seed), []
+                if play == "fast":
+                    outcome = state.recorded_playout(rng, moves, limit)
+                elif play == "generic":
+                    outcome = State.recorded_playout(state, rng, moves, limit)
+                else:
+                    outcome, moves = state.playout(rng, limit), None
+                runs.append((outcome, state.key(), state.ply, rng.random(), moves))
+            fast, generic, plain = runs
+            assert fast == generic and fast[:4] == plain[:4]
+            assert len(fast[4]) == min(limit, fast[2] - start.ply)
 
 
 @pytest.mark.parametrize("selection", ["rave", "grave"])

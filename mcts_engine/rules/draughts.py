@@ -622,12 +622,13 @@ class DraughtsState(TurnState):
             return moves[int(rng.random() * len(moves))]
         return g.pick_step(count, buckets, kings, turn, rng.random) if count else None
 
-    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT, record: list | None = None) -> float | None:
         """Play uniformly random moves in place to the end; return ``outcome()``.
 
         The fast path behind random playouts: the same rules and the same random
         draws as ``random_move`` then ``play``, without a method call per step.
         Returns None if the game is still running after ``max_plies`` plies.
+        ``record``: a list that gets each move played as ``(player, move)`` (RAVE/GRAVE).
         """
         g = self.game
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
@@ -642,12 +643,19 @@ class DraughtsState(TurnState):
             starters, count, buckets = scan(own, opp, kings, turn, self._frozen() if limit else 0)
             if starters:
                 moves = choose(sequences(own, opp, kings, turn, starters), kings)
-                play(moves[int(rnd() * len(moves))])
+                move = moves[int(rnd() * len(moves))]
             elif count:
-                play(pick_step(count, buckets, kings, turn, rnd))
+                move = pick_step(count, buckets, kings, turn, rnd)
             else:
                 return stuck_score[turn]
+            if record is not None:
+                record.append((turn, move))
+            play(move)
         return self.outcome()
+
+    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """The fast ``playout``, keeping its moves in ``moves``."""
+        return self.playout(rng, max_plies, moves)
 
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""

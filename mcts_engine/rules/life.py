@@ -268,10 +268,11 @@ class LifeState(TurnState):
             return None
         return self.game.kth_bit(legal, int(rng.random() * legal.bit_count()))
 
-    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT, record: list | None = None) -> float | None:
         """Uniformly random drops in place to the end; the outcome, or None if cut off.
 
-        The same rules and random draws as ``random_move`` then ``play``.
+        The same rules and random draws as ``random_move`` then ``play``.  ``record``: a list
+        that gets each drop as ``(player, cell)`` (RAVE/GRAVE).
         """
         g = self.game
         tick, kth, rnd = g.tick, g.kth_bit, rng.random
@@ -290,7 +291,10 @@ class LifeState(TurnState):
             if not legal:
                 result = 0.5
                 break
-            bit = 1 << kth(legal, int(rnd() * legal.bit_count()))
+            cell = kth(legal, int(rnd() * legal.bit_count()))
+            if record is not None:
+                record.append((turn, cell))
+            bit = 1 << cell
             if turn == 0:
                 black, white = tick(black | bit, white)
             else:
@@ -299,6 +303,10 @@ class LifeState(TurnState):
             ply += 1
         self.black, self.white, self.turn, self.ply = black, white, turn, ply
         return result if result is not None else self.outcome()
+
+    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """The fast ``playout``, keeping its drops in ``moves``."""
+        return self.playout(rng, max_plies, moves)
 
     def play(self, move: Move) -> None:
         """Drop a stone of the mover's colour on cell ``move``, then tick the whole board."""
