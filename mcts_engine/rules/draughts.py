@@ -633,6 +633,8 @@ class DraughtsState(TurnState):
         g = self.game
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
+        if record is not None:      # the loop stays as it is: only ``play`` also records
+            play = self._recording_play(record)
         crown_wins, stuck_score = g.crown_wins, g.stuck_score
         for _ in range(max_plies):
             if self.drawn:
@@ -643,19 +645,25 @@ class DraughtsState(TurnState):
             starters, count, buckets = scan(own, opp, kings, turn, self._frozen() if limit else 0)
             if starters:
                 moves = choose(sequences(own, opp, kings, turn, starters), kings)
-                move = moves[int(rnd() * len(moves))]
+                play(moves[int(rnd() * len(moves))])
             elif count:
-                move = pick_step(count, buckets, kings, turn, rnd)
+                play(pick_step(count, buckets, kings, turn, rnd))
             else:
                 return stuck_score[turn]
-            if record is not None:
-                record.append((turn, move))
-            play(move)
         return self.outcome()
 
     def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
         """The fast ``playout``, keeping its moves in ``moves``."""
         return self.playout(rng, max_plies, moves)
+
+    def _recording_play(self, record: list) -> Callable:
+        """``play``, appending ``(player, move)`` to ``record`` first."""
+        play, append = self.play, record.append
+
+        def recording_play(move: Move) -> None:
+            append((self.turn, move))
+            play(move)
+        return recording_play
 
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""
