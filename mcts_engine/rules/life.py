@@ -41,6 +41,7 @@ comma-separated ``Rules`` string).  B always moves first.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
 from .fen import fen_fields, fen_side, read_piece_lists
@@ -272,10 +273,12 @@ class LifeState(TurnState):
         """Uniformly random drops in place to the end; the outcome, or None if cut off.
 
         The same rules and random draws as ``random_move`` then ``play``.  ``record``: a list
-        that gets each drop as ``(player, cell)`` (RAVE/GRAVE).
+        that gets each drop's cell (RAVE/GRAVE; the players alternate, from the side to move).
         """
         g = self.game
         tick, kth, rnd = g.tick, g.kth_bit, rng.random
+        if record is not None:      # the loop stays as it is: only the cell choice also records
+            kth = _recording(kth, record)
         cells, s = g.cells, g.stride
         black, white, turn, ply = self.black, self.white, self.turn, self.ply
         result = None
@@ -291,10 +294,7 @@ class LifeState(TurnState):
             if not legal:
                 result = 0.5
                 break
-            cell = kth(legal, int(rnd() * legal.bit_count()))
-            if record is not None:
-                record.append((turn, cell))
-            bit = 1 << cell
+            bit = 1 << kth(legal, int(rnd() * legal.bit_count()))
             if turn == 0:
                 black, white = tick(black | bit, white)
             else:
@@ -305,8 +305,12 @@ class LifeState(TurnState):
         return result if result is not None else self.outcome()
 
     def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
-        """The fast ``playout``, keeping its drops in ``moves``."""
-        return self.playout(rng, max_plies, moves)
+        """The fast ``playout``, keeping its drops in ``moves`` (every ply is a drop, so the
+        players alternate from the side to move)."""
+        first, cells = self.turn, []
+        outcome = self.playout(rng, max_plies, cells)
+        moves.extend((first ^ (i & 1), cell) for i, cell in enumerate(cells))
+        return outcome
 
     def play(self, move: Move) -> None:
         """Drop a stone of the mover's colour on cell ``move``, then tick the whole board."""
@@ -419,3 +423,15 @@ class LifeState(TurnState):
 def make_game(**options) -> LifeGame:
     """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted)."""
     return LifeGame(SCHEMA.parse(options))
+
+
+def _recording(kth: Callable[[int, int], int], record: list) -> Callable[[int, int], int]:
+    """``kth`` (the k-th set bit's index: the cell a playout drops on), appending each cell
+    it gives to ``record``."""
+    append = record.append
+
+    def recording_kth(mask: int, k: int) -> int:
+        cell = kth(mask, k)
+        append(cell)
+        return cell
+    return recording_kth
