@@ -27,11 +27,15 @@ from .rules.base import Game
 GAME_OPTIONS = ("uci_variant", "rules")   # bench chooses games with --game, not with options
 
 
-def search_settings(options: list[str], seed: int = 1) -> Settings:
+def search_settings(options: list[str] | tuple[str, ...], seed: int = 1, game: str = "english") -> Settings:
     """The search settings of engine options given as ``NAME=VALUE`` (bench's ``--option``,
     checked as the engine checks them; ``UCI_Variant`` and ``Rules`` are not search options),
-    with ``seed``; raises OptionError naming a bad one."""
+    with ``seed``, for the game named ``game``; raises OptionError naming a bad one.  Bench
+    measures plain UCT (``Defaults plain``) unless the options say ``Defaults game``: then
+    ``game``'s measured defaults fill the options not given."""
     values = OptionValues()
+    values.values["uci_variant"] = game
+    values.values["defaults"] = "plain"
     for text in options:
         name, sep, value = text.partition("=")
         if not sep:
@@ -144,9 +148,9 @@ def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", 
 
 
 def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds: float,
-                 seed: int = 1, settings: Settings | None = None) -> list[dict]:
+                 seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
     """For each game and mode, UCT iterations per wall-second at each thread count, and the
-    speed-up over the first count."""
+    speed-up over the first count; ``options``: engine options (``search_settings``)."""
     pool = WorkerPool()
     rows = []
     try:
@@ -154,6 +158,7 @@ def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds
         for name in games:
             game = get_game(name)
             for mode in modes:
+                settings = search_settings(options, seed, name)
                 rates = [parallel_rate(game, t, seconds, mode, seed, pool, settings) for t in threads]
                 base = rates[0]["iterations_per_sec"] or 1.0
                 for r in rates:
@@ -197,14 +202,15 @@ def perft_rate(game: Game, seconds: float) -> dict:
             "leaves_per_sec": leaves / elapsed if elapsed else 0.0}
 
 
-def run(games: list[str], seconds: float, seed: int = 1, settings: Settings | None = None) -> list[dict]:
-    """Bench every game: playouts, UCT (with ``settings`` if given) and perft, about ``seconds``
-    of CPU time for each."""
+def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
+    """Bench every game: playouts, UCT (with the engine ``options``, ``search_settings``) and
+    perft, about ``seconds`` of CPU time for each."""
     rows = []
     for name in games:
         game = get_game(name)
         rows.append({"game": name, "playouts": playout_rate(game, seconds, seed),
-                     "uct": uct_rate(game, seconds, seed, settings), "perft": perft_rate(game, seconds)})
+                     "uct": uct_rate(game, seconds, seed, search_settings(options, seed, name)),
+                     "perft": perft_rate(game, seconds)})
     return rows
 
 

@@ -144,17 +144,18 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
     for name in names:
         _game(name, None)  # fail early on an unknown name
     try:
-        settings = bench_mod.search_settings(list(options), seed)
+        for name in names:       # fail early on a bad option
+            bench_mod.search_settings(options, seed, name)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--option") from None
     if memory:
-        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed, settings=settings)}
-                for name in names]
+        rows = [{"game": name, "memory": bench_mod.memory_per_node(
+            get_game(name), seed=seed, settings=bench_mod.search_settings(options, seed, name))} for name in names]
         click.echo(json.dumps({"seed": seed, "options": list(options), "memory": rows}, indent=2) if as_json
                    else bench_mod.memory_table(rows))
         return
     if threads:
-        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed, settings)
+        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed, options)
         refs = None
         if reference:
             from . import reference as ref
@@ -167,7 +168,7 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed, settings)
+    rows = bench_mod.run(names, seconds, seed, options)
     refs = None
     if reference:
         from . import reference as ref

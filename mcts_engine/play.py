@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from typing import Callable
 
 from .agents import make_agent
 from .mcts.limits import Limits
-from .mcts.settings import Settings
+from .protocol.options import game_settings
 from .protocol.session import side_name
 from .rules.base import AmbiguousMove, Game, IllegalMove, State
 
@@ -62,7 +63,7 @@ def ask_move(state: State, game: Game, human: int, ask: Callable[[str], str],
 def play(game: Game, human_first: bool = True, movetime: float = 1.0, agent: str = "uct", seed: int = 0,
          ask: Callable[[str], str] = input, echo: Callable[[str], None] = print) -> int:
     """Play one game, human against engine; returns the exit status (0)."""
-    engine = make_agent(game, Settings(agent=agent, seed=seed))
+    engine = make_agent(game, replace(game_settings(game.name), agent=agent, seed=seed))
     engine.new_game()
     state = game.new_state()
     start_fen = state.fen()

@@ -4,6 +4,7 @@ input, and the command line."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -464,7 +465,9 @@ def test_fen_defaults_and_display():
     assert text.splitlines()[4] == "3  B---W---B---W---.---B---W---B---W"
     assert text.splitlines()[1] == "   | \\ | / | \\ | / | \\ | / | \\ | / |"
     assert GAME.new_state().evaluate() == 0.5
-    assert GAME.parse_fen(board_fen("a1 b1 c1", "i5")).evaluate() == 0.75
+    # three stones against one: balance 2, slope 0.5 * sqrt(44 / 4)
+    assert GAME.parse_fen(board_fen("a1 b1 c1", "i5")).evaluate() == pytest.approx(1 / (1 + math.exp(-11 ** 0.5)))
+    assert GAME.parse_fen(board_fen("i5", "a1 b1 c1")).evaluate() == pytest.approx(1 / (1 + math.exp(11 ** 0.5)))
 
 
 # --- the command line ---------------------------------------------------------------------------------

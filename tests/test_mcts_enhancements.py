@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +22,7 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.tree import (AMAF_ENTRY_BYTES, AMAF_TABLE_BYTES, LIST_BYTES, MB, NODE_BYTES, RAVE_NODE_BYTES,
                                    SLOT_BYTES, Budget, Node, RaveNode, Tree, backup, update_minimax)
 from mcts_engine.mcts.uct import UctAgent
-from mcts_engine.protocol.options import OptionError, OptionValues
+from mcts_engine.protocol.options import OptionError, OptionValues, game_settings
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.rules.base import State
 from mcts_engine.rules.draughts import DraughtsState
@@ -243,7 +244,9 @@ def test_options_set_the_weights_and_reject_bad_values():
     settings = values.settings()
     assert (settings.prior_weight, settings.minimax_weight) == (1.5, 0.25)
     assert (settings.selection, settings.rave_bias, settings.grave_ref) == ("grave", 0.001, 20)
-    default = OptionValues().settings()
+    plain = OptionValues()                       # the option table's defaults: all off
+    plain.apply(plain.check("Defaults", "plain"))
+    default = plain.settings()
     assert (default.selection, default.prior_weight, default.minimax_weight) == ("ucb1", 0.0, 0.0)
     for name, text in (("PriorWeight", "-1"), ("MinimaxWeight", "1.5"), ("MinimaxWeight", "x"),
                        ("Selection", "puct"), ("RaveBias", "-0.1"), ("GraveRef", "-1")):
@@ -568,7 +571,10 @@ def test_a_grave_tree_counts_its_amaf_tables_in_its_budget():
 def test_bench_options_give_the_search_settings_and_name_a_bad_one():
     settings = search_settings(["Selection=GRAVE", "GraveRef=7", " PriorWeight =0.5"], seed=9)
     assert (settings.selection, settings.grave_ref, settings.prior_weight, settings.seed) == ("grave", 7, 0.5, 9)
-    assert search_settings([], seed=3) == Settings(seed=3)
+    assert search_settings([], seed=3) == Settings(seed=3)           # plain UCT, whatever the game
+    tuned = search_settings(["Defaults=game"], seed=3, game="english")
+    assert tuned == replace(game_settings("english"), seed=3) and tuned != Settings(seed=3)
+    assert search_settings(["Defaults=game", "MinimaxWeight=0"], 3, "english").minimax_weight == 0.0
     for bad, message in (("Selection", "NAME=VALUE"), ("Selection=puct", "puct"), ("Nope=1", "Nope"),
                          ("UCI_Variant=russian", "--game")):
         with pytest.raises(OptionError, match=message):

@@ -58,6 +58,7 @@ EXPECTED_OPTIONS = {
     "hash": "type spin default 256 min 1 max 1048576",
     "parallel": "type combo default root var root var tree",
     "parallelmerge": "type combo default visits var visits var vote",
+    "defaults": "type combo default game var game var plain",
     "seed": "type spin default 0 min 0 max 2147483647",
     "agent": "type combo default uct var uct var random var greedy",
     "uct_c": "type string default 1.0",

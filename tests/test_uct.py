@@ -7,7 +7,7 @@ import pytest
 
 from mcts_engine.agents import make_agent
 from mcts_engine.mcts.limits import Limits, budget
-from mcts_engine.mcts.playouts import POLICIES, make_playout
+from mcts_engine.mcts.playouts import POLICIES, QUIESCENCE, make_playout
 from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
@@ -237,8 +237,8 @@ def test_playout_policies_play_legal_games(name, depth):
         assert 0.0 <= result <= 1.0
         if depth == 0:
             assert state.outcome() == result
-        else:
-            assert state.ply <= depth or state.outcome() is not None
+        else:   # the cut-off, then captures until the position is quiet
+            assert state.ply <= depth + QUIESCENCE or state.outcome() is not None
     if name == "mast":
         assert policy.table
         policy.new_game()
@@ -262,9 +262,23 @@ def test_capture_playout_prefers_captures():
 
 def test_cut_off_playouts_use_the_evaluation():
     game = get_game("english")
-    policy = make_playout("random", 2)
+    policy = make_playout("random", 1)
     results = {policy.run(game.new_state(), random.Random(s)) for s in range(30)}
-    assert results == {0.5}  # no capture is possible in two plies from the start
+    assert results == {0.5}  # no capture is possible after one ply from the start
+
+
+def test_a_cut_off_plays_pending_captures_before_it_evaluates():
+    game = get_game("english")
+    policy = make_playout("random", 3)
+    plies, results = set(), set()
+    for seed in range(40):
+        state = game.new_state()
+        result = policy.run(state, random.Random(seed))
+        assert not state.is_capture(state.legal_moves()[0])   # quiet where it was scored
+        assert result == state.evaluate()
+        plies.add(state.ply)
+        results.add(result)
+    assert plies == {3, 4, 5} and len(results) > 1   # an exchange after ply 3 was played out
 
 
 @pytest.mark.slow

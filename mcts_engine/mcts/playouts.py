@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 from ..rules.base import NO_LIMIT, State
 
+QUIESCENCE = 16   # at most this many capture plies after a cut-off before evaluate()
+
 
 @dataclass(frozen=True)
 class PlayoutRecord:
@@ -45,7 +47,7 @@ class Playout:
     def run(self, state: State, rng: random.Random) -> float:
         """Play to the end (or the cut-off) in place; the first player's result in [0, 1]."""
         outcome = state.playout(rng, self.depth or NO_LIMIT)
-        return outcome if outcome is not None else self._cut_off(state)
+        return outcome if outcome is not None else self._cut_off(state, rng)
 
     def run_recorded(self, state: State, rng: random.Random) -> PlayoutRecord:
         """As ``run``, keeping the moves played (the game's ``recorded_playout``: its fast
@@ -53,11 +55,28 @@ class Playout:
         search keeps AMAF statistics)."""
         moves = []
         outcome = state.recorded_playout(rng, moves, self.depth or NO_LIMIT)
-        return PlayoutRecord(outcome if outcome is not None else self._cut_off(state), moves)
+        return PlayoutRecord(outcome if outcome is not None else self._cut_off(state, rng, moves), moves)
 
     @staticmethod
-    def _cut_off(state: State) -> float:
-        """The result of a playout stopped at the depth limit: the game's evaluation."""
+    def _cut_off(state: State, rng: random.Random, moves: list | None = None) -> float:
+        """The result of a playout stopped at the depth limit: the game's evaluation, once
+        the position is quiet.
+
+        While the side to move has a capture (its first legal move captures: where captures
+        are compulsory, all do), random captures are played on, at most ``QUIESCENCE``
+        plies, so a cut-off never scores a position in the middle of an exchange (and
+        ``moves``, when given, records them).
+        """
+        for _ in range(QUIESCENCE):
+            if state.outcome() is not None:
+                break
+            legal = state.legal_moves()
+            if not legal or not state.is_capture(legal[0]):
+                break
+            move = legal[int(rng.random() * len(legal))]
+            if moves is not None:
+                moves.append((state.to_move, move))
+            state.play(move)
         outcome = state.outcome()
         return outcome if outcome is not None else state.evaluate()
 
@@ -83,7 +102,7 @@ class ChoicePlayout(Playout):
             move = self.choose(state, moves, rng)
             played.append((state.to_move, move))
             state.play(move)
-        outcome = self._cut_off(state)
+        outcome = self._cut_off(state, rng, played)
         self.learn(played, outcome)
         return PlayoutRecord(outcome, played)
 

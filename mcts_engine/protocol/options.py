@@ -14,6 +14,7 @@ from ..agents import AGENTS
 from ..mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, SELECTION_RULES, Settings
 from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from .errors import short
+from .game_defaults import DEFAULTS_MODES, game_defaults
 
 MAX_THREADS = 64         # the Threads option's maximum
 MAX_HASH_MB = 1 << 20    # the Hash option's maximum (MB): a terabyte
@@ -107,6 +108,9 @@ def option_table() -> tuple[Option, ...]:
                vars=PARALLEL_MODES),
         Option("ParallelMerge", "combo", "visits", "root mode: visits = summed root visits, vote = the "
                "move most searchers chose", vars=MERGES),
+        Option("Defaults", "combo", "game", "game = options not set take the values measured best for "
+               "the game (docs/strength.md); plain = the defaults listed here (plain UCT)",
+               vars=DEFAULTS_MODES),
         Option("Seed", "spin", 0, "random seed; 0 = a fresh seed per game; equal seeds + nodes = equal output",
                min=0, max=2147483647),
         Option("Agent", "combo", "uct", "uct (MCTS), random (uniform move), greedy (one-ply material)",
@@ -154,11 +158,13 @@ class OptionChange:
 
 
 class OptionValues:
-    """The current value of every option, keyed by lower-case name."""
+    """The current value of every option, keyed by lower-case name, and which of them the
+    client has set (the others follow the game's defaults under ``Defaults game``)."""
 
     def __init__(self) -> None:
         self.table = {opt.name.lower(): opt for opt in option_table()}
         self.values = {key: opt.default for key, opt in self.table.items()}
+        self.client_set: set[str] = set()
 
     def check(self, name: str, value: str | None) -> OptionChange:
         """Validate setting option ``name`` to ``value`` (client text); raises OptionError, changes nothing."""
@@ -187,14 +193,26 @@ class OptionValues:
     def apply(self, change: OptionChange) -> None:
         """Store a checked value."""
         self.values[change.key] = change.value
+        self.client_set.add(change.key)
 
     def game(self) -> Game:
         """The game the ``UCI_Variant`` and ``Rules`` values describe."""
         return get_game(self.values["uci_variant"], **parse_rule_options(self.values["rules"]))
 
+    def effective(self) -> dict[str, object]:
+        """Every option's value for the search: the client's where it set one, else (under
+        ``Defaults game``) the current game's measured value, else the table's default."""
+        values = dict(self.values)
+        if values["defaults"] == "game":
+            for name, text in game_defaults(values["uci_variant"]).items():
+                key = name.lower()
+                if key not in self.client_set:
+                    values[key] = self.table[key].parse(text)
+        return values
+
     def settings(self) -> Settings:
-        """The agent settings the current values give."""
-        v = self.values
+        """The agent settings the effective values give."""
+        v = self.effective()
         return Settings(agent=v["agent"], uct_c=float(v["uct_c"]), playout=v["playout"],
                         selection=v["selection"], rave_bias=float(v["ravebias"]), grave_ref=v["graveref"],
                         prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
@@ -203,3 +221,11 @@ class OptionValues:
                         final_move=v["finalmove"],
                         seed=v["seed"], move_overhead=v["moveoverhead"] / 1000.0,
                         threads=v["threads"], parallel=v["parallel"], merge=v["parallelmerge"])
+
+
+def game_settings(game_name: str) -> Settings:
+    """The search settings an engine with no option set uses for ``game_name`` (its
+    measured defaults, ``game_defaults``): what ``play`` plays with."""
+    values = OptionValues()
+    values.values["uci_variant"] = game_name
+    return values.settings()

@@ -20,6 +20,8 @@ and the end of a ``parse_move``), ``perft_walk`` (perft over raw positions),
 """
 from __future__ import annotations
 
+import math
+
 import random
 import re
 from abc import ABC, abstractmethod
@@ -310,6 +312,24 @@ def material_share(own: float, opp: float, turn: int) -> float:
         return 0.5
     share = own / (own + opp)
     return share if turn == 0 else 1.0 - share
+
+
+def balance_score(balance: float, pieces: int, start_pieces: int, scale: float) -> float:
+    """A winning chance in [0, 1] from a material ``balance`` (in men, for the side it is
+    counted for), with ``pieces`` on the board of ``start_pieces`` at the start: an
+    ``evaluate`` for capture games.
+
+    The logistic of ``scale * balance``, its slope growing as the board empties (times
+    ``sqrt(start_pieces / pieces)``), because a man up decides more in an ending than in
+    the opening.  Unlike a share of the material (12 against 11 is 0.52) it separates
+    positions enough for playout cut-offs and implicit minimax to act on.
+    """
+    if pieces <= 0:
+        return 0.5
+    x = scale * balance * (start_pieces / pieces) ** 0.5
+    if x < -700.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def perft_walk(legal: Callable[..., list], child: Callable[[tuple, Any], tuple], position: tuple,

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, single_match
+from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, balance_score, count_limit, single_match
 from .geometry import Grid, indices
 from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
 from .options import Option, Schema
@@ -76,6 +76,8 @@ DELTAS = tuple(GRID.delta(dr, dc) for dr, dc in DIRECTIONS)
 KINDS = "AW"
 START_WHITE = GRID.row_mask(0) | GRID.row_mask(1) | sum(GRID.mask(2, c) for c in (1, 3, 6, 8))
 START_BLACK = GRID.row_mask(3) | GRID.row_mask(4) | sum(GRID.mask(2, c) for c in (0, 2, 5, 7))
+START_STONES = START_WHITE.bit_count() + START_BLACK.bit_count()
+EVAL_SCALE = 0.5   # evaluate(): logistic slope per stone of balance at full board
 START_FEN = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w 0 0"
 STONES = 22  # per side at the start: no position has more
 
@@ -551,8 +553,10 @@ class FanoronaState(TurnState):
 
     # --- evaluation and display ----------------------------------------------------------------
     def evaluate(self) -> float:
-        """White's share of the stones on the board, in [0, 1] (0.5 on an empty board)."""
-        return material_share(self.white.bit_count(), self.black.bit_count(), 0)
+        """White's winning chance in [0, 1] from the stone balance (``balance_score``: a
+        logistic that grows steeper as the board empties; 0.5 on an empty board)."""
+        white, black = self.white.bit_count(), self.black.bit_count()
+        return balance_score(white - black, white + black, START_STONES, EVAL_SCALE)
 
     def heuristic(self, move: Move) -> float:
         """Stones a legal move captures (0 for a paika)."""

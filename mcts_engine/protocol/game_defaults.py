@@ -1,0 +1,29 @@
+"""Per-game option values: the search settings measured best for each game.
+
+Under ``Defaults game`` (the default) an option the client has not set takes its value
+from this table when the current game has a row for it, else the option table's default;
+``Defaults plain`` ignores the table (plain UCT with random playouts everywhere).  An
+option the client sets always wins.  Each row's figures (Elo against plain UCT, the
+tuning and confirmation matches) are in docs/strength.md.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+DEFAULTS_MODES = ("game", "plain")
+
+# game name -> {option name: value as a client would send it}
+GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    # each: SPSA at 50 ms a move (English 192 games from PlayoutDepth 12, MinimaxWeight 0.2;
+    # the others 160 games from English's answer), then confirmed against plain UCT at 200 ms
+    "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37"}),
+    "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
+    "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
+})
+
+
+def game_defaults(game_name: str) -> Mapping[str, str]:
+    """The option values measured best for ``game_name`` (empty when it has none)."""
+    return GAME_DEFAULTS.get(game_name, MappingProxyType({}))
