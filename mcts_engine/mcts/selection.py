@@ -3,8 +3,10 @@
 A rule is an object with ``select(node) -> child``; ``tree.descend`` calls it.  Every
 rule respects the solver's proofs: it enters a proven win at once and never a proven
 loss (unless every child is one, when the node itself is proven).  One class per rule;
-``SELECTIONS`` names them; ``needs_priors`` / ``needs_minimax`` tell the tree what a rule
-reads beyond the visit statistics.
+``SELECTIONS`` names them; ``needs_priors`` / ``needs_minimax`` / ``rave`` / ``reference``
+tell the tree what a rule reads beyond the visit statistics (priors, minimax values, AMAF
+counts on the children, GRAVE tables).  The informed rules share one scoring function,
+``informed_value``, and one AMAF mix, ``amaf_mix``.
 """
 from __future__ import annotations
 

@@ -64,7 +64,8 @@ class Node:
         self.proof = 0                     # plies to the end along the proof
         self.prior = 0.0                   # heuristic(move) in the parent's position (progressive bias)
         self.v = 0.5                       # implicit minimax value of evaluate() for the mover
-        self.amaf: tuple | None = None     # GRAVE: this node's AMAF table (see AmafTables), if it keeps one
+        self.amaf: tuple | None = None     # GRAVE: its AMAF table, if it keeps one: a dict per player,
+                                           # move -> [results for that player, count]
 
     @classmethod
     def root_of(cls, state: State) -> "Node":
