@@ -629,14 +629,22 @@ class DraughtsState(TurnState):
             return moves[int(rng.random() * len(moves))]
         return g.pick_step(count, buckets, kings, turn, rng.random) if count else None
 
-    def playout(self, rng, max_plies: int = NO_LIMIT, record: list | None = None) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Play uniformly random moves in place to the end; return ``outcome()``.
 
         The fast path behind random playouts: the same rules and the same random
         draws as ``random_move`` then ``play``, without a method call per step.
         Returns None if the game is still running after ``max_plies`` plies.
-        ``record``: a list that gets each move played as ``(player, move)`` (RAVE/GRAVE).
         """
+        return self._random_playout(rng, max_plies, None)
+
+    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """The fast ``playout``, keeping its moves in ``moves``."""
+        return self._random_playout(rng, max_plies, moves)
+
+    def _random_playout(self, rng, max_plies: int, record: list | None) -> float | None:
+        """The one loop behind ``playout`` and ``recorded_playout``; ``record``: a list that
+        gets each move played as ``(player, move)``."""
         g = self.game
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
@@ -658,10 +666,6 @@ class DraughtsState(TurnState):
             else:
                 return stuck_score[turn]
         return self.outcome()
-
-    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
-        """The fast ``playout``, keeping its moves in ``moves``."""
-        return self.playout(rng, max_plies, moves)
 
     def _recording_play(self, record: list) -> Callable:
         """``play``, appending ``(player, move)`` to ``record`` first."""

@@ -269,12 +269,16 @@ class LifeState(TurnState):
             return None
         return self.game.kth_bit(legal, int(rng.random() * legal.bit_count()))
 
-    def playout(self, rng, max_plies: int = NO_LIMIT, record: list | None = None) -> float | None:
+    def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random drops in place to the end; the outcome, or None if cut off.
 
-        The same rules and random draws as ``random_move`` then ``play``.  ``record``: a list
-        that gets each drop's cell (RAVE/GRAVE; the players alternate, from the side to move).
+        The same rules and random draws as ``random_move`` then ``play``.
         """
+        return self._random_playout(rng, max_plies, None)
+
+    def _random_playout(self, rng, max_plies: int, record: list | None) -> float | None:
+        """The one loop behind ``playout`` and ``recorded_playout``; ``record``: a list that
+        gets each drop's cell (the players alternate, from the side to move)."""
         g = self.game
         tick, kth, rnd = g.tick, g.kth_bit, rng.random
         if record is not None:      # the loop stays as it is: only the cell choice also records
@@ -308,7 +312,7 @@ class LifeState(TurnState):
         """The fast ``playout``, keeping its drops in ``moves`` (every ply is a drop, so the
         players alternate from the side to move)."""
         first, cells = self.turn, []
-        outcome = self.playout(rng, max_plies, cells)
+        outcome = self._random_playout(rng, max_plies, cells)
         moves.extend((first ^ (i & 1), cell) for i, cell in enumerate(cells))
         return outcome
 
