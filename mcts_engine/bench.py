@@ -12,14 +12,40 @@ import random
 import threading
 import time
 import tracemalloc
+from dataclasses import replace
 
 from .agents import make_agent
 from .mcts.limits import Limits
 from .mcts.settings import Settings
 from .mcts.uct import UctAgent
 from .parallel.pool import WorkerPool
+from .protocol.options import OptionError, OptionValues
 from .rules import get_game
 from .rules.base import Game
+
+
+GAME_OPTIONS = ("uci_variant", "rules")   # bench chooses games with --game, not with options
+
+
+def search_settings(options: list[str] | tuple[str, ...], seed: int | None = 1, game: str = "english",
+                    defaults: str = "plain") -> Settings:
+    """The search settings of engine options given as ``NAME=VALUE`` (bench's ``--option``,
+    checked as the engine checks them; ``UCI_Variant`` and ``Rules`` are not search options),
+    with ``seed`` (None: the options' ``Seed``), for the game named ``game``; raises
+    OptionError naming a bad one.  ``defaults`` is the ``Defaults`` value unless the options
+    set one: the speed figures measure plain UCT, the endgame suite each game's defaults."""
+    values = OptionValues()
+    values.values["uci_variant"] = game
+    values.values["defaults"] = defaults
+    for text in options:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise OptionError(f"option {text!r} is not NAME=VALUE")
+        if " ".join(name.split()).lower() in GAME_OPTIONS:
+            raise OptionError(f"option {name.strip()} chooses the game: use --game")
+        values.apply(values.check(name, value))
+    settings = values.settings()
+    return settings if seed is None else replace(settings, seed=seed)
 
 
 def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
@@ -46,9 +72,10 @@ def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
             "results": {"p1_wins": results[1.0], "p2_wins": results[0.0], "draws": results[0.5]}}
 
 
-def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
-    """UCT iterations per CPU-second from the start position (one process, random playouts)."""
-    agent = UctAgent(game, Settings(seed=seed))
+def uct_rate(game: Game, seconds: float, seed: int = 1, settings: Settings | None = None) -> dict:
+    """UCT iterations per CPU-second from the start position (one process; default settings,
+    random playouts, unless ``settings`` are given)."""
+    agent = UctAgent(game, settings or Settings(seed=seed))
     start = time.process_time()
     result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
     elapsed = time.process_time() - start
@@ -56,14 +83,15 @@ def uct_rate(game: Game, seconds: float, seed: int = 1) -> dict:
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
-def memory_per_node(game: Game, nodes: int = 3000, seed: int = 1) -> dict:
+def memory_per_node(game: Game, nodes: int = 3000, seed: int = 1, settings: Settings | None = None) -> dict:
     """Bytes per search-tree node after a ``nodes``-iteration search from the start: what the
     process allocated for the tree (tracemalloc), and the tree's own estimate, which the
     ``Hash`` budget is checked against.
 
     A first search of the same size warms the rules' caches, so that only the tree counts.
+    ``settings``: the search's (default settings unless given).
     """
-    agent = UctAgent(game, Settings(seed=seed))
+    agent = UctAgent(game, settings or Settings(seed=seed))
     agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
     agent.new_game()
     gc.collect()
@@ -96,14 +124,14 @@ def memory_table(rows: list[dict]) -> str:
 
 
 def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", seed: int = 1,
-                  pool=None) -> dict:
+                  pool=None, settings: Settings | None = None) -> dict:
     """UCT iterations per WALL-second from the start with ``threads`` searchers.
 
     Parallel search turns cores into iterations, so this is the one wall-clock
     benchmark.  Workers are started (in ``pool``, or a private one) before the
     clock starts; one search of ``seconds`` is timed, after a short warm-up.
     """
-    settings = Settings(seed=seed, threads=threads, parallel=mode, move_overhead=0.0)
+    settings = replace(settings or Settings(seed=seed), threads=threads, parallel=mode, move_overhead=0.0)
     own = threads > 1 and pool is None
     if own:
         pool = WorkerPool()
@@ -122,9 +150,9 @@ def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", 
 
 
 def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds: float,
-                 seed: int = 1) -> list[dict]:
+                 seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
     """For each game and mode, UCT iterations per wall-second at each thread count, and the
-    speed-up over the first count."""
+    speed-up over the first count; ``options``: engine options (``search_settings``)."""
     pool = WorkerPool()
     rows = []
     try:
@@ -132,7 +160,8 @@ def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds
         for name in games:
             game = get_game(name)
             for mode in modes:
-                rates = [parallel_rate(game, t, seconds, mode, seed, pool) for t in threads]
+                settings = search_settings(options, seed, name)
+                rates = [parallel_rate(game, t, seconds, mode, seed, pool, settings) for t in threads]
                 base = rates[0]["iterations_per_sec"] or 1.0
                 for r in rates:
                     r["speedup"] = r["iterations_per_sec"] / base
@@ -175,13 +204,15 @@ def perft_rate(game: Game, seconds: float) -> dict:
             "leaves_per_sec": leaves / elapsed if elapsed else 0.0}
 
 
-def run(games: list[str], seconds: float, seed: int = 1) -> list[dict]:
-    """Bench every game: playouts, UCT and perft, about ``seconds`` of CPU time for each."""
+def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
+    """Bench every game: playouts, UCT (with the engine ``options``, ``search_settings``) and
+    perft, about ``seconds`` of CPU time for each."""
     rows = []
     for name in games:
         game = get_game(name)
         rows.append({"game": name, "playouts": playout_rate(game, seconds, seed),
-                     "uct": uct_rate(game, seconds, seed), "perft": perft_rate(game, seconds)})
+                     "uct": uct_rate(game, seconds, seed, search_settings(options, seed, name)),
+                     "perft": perft_rate(game, seconds)})
     return rows
 
 

@@ -136,7 +136,9 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 @click.option("--movetime", type=click.IntRange(1), help="--endgames: ms a move (default 200)")
 @click.option("--nodes", type=click.IntRange(1), help="--endgames: UCT iterations a move, instead of --movetime")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="--endgames: an engine option, as the protocol's setoption (repeatable)")
+              help="an engine option (repeatable), e.g. --option Selection=rave: for the UCT searches "
+                   "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
+                   "(each game's defaults unless Defaults=plain)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
           modes: tuple[str, ...], memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
@@ -153,49 +155,41 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
     names = list(games_) or list_games()
     for name in names:
         _game(name, None)  # fail early on an unknown name
+    try:
+        for name in names:       # fail early on a bad option
+            bench_mod.search_settings(options, seed, name)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--option") from None
     if memory:
-        rows = [{"game": name, "memory": bench_mod.memory_per_node(get_game(name), seed=seed)} for name in names]
-        click.echo(json.dumps({"seed": seed, "memory": rows}, indent=2) if as_json else bench_mod.memory_table(rows))
+        rows = [{"game": name, "memory": bench_mod.memory_per_node(
+            get_game(name), seed=seed, settings=bench_mod.search_settings(options, seed, name))} for name in names]
+        click.echo(json.dumps({"seed": seed, "options": list(options), "memory": rows}, indent=2) if as_json
+                   else bench_mod.memory_table(rows))
         return
     if threads:
-        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed)
+        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed, options)
         refs = None
         if reference:
             from . import reference as ref
             mcts = ref.openspiel_checkers_mcts(seconds, seed)
             refs = {"openspiel checkers MCTS (C++)": mcts and mcts["cpp"]}
         if as_json:
-            click.echo(json.dumps({"seconds": seconds, "seed": seed, "parallel": rows, "reference": refs},
+            click.echo(json.dumps({"seconds": seconds, "seed": seed, "options": list(options), "parallel": rows,
+                                   "reference": refs},
                                   indent=2))
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed)
+    rows = bench_mod.run(names, seconds, seed, options)
     refs = None
     if reference:
         from . import reference as ref
         refs = {"openspiel checkers (C++)": ref.openspiel_checkers_playouts(seconds, seed)}
     if as_json:
-        click.echo(json.dumps({"seconds": seconds, "seed": seed, "games": rows, "reference": refs}, indent=2))
+        click.echo(json.dumps({"seconds": seconds, "seed": seed, "options": list(options), "games": rows,
+                               "reference": refs}, indent=2))
     else:
         click.echo(bench_mod.table(rows, refs))
-
-
-def _engine_settings(options: tuple[str, ...], game: str):
-    """The search ``Settings`` for ``game`` (its defaults) with the engine options
-    ``NAME=VALUE`` applied (a click error names a bad one)."""
-    from .protocol.options import OptionError, OptionValues
-    values = OptionValues()
-    values.apply(values.check("UCI_Variant", game))
-    for text in options:
-        name, sep, value = text.partition("=")
-        try:
-            if not sep:
-                raise OptionError(f"--option {text!r} is not NAME=VALUE")
-            values.apply(values.check(name, value))
-        except OptionError as err:
-            raise click.UsageError(str(err)) from None
-    return values.settings()
 
 
 def _bench_endgames(games_: list[str], endings: list[str], movetime: int | None, nodes: int | None,
@@ -203,13 +197,21 @@ def _bench_endgames(games_: list[str], endings: list[str], movetime: int | None,
     """``bench --endgames``: play the suite's rows out and print the table (or JSON)."""
     from . import endgames as eg
     from .mcts.limits import Limits
-    _engine_settings(options, "english")   # a bad option is an error before any game
-    limits = Limits(nodes=nodes) if nodes and not movetime else Limits(movetime=(movetime or 200) / 1000)
     try:
         rows = eg.select(endings, games_)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    done = eg.run_suite(rows, lambda game: _engine_settings(options, game), limits,
+
+    def settings_for(game: str):
+        return bench_mod.search_settings(options, None, game, defaults="game")
+
+    try:
+        for game in {row.game for row in rows}:   # a bad option is an error before any game
+            settings_for(game)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--option") from None
+    limits = Limits(nodes=nodes) if nodes and not movetime else Limits(movetime=(movetime or 200) / 1000)
+    done = eg.run_suite(rows, settings_for, limits,
                         None if as_json else lambda c: click.echo(eg.row_text(c)))
     if as_json:
         click.echo(json.dumps({"movetime_ms": None if limits.movetime is None else movetime or 200,

@@ -4,20 +4,29 @@ trees whose best child is knowable, the exact minimax values of a fully expanded
 and the options that switch them on for every agent."""
 from __future__ import annotations
 
+import json
 import random
 import threading
+from dataclasses import replace
 
 import pytest
 
+from click.testing import CliRunner
+
+from mcts_engine.bench import search_settings
+from mcts_engine.cli import main
 from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.playouts import make_playout
-from mcts_engine.mcts.selection import Grave, InformedUcb1, Ucb1, make_selection
+from mcts_engine.mcts.selection import Grave, InformedUcb1, Rave, Ucb1, make_selection
 from mcts_engine.mcts.settings import Settings
-from mcts_engine.mcts.tree import (AMAF_ENTRY_BYTES, AMAF_TABLE_BYTES, LIST_BYTES, MB, NODE_BYTES, SLOT_BYTES, Budget,
-                                   Node, Tree, backup, backup_amaf, update_minimax)
+from mcts_engine.mcts.tree import (AMAF_ENTRY_BYTES, AMAF_TABLE_BYTES, LIST_BYTES, MB, NODE_BYTES, RAVE_NODE_BYTES,
+                                   SLOT_BYTES, Budget, Node, RaveNode, Tree, backup, update_minimax)
 from mcts_engine.mcts.uct import UctAgent
-from mcts_engine.protocol.options import OptionError, OptionValues
-from mcts_engine.rules import get_game
+from mcts_engine.protocol.options import OptionError, OptionValues, game_settings
+from mcts_engine.rules import get_game, list_games
+from mcts_engine.rules.base import State
+from mcts_engine.rules.draughts import DraughtsState
+from mcts_engine.rules.life import LifeState
 from test_mcts_core import SELECTION_CASES, make_node, make_root
 from toy_games import TakeAway, TakeAwayState, wins_for_mover
 
@@ -70,13 +79,17 @@ def test_a_proven_child_is_judged_by_its_proof_not_its_value():
 
 
 SETTINGS_CASES = [
-    # (selection, prior weight, minimax weight) -> (rule class, priors, minimax, AMAF reference)
-    (("ucb1", 0.0, 0.0), (Ucb1, False, False, None)),
-    (("ucb1", 0.5, 0.0), (InformedUcb1, True, False, None)),
-    (("ucb1", 0.0, 0.3), (InformedUcb1, False, True, None)),
-    (("ucb1", 2.0, 1.0), (InformedUcb1, True, True, None)),
-    (("rave", 0.0, 0.0), (Grave, False, False, 0)),
-    (("grave", 0.0, 0.0), (Grave, False, False, 70)),
+    # (selection, prior weight, minimax weight) -> (rule class, priors, minimax, RAVE counts,
+    # GRAVE reference)
+    (("ucb1", 0.0, 0.0), (Ucb1, False, False, False, None)),
+    (("ucb1", 0.5, 0.0), (InformedUcb1, True, False, False, None)),
+    (("ucb1", 0.0, 0.3), (InformedUcb1, False, True, False, None)),
+    (("ucb1", 2.0, 1.0), (InformedUcb1, True, True, False, None)),
+    (("rave", 0.0, 0.0), (Rave, False, False, True, None)),
+    (("grave", 0.0, 0.0), (Grave, False, False, False, 70)),
+    (("rave", 0.5, 0.0), (Rave, True, False, True, None)),     # the weights apply under RAVE/GRAVE too
+    (("grave", 0.0, 0.3), (Grave, False, True, False, 70)),
+    (("grave", 1.0, 0.2), (Grave, True, True, False, 70)),
 ]
 
 
@@ -85,8 +98,10 @@ def test_the_settings_choose_the_rule_and_what_the_tree_keeps(choice, expected):
     selection, prior, minimax = choice
     rule = make_selection(Settings(uct_c=0.7, selection=selection, prior_weight=prior, minimax_weight=minimax,
                                    grave_ref=70))
-    assert (type(rule), rule.needs_priors, rule.needs_minimax, rule.reference) == expected
+    assert (type(rule), rule.needs_priors, rule.needs_minimax, rule.rave, rule.reference) == expected
     assert rule.c == 0.7
+    if selection != "ucb1":
+        assert (rule.prior_weight, rule.minimax_weight) == (prior, minimax)
 
 
 def test_an_unknown_selection_rule_is_named():
@@ -229,7 +244,9 @@ def test_options_set_the_weights_and_reject_bad_values():
     settings = values.settings()
     assert (settings.prior_weight, settings.minimax_weight) == (1.5, 0.25)
     assert (settings.selection, settings.rave_bias, settings.grave_ref) == ("grave", 0.001, 20)
-    default = OptionValues().settings()
+    plain = OptionValues()                       # the option table's defaults: all off
+    plain.apply(plain.check("Defaults", "plain"))
+    default = plain.settings()
     assert (default.selection, default.prior_weight, default.minimax_weight) == ("ucb1", 0.0, 0.0)
     for name, text in (("PriorWeight", "-1"), ("MinimaxWeight", "1.5"), ("MinimaxWeight", "x"),
                        ("Selection", "puct"), ("RaveBias", "-0.1"), ("GraveRef", "-1")):
@@ -245,10 +262,11 @@ def _position_with_a_capture():
     return state
 
 
-def test_an_informed_search_is_exact_in_nodes_and_reproducible():
+@pytest.mark.parametrize("selection", ["ucb1", "rave", "grave"])
+def test_an_informed_search_is_exact_in_nodes_and_reproducible(selection):
     game = get_game("english")
     state = _position_with_a_capture()
-    settings = Settings(seed=4, prior_weight=1.0, minimax_weight=0.3)
+    settings = Settings(seed=4, prior_weight=1.0, minimax_weight=0.3, selection=selection, grave_ref=10)
     results = []
     for _ in range(2):
         agent = UctAgent(game, settings)
@@ -263,41 +281,86 @@ def test_an_informed_search_is_exact_in_nodes_and_reproducible():
 
 # --- RAVE / GRAVE -------------------------------------------------------------------------
 
-def _amaf_path():
-    """root (player 0 to move) -a-> x (player 1 to move) -b-> y (player 0 to move)."""
+def _amaf_path(node_type=Node, visits=(0, 0, 0)):
+    """root (player 0 to move) -a-> x (player 1 to move) -b-> y (player 0 to move), each with
+    siblings or children that a simulation may or may not play later."""
+    def add(parent, move, mover):
+        child = node_type(move, mover, 1 - mover)
+        parent.add_child(child)
+        return child
     root = Node(None, 1, 0)
-    x = make_node("a", 0, 0.0, parent=root, mover=0)
-    y = make_node("b", 0, 0.0, parent=x, mover=1)
+    x = add(root, "a", 0)
+    add(root, "c", 0), add(root, "z", 0)
+    y = add(x, "b", 1)
+    add(x, "d", 1), add(x, "a", 1)
+    add(y, "c", 0), add(y, "a", 0), add(y, "e", 0)
+    for node, n in zip((root, x, y), visits):
+        node.n = n
     return [root, x, y]
 
 
-def test_amaf_counts_every_later_move_of_the_player_to_move_once():
-    path = _amaf_path()
+# the tree part a (player 0), b (player 1), then this playout: player 0's a comes only first
+PLAYOUT = [(0, "c"), (1, "a"), (0, "e"), (0, "c"), (1, "d")]
+
+
+def _amaf_counts(path):
+    return [{ch.move: (ch.aw, ch.an) for ch in node.children} for node in path]
+
+
+def test_rave_counts_each_later_move_of_the_player_to_move_on_the_child_once():
+    path = _amaf_path(RaveNode)
+    tree = Tree(path[0], Rave().select, True, Budget.megabytes(1), rave=True)
+    tree.backup_amaf(path, PLAYOUT, 1.0)              # the first player won
+    assert _amaf_counts(path) == [
+        {"a": (1.0, 1), "c": (1.0, 1), "z": (0.0, 0)},     # a (the tree), c twice: once
+        {"b": (0.0, 1), "d": (0.0, 1), "a": (0.0, 1)},     # player 1's moves, lost
+        {"c": (1.0, 1), "a": (0.0, 0), "e": (1.0, 1)}]     # a came before y: not counted
+    assert tree.budget.used == 0 and all(node.amaf is None for node in path)     # no tables
+    tree.backup_amaf(path, [(1, "d")], 0.5)
+    assert _amaf_counts(path)[0] == {"a": (1.5, 2), "c": (1.0, 1), "z": (0.0, 0)}
+    assert _amaf_counts(path)[1]["d"] == (0.5, 2)
+    tree.budget.measure(path[0])                      # a RAVE node is counted at its own size
+    assert tree.budget.used == NODE_BYTES + 9 * RAVE_NODE_BYTES + 10 * SLOT_BYTES + 3 * LIST_BYTES
+
+
+def test_grave_keeps_tables_of_both_players_only_above_the_reference_and_at_the_root():
+    path = _amaf_path(Node, visits=(10, 3, 3))
     root, x, y = path
-    playout = [(0, "c"), (1, "a"), (0, "a"), (0, "c"), (1, "d")]
-    budget = Budget.megabytes(1)
-    backup_amaf(path, playout, 1.0, budget)          # the first player won
-    assert root.amaf == {"a": [1.0, 1], "c": [1.0, 1]}          # a (tree) and c, once each
-    assert x.amaf == {"b": [0.0, 1], "a": [0.0, 1], "d": [0.0, 1]}   # player 1's moves, lost
-    assert y.amaf == {"c": [1.0, 1], "a": [1.0, 1]}
-    grown = budget.used
-    assert grown == 3 * AMAF_TABLE_BYTES + 7 * (AMAF_ENTRY_BYTES + SLOT_BYTES)
-    backup_amaf(path, [(1, "d")], 0.5, budget)
-    assert root.amaf == {"a": [1.5, 2], "c": [1.0, 1]}
-    assert x.amaf["d"] == [0.5, 2] and x.amaf["b"] == [0.5, 2]
-    assert budget.used == grown                      # no new table or entry
-    budget.measure(root)                             # measuring counts them the same way
-    assert budget.used == 3 * (NODE_BYTES + SLOT_BYTES) + 2 * LIST_BYTES + grown
+    tree = Tree(root, Grave().select, True, Budget.megabytes(1), reference=3)
+    tree.backup_amaf(path, PLAYOUT, 1.0)
+    assert root.amaf == ({"a": [1.0, 1], "c": [1.0, 1], "e": [1.0, 1]},
+                         {"b": [0.0, 1], "a": [0.0, 1], "d": [0.0, 1]})
+    assert x.amaf is None and y.amaf is None          # 3 visits: not above the reference
+    x.n = y.n = 4                                     # both cross it: their tables start now
+    tree.backup_amaf(path, [(1, "d")], 0.5)
+    assert root.amaf[0]["a"] == [1.5, 2] and root.amaf[1]["d"] == [0.5, 2] and root.amaf[1]["b"] == [0.5, 2]
+    assert x.amaf == ({}, {"b": [0.5, 1], "d": [0.5, 1]}) and y.amaf == ({}, {"d": [0.5, 1]})
+    grown = tree.budget.used
+    assert grown == 3 * AMAF_TABLE_BYTES + 9 * (AMAF_ENTRY_BYTES + SLOT_BYTES)
+    tree.budget.measure(root)                         # measuring counts them the same way
+    assert tree.budget.used == 10 * (NODE_BYTES + SLOT_BYTES) + 3 * LIST_BYTES + grown
+
+
+def test_a_reused_root_gets_a_table_below_the_reference():
+    path = _amaf_path(Node, visits=(1, 1, 1))
+    tree = Tree(path[0], Grave().select, True, Budget.megabytes(1), reference=50)
+    tree.backup_amaf(path, PLAYOUT, 0.0)
+    assert path[0].amaf[1]["d"] == [1.0, 1] and path[1].amaf is None
+
+
+def mine(entries: dict) -> tuple:
+    """A GRAVE table with ``entries`` for player 0 (the test roots' player to move)."""
+    return entries, {}
 
 
 GRAVE_CASES = [
     # (children (move, n, w), AMAF table, c, bias, the child entered)
     ([("a", 10, 6.0), ("b", 10, 5.0)], None, 0.0, 1e-5, "a"),                      # no table: the mean
-    ([("a", 10, 6.0), ("b", 10, 5.0)], {"b": [90.0, 100]}, 0.0, 1e-5, "b"),         # AMAF says b
-    ([("a", 10, 6.0), ("b", 10, 5.0)], {"c": [90.0, 100]}, 0.0, 1e-5, "a"),         # no entry for b
-    ([("a", 10, 6.0), ("b", 10, 5.0)], {"b": [90.0, 100]}, 0.0, 1.0, "a"),          # big bias: beta small
-    ([("a", 1000, 600.0), ("b", 1000, 500.0)], {"b": [9.0, 10]}, 0.0, 1e-5, "a"),   # n >> m: the mean
-    ([("a", 10, 9.0, 0, 0.0, 1), ("b", 10, 1.0)], {"a": [100.0, 100]}, 0.0, 1e-5, "b"),  # proven loss
+    ([("a", 10, 6.0), ("b", 10, 5.0)], mine({"b": [90.0, 100]}), 0.0, 1e-5, "b"),         # AMAF says b
+    ([("a", 10, 6.0), ("b", 10, 5.0)], mine({"c": [90.0, 100]}), 0.0, 1e-5, "a"),         # no entry for b
+    ([("a", 10, 6.0), ("b", 10, 5.0)], mine({"b": [90.0, 100]}), 0.0, 1.0, "a"),          # big bias: beta small
+    ([("a", 1000, 600.0), ("b", 1000, 500.0)], mine({"b": [9.0, 10]}), 0.0, 1e-5, "a"),   # n >> m: the mean
+    ([("a", 10, 9.0, 0, 0.0, 1), ("b", 10, 1.0)], mine({"a": [100.0, 100]}), 0.0, 1e-5, "b"),  # proven loss
 ]
 
 
@@ -305,6 +368,71 @@ GRAVE_CASES = [
 def test_grave_selection(children, table, c, bias, best):
     root = make_root(*children)
     assert Grave(c, bias).select(root, table).move == best
+
+
+INFORMED_GRAVE_CASES = [
+    # (children (move, n, w, prior, v), AMAF table, prior weight, minimax weight, the child
+    # entered); c 0, bias 1e-5; AMAF {"b": [9, 10]} for player 0 makes b's mean ~0.7 (beta ~0.5)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 0.0, 0.5)], mine({"b": [9.0, 10]}), 0.0, 0.0, "b"),  # 0.6 vs 0.7
+    # the minimax share mixes the RAVE mean, not the raw one: 0.55 vs 0.6 (raw: 0.5)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 0.0, 0.5)], mine({"b": [9.0, 10]}), 0.0, 0.5, "b"),
+    ([("a", 10, 6.0, 0.0, 0.7), ("b", 10, 5.0, 0.0, 0.3)], mine({"b": [9.0, 10]}), 0.0, 0.5, "a"),  # 0.65 vs 0.5
+    ([("a", 10, 6.0, 0.0, 0.7), ("b", 10, 5.0, 0.0, 0.3)], mine({"b": [9.0, 10]}), 0.0, 1.0, "a"),  # pure minimax
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], None, 1.0, 0.0, "b"),     # 0.6 vs 0.5 + 2/11
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], None, 0.0, 0.0, "a"),     # weight 0: no bias
+    # AMAF lifts a (~0.8) above b's bias at weight 1 (0.68), not at weight 3 (1.05)
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], mine({"a": [10.0, 10]}), 1.0, 0.0, "a"),
+    ([("a", 10, 6.0, 0.0, 0.5), ("b", 10, 5.0, 2.0, 0.5)], mine({"a": [10.0, 10]}), 3.0, 0.0, "b"),
+    ([("a", 10, 5.0, 0.0, 0.6), ("b", 10, 5.0, 1.0, 0.4)], None, 0.5, 0.5, "a"),     # 0.55 vs 0.45 + 0.045
+]
+
+
+@pytest.mark.parametrize("children,table,prior_weight,minimax_weight,best", INFORMED_GRAVE_CASES)
+def test_grave_with_priors_and_minimax(children, table, prior_weight, minimax_weight, best):
+    root = informed_root(*children)
+    assert Grave(0.0, 1e-5, 0, prior_weight, minimax_weight).select(root, table).move == best
+
+
+@pytest.mark.parametrize("children,c,prior_weight,minimax_weight,best", INFORMED_CASES)
+def test_grave_without_amaf_statistics_chooses_as_informed_ucb1(children, c, prior_weight, minimax_weight, best):
+    # one formula: with no AMAF entry for any child, GRAVE is InformedUcb1 exactly
+    root = informed_root(*children)
+    assert Grave(c, 1e-5, 0, prior_weight, minimax_weight).select(root, mine({"zz": [1.0, 1]})).move == best
+
+
+def test_grave_judges_a_proven_draw_at_half_plus_its_bias():
+    root = informed_root(("a", 10, 5.0, 3.0, 0.9), ("b", 10, 5.5, 0.0, 0.6))
+    root.children[0].proven = 0.5
+    assert Grave(0.0, 1e-5, 0, 1.0, 0.0).select(root, None).move == "a"     # 0.5 + 3/11 = 0.77 vs 0.55
+    assert Grave(0.0, 1e-5, 0, 0.0, 1.0).select(root, None).move == "b"     # a's v 0.9 ignored: 0.5 vs 0.6
+
+
+def rave_root(children: list, table: tuple | None) -> Node:
+    """``make_root``'s tree with RAVE children carrying the AMAF statistics of ``table``."""
+    root = make_root(*children)
+    stats = table[0] if table else {}
+    rave = []
+    for old in root.children:
+        child = RaveNode(old.move, old.mover, old.to_move)
+        child.n, child.w, child.proven, child.prior, child.v = old.n, old.w, old.proven, old.prior, old.v
+        child.aw, child.an = stats.get(old.move, (0.0, 0))
+        rave.append(child)
+    root.children = rave
+    return root
+
+
+@pytest.mark.parametrize("children,table,c,bias,best", GRAVE_CASES)
+def test_rave_reads_the_same_statistics_on_the_children(children, table, c, bias, best):
+    assert Rave(c, bias).select(rave_root(children, table)).move == best
+
+
+@pytest.mark.parametrize("children,table,prior_weight,minimax_weight,best", INFORMED_GRAVE_CASES)
+def test_rave_with_priors_and_minimax(children, table, prior_weight, minimax_weight, best):
+    root = informed_root(*children)
+    root = rave_root([(ch.move, ch.n, ch.w) for ch in root.children], table)
+    for child, (_, _, _, prior, v) in zip(root.children, children):
+        child.prior, child.v = prior, v
+    assert Rave(0.0, 1e-5, prior_weight, minimax_weight).select(root).move == best
 
 
 def test_grave_without_a_table_chooses_as_ucb1():
@@ -320,14 +448,20 @@ def test_the_descent_hands_grave_the_table_of_the_closest_node_above_the_referen
         return node.children[0]
 
     root = make_root(("a", 30, 15.0))            # 30 visits, then a: 30, x: 5
-    root.amaf = {"a": [1.0, 1]}
+    root.amaf = mine({"a": [1.0, 1]})
     mid = root.children[0]
-    mid.amaf = {"x": [2.0, 2]}
+    mid.amaf = mine({"x": [2.0, 2]})
     low = make_node("x", 5, 2.0, parent=mid, mover=1)
-    low.amaf = {"y": [3.0, 3]}
+    low.amaf = mine({"y": [3.0, 3]})
     make_node("y", 1, 1.0, parent=low, mover=0).untried = []
-    for reference, expected in ((10, [root.amaf, mid.amaf, mid.amaf]), (0, [root.amaf, mid.amaf, low.amaf]),
-                                (100, [root.amaf] * 3)):
+    tables = root.amaf, mid.amaf, low.amaf
+    for reference, expected, mid_table in ((10, [root.amaf, mid.amaf, mid.amaf], True),
+                                           (0, [root.amaf, mid.amaf, low.amaf], True),
+                                           (100, [root.amaf] * 3, True),
+                                           # above the reference, its table not made yet (tree
+                                           # parallel counts visits on the way down): the root's
+                                           (10, [root.amaf] * 3, False)):
+        mid.amaf = tables[1] if mid_table else None
         seen.clear()
         state = ScoredTakeAway(30)               # any state: y is a leaf with nothing to expand
         state.play = lambda move: None
@@ -348,19 +482,75 @@ def test_a_recorded_playout_keeps_the_moves_it_played(policy):
     assert replay.outcome() == record.outcome
 
 
+def _nodes(root: Node) -> list[Node]:
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
+
+
+FAST_RECORDING = [name for name in list_games() if isinstance(get_game(name).new_state(), (DraughtsState, LifeState))]
+
+
+def test_the_draughts_family_and_life_record_in_their_fast_playout():
+    assert {"english", "international", "russian", "frisian", "life"} <= set(FAST_RECORDING)
+    for name in FAST_RECORDING:
+        assert type(get_game(name).new_state()).recorded_playout is not State.recorded_playout
+
+
+@pytest.mark.parametrize("name", FAST_RECORDING)
+def test_a_fast_recorded_playout_plays_and_draws_as_the_generic_loop_and_the_plain_playout(name):
+    # the same moves, outcome, final position and random draws as the contract's
+    # random_move/play loop; and recording changes nothing of the plain fast playout
+    game = get_game(name)
+    for seed in range(4):
+        start, rng = game.new_state(), random.Random(100 + seed)
+        for _ in range(seed * 7):              # from the start and from later positions
+            move = start.random_move(rng)
+            if move is None:
+                break
+            start.play(move)
+        for limit in (10_000, 15):             # to the end, and cut off
+            runs = []
+            for play in ("fast", "generic", "plain"):
+                state, rng, moves = start.copy(), random.Random(seed), []
+                if play == "fast":
+                    outcome = state.recorded_playout(rng, moves, limit)
+                elif play == "generic":
+                    outcome = State.recorded_playout(state, rng, moves, limit)
+                else:
+                    outcome, moves = state.playout(rng, limit), None
+                runs.append((outcome, state.key(), state.ply, rng.random(), moves))
+            fast, generic, plain = runs
+            assert fast == generic and fast[:4] == plain[:4]
+            assert len(fast[4]) == min(limit, fast[2] - start.ply)
+
+
 @pytest.mark.parametrize("selection", ["rave", "grave"])
-def test_a_rave_search_keeps_amaf_tables_and_is_exact_in_nodes(selection):
+def test_a_rave_search_keeps_amaf_statistics_where_they_are_read_and_is_exact_in_nodes(selection):
     game = get_game("english")
     settings = Settings(seed=5, selection=selection, grave_ref=20)
     outcomes = []
     for _ in range(2):
         agent = UctAgent(game, settings)
         result = agent.search(game.new_state(), Limits(nodes=300), threading.Event())
-        root = agent.root
-        assert root.n == 300 and agent.tree.reference == (0 if selection == "rave" else 20)
-        # every root move was played first by the root's player in each simulation through it
-        assert all(root.amaf[ch.move][1] >= ch.n for ch in root.children)
-        outcomes.append((result.move, sorted(root.amaf.items())))
+        root, nodes = agent.root, _nodes(agent.root)
+        assert root.n == 300 and agent.tree.amaf
+        if selection == "rave":       # counts on the children, no table anywhere
+            assert all(type(node) is RaveNode and node.amaf is None for node in nodes[1:])
+            amaf = [(ch.move, ch.aw, ch.an) for ch in root.children]
+        else:                         # tables at the root and above 20 visits only
+            assert [node for node in nodes if node.amaf is not None] == \
+                [node for node in nodes if node is root or node.n > 20]
+            assert not any(type(node) is RaveNode for node in nodes)
+            amaf = [(ch.move, *root.amaf[0][ch.move]) for ch in root.children]
+        # every root move was played first by the root's player in each simulation through it,
+        # and later in some others
+        assert all(an >= ch.n for (_, _, an), ch in zip(amaf, root.children))
+        assert sum(an for _, _, an in amaf) > root.n
+        outcomes.append((result.move, amaf))
     assert outcomes[0] == outcomes[1]
 
 
@@ -374,3 +564,30 @@ def test_a_grave_tree_counts_its_amaf_tables_in_its_budget():
     assert used > budget.limit and budget.frozen  # the tables alone outgrow it (see search.md)
     budget.measure(agent.root)                  # the running count agrees with a recount
     assert budget.used == used
+
+
+# --- bench --option -----------------------------------------------------------------------
+
+def test_bench_options_give_the_search_settings_and_name_a_bad_one():
+    settings = search_settings(["Selection=GRAVE", "GraveRef=7", " PriorWeight =0.5"], seed=9)
+    assert (settings.selection, settings.grave_ref, settings.prior_weight, settings.seed) == ("grave", 7, 0.5, 9)
+    assert search_settings([], seed=3) == Settings(seed=3)           # plain UCT, whatever the game
+    tuned = search_settings(["Defaults=game"], seed=3, game="english")
+    assert tuned == replace(game_settings("english"), seed=3) and tuned != Settings(seed=3)
+    assert search_settings(["Defaults=game", "MinimaxWeight=0"], 3, "english").minimax_weight == 0.0
+    for bad, message in (("Selection", "NAME=VALUE"), ("Selection=puct", "puct"), ("Nope=1", "Nope"),
+                         ("UCI_Variant=russian", "--game")):
+        with pytest.raises(OptionError, match=message):
+            search_settings([bad])
+
+
+def test_bench_takes_options_and_reports_them():
+    runner = CliRunner()
+    result = runner.invoke(main, ["bench", "--game", "gauntlet", "--seconds", "0.05", "--json",
+                                  "--option", "Selection=rave", "--option", "MinimaxWeight=0.2"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["options"] == ["Selection=rave", "MinimaxWeight=0.2"]
+    assert report["games"][0]["uct"]["iterations"] > 0
+    result = runner.invoke(main, ["bench", "--game", "gauntlet", "--memory", "--option", "GraveRef=-1"])
+    assert result.exit_code == 2 and "GraveRef" in result.output

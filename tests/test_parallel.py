@@ -99,15 +99,16 @@ def test_seed_and_nodes_give_the_same_search_twice(pool, mode, merge):
 
 
 ENHANCED = [Settings(threads=2, seed=6, selection="grave", grave_ref=10),
+            Settings(threads=2, seed=6, selection="rave", minimax_weight=0.3),
             Settings(threads=2, seed=6, prior_weight=1.0, minimax_weight=0.3)]
 
 
 @pytest.mark.parametrize("mode", ["root", "tree"])
-@pytest.mark.parametrize("settings", ENHANCED, ids=["grave", "prior+minimax"])
+@pytest.mark.parametrize("settings", ENHANCED, ids=["grave", "rave+minimax", "prior+minimax"])
 def test_the_search_enhancements_run_in_both_parallel_modes(pool, mode, settings):
-    """Issue 17's options reach both parallel modes: the local tree keeps AMAF tables (GRAVE,
-    counting the playouts' moves) or minimax values; a seeded node search is exact and the
-    same twice."""
+    """Issue 17's options reach both parallel modes: the local tree keeps AMAF statistics
+    (GRAVE's tables, RAVE's counts on the children, counting the playouts' moves) or minimax
+    values; a seeded node search is exact and the same twice."""
     game = get_game("english")
     runs = []
     for _ in range(2):
@@ -119,7 +120,11 @@ def test_the_search_enhancements_run_in_both_parallel_modes(pool, mode, settings
             # the playouts' moves count too (here and from the worker), not the tree's alone:
             # a simulation gives the root's player some 30 moves, the tree part a few
             assert tree.reference == 10
-            assert sum(count for _, count in tree.root.amaf.values()) > 10 * tree.root.n
+            assert sum(count for _, count in tree.root.amaf[0].values()) > 10 * tree.root.n
+        elif settings.selection == "rave":
+            # the tree part gives each simulation one root move, the playouts more of them
+            assert tree.rave and tree.minimax
+            assert sum(ch.an for ch in tree.root.children) > 1.5 * tree.root.n
         else:
             assert tree.minimax and tree.root.v == 1.0 - max(ch.v for ch in tree.root.children)
         runs.append((result.move, result.info.score))

@@ -50,16 +50,12 @@ class Playout:
         return outcome if outcome is not None else self._cut_off(state, rng)
 
     def run_recorded(self, state: State, rng: random.Random) -> PlayoutRecord:
-        """As ``run``, keeping the moves played (slower than the game's fast ``playout``:
-        used only when the search keeps AMAF statistics)."""
+        """As ``run``, keeping the moves played (the game's ``recorded_playout``: its fast
+        loop in draughts and Life, else the ``random_move``/``play`` loop; used only when the
+        search keeps AMAF statistics)."""
         moves = []
-        for _ in range(self.depth or NO_LIMIT):
-            move = state.random_move(rng)
-            if move is None:
-                return PlayoutRecord(state.outcome(), moves)
-            moves.append((state.to_move, move))
-            state.play(move)
-        return PlayoutRecord(self._cut_off(state, rng, moves), moves)
+        outcome = state.recorded_playout(rng, moves, self.depth or NO_LIMIT)
+        return PlayoutRecord(outcome if outcome is not None else self._cut_off(state, rng, moves), moves)
 
     @staticmethod
     def _cut_off(state: State, rng: random.Random, moves: list | None = None) -> float:

@@ -22,8 +22,8 @@ class Settings:
     selection: str = "ucb1"           # ucb1 | rave | grave (all-moves-as-first statistics)
     rave_bias: float = 1e-5           # RAVE/GRAVE: the bias in beta = m / (m + n + bias * m * n)
     grave_ref: int = 50               # GRAVE: visits a node needs to lend its AMAF table below
-    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off (ucb1 only)
-    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off (ucb1 only)
+    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off (every rule)
+    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off (every rule)
     playout: str = "random"           # random | capture | greedy-eps | mast
     playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
     epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts

@@ -34,7 +34,6 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from itertools import islice
 from typing import Callable
 
 from ..rules.base import State
@@ -65,7 +64,8 @@ class Node:
         self.proof = 0                     # plies to the end along the proof
         self.prior = 0.0                   # heuristic(move) in the parent's position (progressive bias)
         self.v = 0.5                       # implicit minimax value of evaluate() for the mover
-        self.amaf: dict | None = None      # RAVE: move -> [results, count] for to_move (made lazily)
+        self.amaf: tuple | None = None     # GRAVE: its AMAF table, if it keeps one: a dict per player,
+                                           # move -> [results for that player, count]
 
     @classmethod
     def root_of(cls, state: State) -> "Node":
@@ -88,14 +88,34 @@ class Node:
             self.children = [child]
 
 
+class RaveNode(Node):
+    """A node of a RAVE tree: also its move's all-moves-as-first statistics in its parent
+    (Gelly and Silver 2007): ``an`` simulations through the parent in which the parent's
+    player to move made this move at some later point, ``aw`` their results for that player.
+    RAVE reads, at a node, only its children's moves, so the counts live on the children (two
+    numbers a node) rather than in a table per node."""
+
+    __slots__ = ("aw", "an")
+
+    def __init__(self, move, mover: int, to_move: int):
+        super().__init__(move, mover, to_move)
+        self.aw = 0.0                      # sum of AMAF results for ``mover``
+        self.an = 0                        # AMAF count
+
+
 SLOT_BYTES = 8                     # one reference in a list
 # a node: the object, its value sum, and its slot in the parent's children list (held
-# beside the parent's list of untried moves until the last of them is expanded)
+# beside the parent's list of untried moves until the last of them is expanded); a RAVE
+# node adds its AMAF result sum.  Each class holds its size, for the budget.
 NODE_BYTES = sys.getsizeof(Node(None, 0, 0)) + sys.getsizeof(0.5) + SLOT_BYTES
+RAVE_NODE_BYTES = sys.getsizeof(RaveNode(None, 0, 0)) + 2 * sys.getsizeof(0.5) + SLOT_BYTES
+Node.BYTES = NODE_BYTES
+RaveNode.BYTES = RAVE_NODE_BYTES
 LIST_BYTES = sys.getsizeof([])
-# RAVE/GRAVE: a node's AMAF table, and each entry in it (its [results, count] list with a
-# float, and the dict's share: hash, key and value slots, over-allocated about 1.5 times)
-AMAF_TABLE_BYTES = sys.getsizeof({})
+# GRAVE: a node's AMAF table (a pair of dicts, one per player), and each entry in it (its
+# [results, count] list with a float, and the dict's share: hash, key and value slots,
+# over-allocated about 1.5 times)
+AMAF_TABLE_BYTES = sys.getsizeof(({}, {})) + 2 * sys.getsizeof({})
 AMAF_ENTRY_BYTES = sys.getsizeof([0.5, 1]) + sys.getsizeof(0.5) + 5 * SLOT_BYTES
 
 
@@ -149,20 +169,20 @@ class Budget:
         per_move = self.per_move or SLOT_BYTES
         while stack:
             node = stack.pop()
-            used += NODE_BYTES + per_move
+            used += node.BYTES + per_move
             if node.children:
                 used += LIST_BYTES
                 stack.extend(node.children)
             if node.untried:
                 used += LIST_BYTES + len(node.untried) * per_move
             if node.amaf is not None:
-                used += AMAF_TABLE_BYTES + len(node.amaf) * (AMAF_ENTRY_BYTES + per_move)
+                used += AMAF_TABLE_BYTES + sum(map(len, node.amaf)) * (AMAF_ENTRY_BYTES + per_move)
         self.used = used
         self.frozen = False
 
     def amaf_grew(self, tables: int, entries: int) -> None:
-        """RAVE/GRAVE statistics made ``tables`` new AMAF tables and ``entries`` new entries
-        (each keeps its move: sized as a listed move)."""
+        """GRAVE statistics made ``tables`` new AMAF tables and ``entries`` new entries (each
+        keeps its move: sized as a listed move)."""
         self.used += tables * AMAF_TABLE_BYTES + entries * (AMAF_ENTRY_BYTES + (self.per_move or SLOT_BYTES))
 
 
@@ -197,21 +217,32 @@ class Tree:
     ``priors``: each new child stores its move's ``heuristic(move)`` (progressive bias);
     ``minimax``: each new child is scored by ``evaluate()`` and the minimax of those scores
     is backed up the path at once (implicit minimax backups).  Both cost a call per
-    expansion, so they are on only when the selection rule reads them.  ``reference``
-    (RAVE/GRAVE rules, None otherwise): the descent passes the rule the AMAF table of the
-    closest node on the path with more than ``reference`` visits (the root's at first):
-    ``select(node, table)``; 0 is plain RAVE (each node's own table).
+    expansion, so they are on only when the selection rule reads them.
+
+    All-moves-as-first statistics, fed by ``backup_amaf`` (``amaf``: whether the tree keeps
+    any, so iterations must record their playouts' moves):
+
+    * ``rave``: RAVE; each child keeps its move's AMAF counts in its parent (``RaveNode``),
+      and the rule reads them from the children: ``select(node)``.
+    * ``reference`` (GRAVE, None otherwise): AMAF tables are kept only where they are read,
+      at the root and at the nodes with more than ``reference`` visits (made when a node
+      crosses it); the descent passes the rule the table of the closest such node on the
+      path: ``select(node, table)``.
     """
 
     def __init__(self, root: Node, select: Select, solver: bool, budget: Budget,
-                 priors: bool = False, minimax: bool = False, reference: int | None = None):
+                 priors: bool = False, minimax: bool = False, rave: bool = False,
+                 reference: int | None = None):
         self.root = root
         self.select = select
         self.solver = solver
         self.budget = budget
         self.priors = priors
         self.minimax = minimax
+        self.rave = rave
         self.reference = reference
+        self.amaf = rave or reference is not None
+        self.node_type = RaveNode if rave else Node
 
     def descend(self, state: State, rng: random.Random, virtual_loss: bool = False) -> Leaf:
         """Walk from the root (``state`` is a copy of its position, changed in place) by the
@@ -250,8 +281,8 @@ class Tree:
             if reference is None:
                 node = self.select(node)
             else:
-                if node.n > reference:
-                    table = node.amaf
+                if node.n > reference and node.amaf is not None:
+                    table = node.amaf      # (a table is made at the backup that crosses the reference)
                 node = self.select(node, table)
             if virtual_loss:
                 node.n += 1
@@ -266,14 +297,14 @@ class Tree:
             self.budget.used -= LIST_BYTES
         prior = state.heuristic(move) if self.priors else 0.0
         state.play(move)
-        child = Node(move, node.to_move, state.to_move)
+        child = self.node_type(move, node.to_move, state.to_move)
         child.prior = prior
         if virtual_loss:
             child.n = 1
         if not node.children:
             self.budget.used += LIST_BYTES
         node.add_child(child)
-        self.budget.used += NODE_BYTES
+        self.budget.used += child.BYTES
         path.append(child)
         result = state.outcome()
         if result is not None:
@@ -284,6 +315,53 @@ class Tree:
             update_minimax(path[:-1])
         return Leaf(path, state, len(path) - 1, result)
 
+    def backup_amaf(self, path: list[Node], playout: list | tuple, result: float) -> None:
+        """Add the first player's ``result`` to the all-moves-as-first statistics along
+        ``path``: a node counts each move its player to move made at any later point of this
+        simulation (in the tree below it, then in the ``playout``, a list of ``(player,
+        move)``), once per simulation, with the result for that player.  RAVE: the counts of
+        each path node's children whose move is among them.  GRAVE: the tables of the path's
+        nodes above the reference (and the root), which count the later moves of both
+        players, each with its mover's result; the tables and entries made count in the
+        budget."""
+        simulation = [(node.mover, node.move) for node in path[1:]]
+        simulation.extend(playout)
+        gains = (result, 1.0 - result)
+        if self.rave:
+            last = ({}, {})           # per player: move -> its last index in the simulation
+            for i, (player, move) in enumerate(simulation):
+                last[player][move] = i
+            for i, node in enumerate(path):
+                later, gain = last[node.to_move], gains[node.to_move]
+                for child in node.children:
+                    j = later.get(child.move)
+                    if j is not None and j >= i:
+                        child.an += 1
+                        child.aw += gain
+            return
+        last = {}                     # (player, move) -> its last index in the simulation
+        for i, key in enumerate(simulation):
+            last[key] = i
+        reference, tables, entries = self.reference, 0, 0
+        for i, node in enumerate(path):
+            if node.n <= reference and i:      # visits fall along a path: no table below here
+                break
+            table = node.amaf
+            if table is None:
+                table = node.amaf = ({}, {})
+                tables += 1
+            for (player, move), j in last.items():
+                if j < i:
+                    continue
+                stats = table[player].get(move)
+                if stats is None:
+                    table[player][move] = [gains[player], 1]
+                    entries += 1
+                else:
+                    stats[0] += gains[player]
+                    stats[1] += 1
+        self.budget.amaf_grew(tables, entries)
+
     def undo_virtual_loss(self, path: list[Node]) -> None:
         """Take back the visits of a path whose playout never ran; drop an unvisited new leaf
         (its move goes back to the untried moves)."""
@@ -293,7 +371,7 @@ class Tree:
         if leaf.n == 0 and len(path) > 1 and not leaf.children and leaf in path[-2].children:
             parent = path[-2]
             parent.children.remove(leaf)
-            self.budget.used -= NODE_BYTES
+            self.budget.used -= leaf.BYTES
             if self.minimax and parent.children:
                 update_minimax(path[:-1])
             if parent.untried:
@@ -332,7 +410,7 @@ class Tree:
         while stack:
             node = stack.pop()
             if node.children:    # pruning ``node`` frees its children and their subtrees...
-                below[node.n] += LIST_BYTES + len(node.children) * (NODE_BYTES + per_move)
+                below[node.n] += LIST_BYTES + len(node.children) * (node.children[0].BYTES + per_move)
                 stack.extend(node.children)
             if node.untried:     # ...and its list of untried moves (listed again if visited)
                 below[node.n] += LIST_BYTES + len(node.untried) * per_move
@@ -354,37 +432,6 @@ def backup(path: list[Node], result: float, counted: bool = False) -> None:
         node.w += result if node.mover == 0 else 1.0 - result
         if draw:
             node.d += 1
-
-
-def backup_amaf(path: list[Node], playout: list | tuple, result: float, budget: Budget) -> None:
-    """Add the first player's ``result`` to the all-moves-as-first (RAVE) statistics of every
-    node of ``path``: a node counts each move its player to move made at any later point of
-    this simulation (in the tree below it, then in the ``playout``, a list of
-    ``(player, move)``), once per simulation, with the result for that player.  The tables
-    and entries it makes are counted in ``budget``."""
-    simulation = [(node.mover, node.move) for node in path[1:]]
-    simulation.extend(playout)
-    tables = entries = 0
-    for i, node in enumerate(path):
-        player = node.to_move
-        gain = result if player == 0 else 1.0 - result
-        table = node.amaf
-        if table is None:
-            table = node.amaf = {}
-            tables += 1
-        seen = set()
-        for mover, move in islice(simulation, i, None):
-            if mover != player or move in seen:
-                continue
-            seen.add(move)
-            stats = table.get(move)
-            if stats is None:
-                table[move] = [gain, 1]
-                entries += 1
-            else:
-                stats[0] += gain
-                stats[1] += 1
-    budget.amaf_grew(tables, entries)
 
 
 def update_minimax(path: list[Node]) -> None:

@@ -25,7 +25,7 @@ from .agent import InfoCallback, SearchResult
 from .limits import Limits, now, split_nodes
 from .parallel_agent import ParallelAgent
 from .searcher import Progress, Searcher
-from .tree import Leaf, Tree, backup, backup_amaf
+from .tree import Leaf, Tree, backup
 
 BATCH_LEAVES = 8         # leaves per searcher in a batch (the start, and always under a node limit)
 MAX_BATCH_LEAVES = 64
@@ -72,7 +72,7 @@ class TreeParallelAgent(ParallelAgent):
             if leaf.result is not None:
                 backup(leaf.path, leaf.result, counted=True)
                 if amaf:
-                    backup_amaf(leaf.path, leaf.moves, leaf.result, tree.budget)
+                    tree.backup_amaf(leaf.path, leaf.moves, leaf.result)
                 progress.iterations += 1
         batches.done(now() - t0)
 

@@ -20,7 +20,7 @@ from .reuse import TreeMemory
 from .searcher import Progress, Searcher
 from .selection import make_selection
 from .settings import Settings
-from .tree import Budget, Node, Tree, backup, backup_amaf
+from .tree import Budget, Node, Tree, backup
 
 
 class UctAgent(Agent):
@@ -81,7 +81,7 @@ class UctAgent(Agent):
         rng = self.rng
         leaf = tree.descend(state.copy(), rng)
         result = leaf.result
-        if tree.reference is None:
+        if not tree.amaf:
             if result is None:
                 result = self.simulate(leaf.state, rng)
             backup(leaf.path, result)
@@ -91,7 +91,7 @@ class UctAgent(Agent):
                 record = self.policy.run_recorded(leaf.state, rng)
                 result, moves = record.outcome, record.moves
             backup(leaf.path, result)
-            backup_amaf(leaf.path, moves, result, tree.budget)
+            tree.backup_amaf(leaf.path, moves, result)
         progress.iterations += 1
         progress.descended(leaf.depth)
 
@@ -109,7 +109,7 @@ class UctAgent(Agent):
             budget = self.memory.budget
         rule = self.selection
         self.tree = Tree(root, rule.select, self.settings.solver, budget, priors=rule.needs_priors,
-                         minimax=rule.needs_minimax, reference=rule.reference)
+                         minimax=rule.needs_minimax, rave=rule.rave, reference=rule.reference)
         return self.tree
 
     def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:

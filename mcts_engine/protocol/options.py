@@ -117,15 +117,15 @@ def option_table() -> tuple[Option, ...]:
                vars=AGENTS),
         Option("UCT_C", "string", "1.0", "UCB1 exploration constant, a real number >= 0", real=(0.0, None)),
         Option("Selection", "combo", "ucb1", "selection rule: ucb1, rave (all-moves-as-first statistics "
-               "per node), grave (RAVE with the table of the closest ancestor above GraveRef visits)",
+               "kept on each child), grave (RAVE with the table of the closest ancestor above GraveRef visits)",
                vars=SELECTION_RULES),
         Option("RaveBias", "string", "0.00001", "rave/grave: the bias b of beta = m / (m + n + b*m*n), "
                "a real number >= 0", real=(0.0, None)),
         Option("GraveRef", "spin", 50, "grave: visits a node needs before its AMAF table is used below it",
                min=0, max=1000000),
-        Option("PriorWeight", "string", "0", "Selection ucb1: progressive bias, the weight of the move's "
+        Option("PriorWeight", "string", "0", "progressive bias (every Selection rule): the weight of the move's "
                "heuristic, fading as 1/(visits+1); 0 = off", real=(0.0, None)),
-        Option("MinimaxWeight", "string", "0", "Selection ucb1: implicit minimax, the share of the "
+        Option("MinimaxWeight", "string", "0", "implicit minimax (every Selection rule): the share of the "
                "backed-up evaluate() minimax in a child's value, in [0, 1]; 0 = off", real=(0.0, 1.0)),
         Option("ProgressWeight", "string", "0", "the share of the leaf's progress() (enemy pieces gone, a "
                "lone king's safe squares) in each result, for converting won endings; 0 = off, 1 = no "

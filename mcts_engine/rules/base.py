@@ -114,6 +114,21 @@ class State(ABC):
             self.play(move)
         return self.outcome()
 
+    def recorded_playout(self, rng: random.Random, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """As ``playout``, appending each move played to ``moves`` as ``(player, move)`` (what
+        RAVE/GRAVE's all-moves-as-first statistics count), with the same draws from ``rng``.
+
+        Default: the ``random_move`` / ``play`` loop.  A game whose fast ``playout`` can keep
+        the moves (draughts, Life) overrides it to pass ``moves`` to that loop.
+        """
+        for _ in range(max_plies):
+            move = self.random_move(rng)
+            if move is None:
+                return self.outcome()
+            moves.append((self.to_move, move))
+            self.play(move)
+        return self.outcome()
+
     # --- knowledge for playout policies, priors and greedy play ----------------------------
     def evaluate(self) -> float:
         """A score in [0, 1] for the first player of a position that is not over.

@@ -640,9 +640,20 @@ class DraughtsState(TurnState):
         draws as ``random_move`` then ``play``, without a method call per step.
         Returns None if the game is still running after ``max_plies`` plies.
         """
+        return self._random_playout(rng, max_plies, None)
+
+    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """The fast ``playout``, keeping its moves in ``moves``."""
+        return self._random_playout(rng, max_plies, moves)
+
+    def _random_playout(self, rng, max_plies: int, record: list | None) -> float | None:
+        """The one loop behind ``playout`` and ``recorded_playout``; ``record``: a list that
+        gets each move played as ``(player, move)``."""
         g = self.game
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
+        if record is not None:      # the loop stays as it is: only ``play`` also records
+            play = self._recording_play(record)
         crown_wins, stuck_score = g.crown_wins, g.stuck_score
         for _ in range(max_plies):
             if self.drawn:
@@ -659,6 +670,15 @@ class DraughtsState(TurnState):
             else:
                 return stuck_score[turn]
         return self.outcome()
+
+    def _recording_play(self, record: list) -> Callable:
+        """``play``, appending ``(player, move)`` to ``record`` first."""
+        play, append = self.play, record.append
+
+        def recording_play(move: Move) -> None:
+            append((self.turn, move))
+            play(move)
+        return recording_play
 
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""

@@ -41,6 +41,7 @@ comma-separated ``Rules`` string).  B always moves first.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
 from .fen import fen_fields, fen_side, read_piece_lists
@@ -274,8 +275,15 @@ class LifeState(TurnState):
 
         The same rules and random draws as ``random_move`` then ``play``.
         """
+        return self._random_playout(rng, max_plies, None)
+
+    def _random_playout(self, rng, max_plies: int, record: list | None) -> float | None:
+        """The one loop behind ``playout`` and ``recorded_playout``; ``record``: a list that
+        gets each drop's cell (the players alternate, from the side to move)."""
         g = self.game
         tick, kth, rnd = g.tick, g.kth_bit, rng.random
+        if record is not None:      # the loop stays as it is: only the cell choice also records
+            kth = _recording(kth, record)
         cells, s = g.cells, g.stride
         black, white, turn, ply = self.black, self.white, self.turn, self.ply
         result = None
@@ -300,6 +308,14 @@ class LifeState(TurnState):
             ply += 1
         self.black, self.white, self.turn, self.ply = black, white, turn, ply
         return result if result is not None else self.outcome()
+
+    def recorded_playout(self, rng, moves: list, max_plies: int = NO_LIMIT) -> float | None:
+        """The fast ``playout``, keeping its drops in ``moves`` (every ply is a drop, so the
+        players alternate from the side to move)."""
+        first, cells = self.turn, []
+        outcome = self._random_playout(rng, max_plies, cells)
+        moves.extend((first ^ (i & 1), cell) for i, cell in enumerate(cells))
+        return outcome
 
     def play(self, move: Move) -> None:
         """Drop a stone of the mover's colour on cell ``move``, then tick the whole board."""
@@ -417,3 +433,15 @@ class LifeState(TurnState):
 def make_game(**options) -> LifeGame:
     """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted)."""
     return LifeGame(SCHEMA.parse(options))
+
+
+def _recording(kth: Callable[[int, int], int], record: list) -> Callable[[int, int], int]:
+    """``kth`` (the k-th set bit's index: the cell a playout drops on), appending each cell
+    it gives to ``record``."""
+    append = record.append
+
+    def recording_kth(mask: int, k: int) -> int:
+        cell = kth(mask, k)
+        append(cell)
+        return cell
+    return recording_kth
