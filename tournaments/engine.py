@@ -35,18 +35,10 @@ class EngineProcess(ProcessEngine):
 
     def _handshake(self) -> None:
         self.send("uci")
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            line = self._next_line(deadline)
-            if line is _TIMEOUT:
-                raise self._error(EngineStartError, f"no uciok within {self.startup_timeout:g} s")
-            if line is None:
-                raise self._exited("before uciok")
+        for line in self._startup_lines("uciok", after="uci"):
             tokens = line.split()
             if not tokens:
                 continue
-            if tokens[0] == "uciok":
-                break
             if tokens[0] == "id" and len(tokens) >= 2:
                 text = line.split(None, 2)[2] if len(tokens) > 2 else ""
                 if tokens[1] == "name":

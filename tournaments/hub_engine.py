@@ -63,18 +63,10 @@ class HubEngineProcess(ProcessEngine):
     # --- handshake ---------------------------------------------------------------------------
     def _handshake(self) -> None:
         self.send("hub")
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            line = self._next_line(deadline)
-            if line is _TIMEOUT:
-                raise self._error(EngineStartError, f"no wait within {self.startup_timeout:g} s after hub")
-            if line is None:
-                raise self._exited("before wait")
+        for line in self._startup_lines("wait", after="hub"):
             words = line.split(None, 1)
             if not words:
                 continue
-            if words[0] == "wait":
-                break
             args = hub_args(words[1] if len(words) > 1 else "")
             if words[0] == "id":
                 self.id_name = " ".join(v for v in (args.get("name"), args.get("version")) if v) or None
@@ -89,15 +81,8 @@ class HubEngineProcess(ProcessEngine):
         if errors:
             raise self._error(EngineStartError, f"options rejected: {'; '.join(errors)}")
         self.send("init")
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            line = self._next_line(deadline)
-            if line is _TIMEOUT:
-                raise self._error(EngineStartError, f"no ready within {self.startup_timeout:g} s after init")
-            if line is None:
-                raise self._exited("before ready")
-            if line.split()[:1] == ["ready"]:
-                return
+        for _ in self._startup_lines("ready", after="init"):
+            pass              # nothing but ready is expected here
 
     def _game_params(self) -> list[tuple[str, str]]:
         """``variant`` (the engine's name for our game) and, with rule options, ``Rules``."""

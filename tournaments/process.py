@@ -38,7 +38,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .specs import EngineSpec
 
@@ -307,6 +307,21 @@ class ProcessEngine:
     def _handshake(self) -> None:
         """Say hello, set the options and the game; raise an EngineError when the engine will not."""
         raise NotImplementedError
+
+    def _startup_lines(self, until: str, after: str) -> Iterator[str]:
+        """The engine's lines after it was sent ``after``, up to the first whose first word is
+        ``until`` (not yielded); EngineStartError when that line does not come within the
+        start-up timeout or the engine exits first.  Every driver's handshake reads with it."""
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            line = self._next_line(deadline)
+            if line is _TIMEOUT:
+                raise self._error(EngineStartError, f"no {until} within {self.startup_timeout:g} s after {after}")
+            if line is None:
+                raise self._exited(f"before {until}")
+            if line.split()[:1] == [until]:
+                return
+            yield line
 
     def new_game(self) -> None:
         """The next ``go`` is the start of a new game."""
