@@ -199,20 +199,13 @@ class EngineProcess(ProcessEngine):
         """isready -> readyok; the ``info string error`` texts seen meanwhile."""
         if send:
             self.send("isready")
-        deadline = time.monotonic() + deadline_in
         errors = []
-        while True:
-            line = self._next_line(deadline)
-            if line is _TIMEOUT:
-                raise self._error(EngineTimeout, f"no readyok within {deadline_in:g} s after {what}")
-            if line is None:
-                raise self._exited(f"after {what}")
-            if line.strip() == "readyok":
-                return errors
+        for line in self._lines_until("readyok", what, deadline_in, EngineTimeout, f"after {what}"):
             parts = line.split(None, 2)
             if parts[:2] == ["info", "string"] and len(parts) > 2 and parts[2].startswith("error"):
                 text = parts[2]
                 errors.append(text[len("error:"):].strip() if text.startswith("error:") else text)
+        return errors
 
 
 def make_engine(spec: EngineSpec, startup_timeout: float = 10.0, *, game: str | None = None,

@@ -109,19 +109,12 @@ class HubEngineProcess(ProcessEngine):
     def _sync(self, what: str, timeout: float = SYNC_TIMEOUT) -> list[str]:
         """ping -> pong; the texts of the ``error`` lines seen meanwhile."""
         self.send("ping")
-        deadline = time.monotonic() + timeout
         errors = []
-        while True:
-            line = self._next_line(deadline)
-            if line is _TIMEOUT:
-                raise self._error(EngineTimeout, f"no pong within {timeout:g} s after {what}")
-            if line is None:
-                raise self._exited(f"after {what}")
+        for line in self._lines_until("pong", what, timeout, EngineTimeout, f"after {what}"):
             words = line.split(None, 1)
-            if words[:1] == ["pong"]:
-                return errors
             if words[:1] == ["error"]:
                 errors.append(hub_args(words[1] if len(words) > 1 else "").get("message", line))
+        return errors
 
     # --- games -------------------------------------------------------------------------------
     def new_game(self, timeout: float = SYNC_TIMEOUT) -> None:

@@ -312,13 +312,21 @@ class ProcessEngine:
         """The engine's lines after it was sent ``after``, up to the first whose first word is
         ``until`` (not yielded); EngineStartError when that line does not come within the
         start-up timeout or the engine exits first.  Every driver's handshake reads with it."""
-        deadline = time.monotonic() + self.startup_timeout
+        return self._lines_until(until, after, self.startup_timeout, EngineStartError, f"before {until}")
+
+    def _lines_until(self, until: str, after: str, timeout: float, late: type[EngineError],
+                     exited: str) -> Iterator[str]:
+        """The engine's lines after ``after`` up to the first whose first word is ``until``
+        (not yielded); ``late`` when that line does not come within ``timeout`` seconds, the
+        exit error (``exited`` says when) when the engine exits first.  The handshakes and
+        the sync round trips (isready/readyok, ping/pong) all read with it."""
+        deadline = time.monotonic() + timeout
         while True:
             line = self._next_line(deadline)
             if line is _TIMEOUT:
-                raise self._error(EngineStartError, f"no {until} within {self.startup_timeout:g} s after {after}")
+                raise self._error(late, f"no {until} within {timeout:g} s after {after}")
             if line is None:
-                raise self._exited(f"before {until}")
+                raise self._exited(exited)
             if line.split()[:1] == [until]:
                 return
             yield line
