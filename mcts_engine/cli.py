@@ -116,6 +116,42 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 
 
 @main.command()
+@click.argument("game")
+@click.option("--material", "materials", multiple=True, metavar="MATERIAL",
+              help="an ending to solve: the side to move's pieces, a dash, the other side's, e.g. "
+                   "3K-1K or 2K-1M (with men: /0 or /1 names the player to move; both when not "
+                   "given); repeatable; default: every ending of 3 pieces and 3K-1K")
+@click.option("--path", type=click.Path(file_okay=False), help="the tables' directory "
+              "(default: the user's cache, as the engine option TablePath)")
+@click.option("--list", "list_only", is_flag=True, help="list the tables on disk, build nothing")
+@click.option("--rules", help="rule options as key=value,key=value")
+def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: bool, rules: str | None) -> None:
+    """Build the endgame tables of GAME (a draughts variant): small endings solved exactly,
+    which the engine probes with EndgameTables true.  A table built once stays on disk."""
+    from . import tables as tb
+    g = _game(game, rules)
+    if not g.endgame_tables:
+        raise click.UsageError(f"{g.name} has no endgame tables (draughts variants where a side "
+                               "without a move loses, apart from Frisian)")
+    store = tb.TableSet(g, path or tb.default_directory())
+    if list_only:
+        for material in store.on_disk():
+            table = store.table(material)
+            click.echo(tb.describe(table) if table is not None else
+                       f"{material.name}: unreadable ({store.broken.get(material, 'another format')}); "
+                       "build it again")
+        return
+    try:
+        wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials()
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--material") from None
+    start = time.monotonic()
+    for material in wanted:
+        store.build(material, lambda line: click.echo(f"{time.monotonic() - start:7.1f} s  {line}"))
+    click.echo(f"{len(store.on_disk())} tables in {store.folder}")
+
+
+@main.command()
 @click.option("--game", "games_", multiple=True, help="game to bench (repeatable; default: all)")
 @click.option("--seconds", type=click.FloatRange(0.01, 3600), default=1.0, show_default=True,
               help="CPU seconds per measurement")
@@ -211,6 +247,7 @@ def _bench_endgames(games_: list[str], endings: list[str], movetime: int | None,
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--option") from None
     limits = Limits(nodes=nodes) if nodes and not movetime else Limits(movetime=(movetime or 200) / 1000)
+    eg.build_tables(rows, settings_for, None if as_json else lambda line: click.echo(f"table built: {line}"))
     done = eg.run_suite(rows, settings_for, limits,
                         None if as_json else lambda c: click.echo(eg.row_text(c)))
     if as_json:

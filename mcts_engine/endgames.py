@@ -6,7 +6,8 @@ each move searched within the same ``Limits``, as two engines in a match would; 
 passes each agent the game's history, so tree reuse works as in play.  The result is
 scored for the winning side: a win, a draw (a no-progress or endgame-count draw, or a
 repetition) or a loss.  ``run_suite`` plays every row, ``suite_table`` prints the
-figures ``mcts-engine bench --endgames`` shows.
+figures ``mcts-engine bench --endgames`` shows; ``build_tables`` builds the endgame tables
+the rows start in first.
 """
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from .endgame_suite import SUITE, Endgame
 from .mcts.limits import Limits
 from .mcts.settings import Settings
 from .rules import get_game
+from .tables import Material, TableSet
 
 MAX_PLIES = 1000     # a safety stop: every suite game ends far sooner by its draw rules
+TABLE_PIECES = 4     # the suite's rows of this many pieces or fewer start in an endgame table
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,20 @@ def run_suite(rows: list[Endgame], settings_for: Callable[[str], Settings], limi
         if on_result is not None:
             on_result(conversion)
     return done
+
+
+def build_tables(rows: list[Endgame], settings_for: Callable[[str], Settings],
+                 report: Callable[[str], None] | None = None) -> None:
+    """Build the endgame tables the rows start in (``TABLE_PIECES`` pieces or fewer) where
+    ``settings_for(row.game)`` probes tables, so that no timed move waits for a build."""
+    for row in rows:
+        directory = settings_for(row.game).endgame_tables
+        game = get_game(row.game)
+        if not directory or not game.endgame_tables:
+            continue
+        state = game.parse_fen(row.fen)
+        if (state.own | state.opp).bit_count() <= TABLE_PIECES:
+            TableSet(game, directory).build(Material.of(state.own, state.opp, state.kings, state.turn), report)
 
 
 def summary(conversions: list[Conversion]) -> dict[str, int]:

@@ -6,12 +6,21 @@ game's test file only says what is particular to its game.
 """
 from __future__ import annotations
 
+import atexit
 import importlib
 import math
 import os
 import random
+import shutil
+import tempfile
 
 import pytest
+
+# The engine probes the endgame tables in the user's cache (``TablePath`` empty); what a
+# developer has built there must not change a seeded test, so the tests, and the engines
+# they start, get a cache of their own.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="mcts-tests-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 
 def in_ci() -> bool:

@@ -1,7 +1,8 @@
 """The endgame suite (``mcts_engine/endgame_suite.py``) and its runner (``endgames.py``,
 ``mcts-engine bench --endgames``): the rows are legal, won positions (the exact oracle for
-kings against a lone king, pydraughts for the move lists), and the runner plays them out
-and scores them for the winning side, deterministically under a seed and a node limit."""
+rows of four pieces or fewer: the endgame tables; the move lists: pydraughts), and the
+runner plays them out and scores them for the winning side, deterministically under a
+seed and a node limit; with the game's defaults and the tables it converts every row."""
 from __future__ import annotations
 
 import json
@@ -10,13 +11,14 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import require
-from endgame_oracle import plies_to_win, wins_within
 from mcts_engine.cli import main
 from mcts_engine.endgame_suite import SUITE
-from mcts_engine.endgames import convert, select, summary
+from mcts_engine.endgames import build_tables, convert, select, summary
 from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.settings import Settings
+from mcts_engine.protocol.options import OptionValues
 from mcts_engine.rules import get_game
+from mcts_engine.tables import Material, TableSet
 from test_crosscheck import _our_moves, _pydraughts, _their_moves
 
 QUICK = ["en-3k2k-a", "in-km1m", "ru-km1m"]      # won in a few plies: the fast run plays these
@@ -38,20 +40,41 @@ def test_suite_has_twenty_won_positions_in_three_variants():
         assert row.winner == colours[state.turn if strong_to_move else state.turn ^ 1], row.name
 
 
-def test_oracle_confirms_the_english_king_rows():
-    rows = [row for row in SUITE if row.game == "english" and row.plies is not None]
-    assert len(rows) >= 4
+def _table_verdicts(rows, directory) -> dict[str, tuple[str, int] | None]:
+    """Each row's verdict by the tables under ``directory`` (built as needed): the winning
+    colour and the plies to the win, or None."""
+    found = {}
     for row in rows:
-        assert plies_to_win(row.game, row.fen) == row.plies, row.name
-        assert wins_within(row.game, row.fen, 80), row.name      # inside the 40-move rule
+        game = get_game(row.game)
+        tables = TableSet(game, directory)
+        state = game.parse_fen(row.fen)
+        tables.build(Material.of(state.own, state.opp, state.kings, state.turn))
+        hit = tables.probe(state)
+        found[row.name] = None if hit is None or hit.result == 0.5 else \
+            (game.colours[0 if hit.result == 1.0 else 1], hit.plies)
+    return found
 
 
-def test_oracle_tells_wins_from_draws():
-    assert plies_to_win("english", "W:WK14,K18:BK10") == 1              # 14x5: taken at once
-    assert plies_to_win("english", "B:WK14,K15:BK10") is None           # 10x19 (or x17): 1 v 1
-    assert not wins_within("english", "W:WK10,K11:BK28", 20)            # needs 21 plies
-    with pytest.raises(ValueError):
-        plies_to_win("english", "W:W14,K18:BK10")                       # a man: not read
+def test_the_tables_confirm_the_english_rows(tmp_path):
+    rows = [row for row in SUITE if row.game == "english" and row.plies is not None]
+    assert len(rows) >= 6
+    verdicts = _table_verdicts(rows, tmp_path)
+    for row in rows:
+        assert verdicts[row.name] == (row.winner, row.plies), row.name
+        assert row.plies <= 80, row.name                                # inside the 40-move rule
+
+
+@pytest.mark.slow
+def test_the_tables_confirm_the_international_and_russian_rows(suite_tables):
+    """Every row of four pieces or fewer is won, in the plies it says, within the counts."""
+    rows = [row for row in SUITE if row.game != "english"]
+    verdicts = _table_verdicts(rows, suite_tables)
+    for row in rows:
+        if row.plies is None:
+            state = get_game(row.game).parse_fen(row.fen)
+            assert (state.own | state.opp).bit_count() > 4, row.name      # beyond the tables
+            continue
+        assert verdicts[row.name] == (row.winner, row.plies), row.name
 
 
 def test_every_row_has_pydraughts_move_lists():
@@ -123,3 +146,30 @@ def test_the_whole_suite_plays_out_by_the_rules():
             assert state.drawn, row.name
         if row.name in QUICK:
             assert conversion.result == "win", row.name
+
+
+@pytest.fixture(scope="module")
+def suite_tables(tmp_path_factory):
+    """A directory with the tables the suite's rows start in (about a minute and a half:
+    International three kings against one is most of it)."""
+    directory = tmp_path_factory.mktemp("tables")
+    build_tables(list(SUITE), lambda game: Settings(endgame_tables=str(directory)))
+    return directory
+
+
+@pytest.mark.slow
+def test_the_whole_suite_converts_with_the_game_defaults_and_the_tables(suite_tables):
+    """Issue 17's acceptance, seeded and with a node limit in place of 200 ms (about the
+    iterations 200 ms gives in these endings): the game's defaults with the tables convert
+    every row, the tabled rows in the tables' plies exactly."""
+    def settings_for(game: str) -> Settings:
+        values = OptionValues()
+        for name, value in (("UCI_Variant", game), ("TablePath", str(suite_tables)), ("Seed", "1")):
+            values.apply(values.check(name, value))
+        return values.settings()
+
+    for row in SUITE:
+        conversion = convert(row, settings_for(row.game), Limits(nodes=1500))
+        assert conversion.result == "win", (row.name, conversion.moves)
+        if row.plies is not None:
+            assert conversion.plies == row.plies, row.name

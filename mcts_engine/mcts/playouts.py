@@ -43,6 +43,7 @@ class Playout:
     def __init__(self, depth: int = 0, epsilon: float = 0.1):
         self.depth = depth
         self.epsilon = epsilon
+        self.oracle = None    # the endgame tables' probe, read at a cut-off (set by the agent)
 
     def run(self, state: State, rng: random.Random) -> float:
         """Play to the end (or the cut-off) in place; the first player's result in [0, 1]."""
@@ -57,10 +58,10 @@ class Playout:
         outcome = state.recorded_playout(rng, moves, self.depth or NO_LIMIT)
         return PlayoutRecord(outcome if outcome is not None else self._cut_off(state, rng, moves), moves)
 
-    @staticmethod
-    def _cut_off(state: State, rng: random.Random, moves: list | None = None) -> float:
-        """The result of a playout stopped at the depth limit: the game's evaluation, once
-        the position is quiet.
+    def _cut_off(self, state: State, rng: random.Random, moves: list | None = None) -> float:
+        """The result of a playout stopped at the depth limit: the endgame tables' verdict
+        where they have one (``oracle``), else the game's evaluation, once the position is
+        quiet.
 
         Where captures are compulsory (``state.compulsory_captures``) and the side to move
         has one, random captures are played on, at most ``QUIESCENCE`` plies, so a cut-off
@@ -78,7 +79,13 @@ class Playout:
                 moves.append((state.to_move, move))
             state.play(move)
         outcome = state.outcome()
-        return outcome if outcome is not None else state.evaluate()
+        if outcome is not None:
+            return outcome
+        if self.oracle is not None:
+            hit = self.oracle(state)
+            if hit is not None:
+                return hit.result
+        return state.evaluate()
 
     def new_game(self) -> None:
         """Forget statistics learned in the previous game (MAST)."""

@@ -1,8 +1,8 @@
 """The one search loop: limits, deadline and info reports, for every agent.
 
 ``Searcher.run(tree, step)`` calls ``step(progress)`` until a limit is reached: a node
-count, the deadline from ``budget``, a tree depth, a proven root (``go infinite`` then
-waits for ``stop``), or ``stop``.  A step is one iteration (the one-process agent) or a
+count, the deadline from ``budget``, a tree depth, a proven root with every move tried
+(``go infinite`` then waits for ``stop``), or ``stop``.  A step is one iteration (the one-process agent) or a
 batch of them (tree-parallel search); it records what it did in ``progress``.
 
 Reports: under a pure node limit (``Limits.nodes_only``) an ``info`` every
@@ -73,7 +73,7 @@ class Searcher:
         while not stop.is_set():
             if limits.nodes is not None and progress.iterations >= limits.nodes:
                 break
-            if root.proven is not None:
+            if root.proven is not None and not root.untried:
                 if not limits.infinite:
                     break
                 stop.wait(0.01)   # solved, but `go infinite` waits for stop

@@ -32,6 +32,7 @@ class Settings:
     solver: bool = True
     final_move: str = "robust"        # robust (most visits) | max (best mean)
     progress_weight: float = 0.0      # share of the leaf's progress() in each iteration's result; 0 = off
+    endgame_tables: str = ""          # the endgame tables' directory; "" = no tables
     seed: int = 0                     # 0 = a fresh random seed per game
     move_overhead: float = 0.03       # seconds kept back per move for I/O
     threads: int = 1                  # searchers: this process + threads-1 worker processes

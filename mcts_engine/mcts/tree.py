@@ -16,9 +16,11 @@ Nodes keep no parent pointer: a descent returns its path from the root, and back
 proofs and undo walk that path.  So a tree has no reference cycles, and a tree that is
 dropped (a new game, a position outside tree reuse) is freed at once.
 
-MCTS-Solver (``prove``): a node whose game is over is proven; a node with a proven win
-for the player to move there is a proven win, one whose children are all proven is
-proven at the best of them (wins, draws and losses).
+MCTS-Solver (``prove``): a node whose game is over is proven, and so is one the endgame
+tables settle (``oracle``); a node with a proven win for the player to move there is a
+proven win, one whose children are all proven is proven at the best of them (wins, draws
+and losses).  A root proven won goes on expanding its untried moves, so that the final
+choice takes the shortest of the wins.
 
 Memory (``Budget``, engine option ``Hash``): the tree keeps an estimate of its own size,
 updated as nodes are made and moves listed.  When it reaches the budget, ``prune`` drops
@@ -34,7 +36,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from typing import Callable
+from typing import Callable, Protocol
 
 from ..rules.base import State
 
@@ -210,6 +212,17 @@ class Leaf:
 Select = Callable[[Node], Node]
 
 
+class Verdict(Protocol):
+    """What an oracle knows of a position: the first player's ``result`` and the ``plies`` to
+    the end of the game along best play (``tables.TableHit``)."""
+
+    result: float
+    plies: int
+
+
+Oracle = Callable[[State], "Verdict | None"]
+
+
 class Tree:
     """One search tree: its root, the selection rule and solver setting its descents use,
     and its memory budget.
@@ -218,6 +231,8 @@ class Tree:
     ``minimax``: each new child is scored by ``evaluate()`` and the minimax of those scores
     is backed up the path at once (implicit minimax backups).  Both cost a call per
     expansion, so they are on only when the selection rule reads them.
+    ``oracle``: the endgame tables' probe (``tables.TableSet.probe``); a new child it settles
+    is proven at once, with its distance to the end as the proof's length.
 
     All-moves-as-first statistics, fed by ``backup_amaf`` (``amaf``: whether the tree keeps
     any, so iterations must record their playouts' moves):
@@ -232,8 +247,9 @@ class Tree:
 
     def __init__(self, root: Node, select: Select, solver: bool, budget: Budget,
                  priors: bool = False, minimax: bool = False, rave: bool = False,
-                 reference: int | None = None):
+                 reference: int | None = None, oracle: Oracle | None = None):
         self.root = root
+        self.oracle = oracle
         self.select = select
         self.solver = solver
         self.budget = budget
@@ -260,7 +276,7 @@ class Tree:
             node.n += 1
         reference, table = self.reference, node.amaf
         while True:
-            if node.proven is not None:
+            if node.proven is not None and (len(path) > 1 or not node.untried):
                 return Leaf(path, state, len(path) - 1, node.proven if node.mover == 0 else 1.0 - node.proven)
             untried = node.untried
             if untried is None:
@@ -309,6 +325,11 @@ class Tree:
         result = state.outcome()
         if result is not None:
             prove(path, result if child.mover == 0 else 1.0 - result, self.solver)
+        elif self.oracle is not None:
+            hit = self.oracle(state)
+            if hit is not None:
+                result = hit.result
+                prove(path, result if child.mover == 0 else 1.0 - result, self.solver, hit.plies)
         if self.minimax:
             first = result if result is not None else state.evaluate()
             child.v = first if child.mover == 0 else 1.0 - first
@@ -448,12 +469,13 @@ def update_minimax(path: list[Node]) -> None:
         node.v = value
 
 
-def prove(path: list[Node], value: float, solver: bool) -> None:
-    """Mark a finished game at the end of ``path`` (``value`` for its mover) and, with
-    ``solver``, propagate proofs up the path: a proven win for the chooser proves the parent
-    (shortest proof), and a parent whose children are all proven takes the best of them."""
+def prove(path: list[Node], value: float, solver: bool, plies: int = 0) -> None:
+    """Mark a finished game (or one the tables settle, ``plies`` from its end) at the end of
+    ``path`` (``value`` for its mover) and, with ``solver``, propagate proofs up the path: a
+    proven win for the chooser proves the parent (shortest proof), and a parent whose
+    children are all proven takes the best of them."""
     node = path[-1]
-    node.proven, node.proof = value, 0
+    node.proven, node.proof = value, plies
     if not solver:
         return
     for parent in reversed(path[:-1]):

@@ -12,6 +12,7 @@ import threading
 from typing import Hashable
 
 from ..rules.base import Game, State
+from ..tables import TableSet
 from .agent import Agent, InfoCallback, SearchInfo, SearchResult
 from .final import final_choice
 from .limits import Limits
@@ -20,7 +21,16 @@ from .reuse import TreeMemory
 from .searcher import Progress, Searcher
 from .selection import make_selection
 from .settings import Settings
-from .tree import Budget, Node, Tree, backup
+from .tree import Budget, Node, Oracle, Tree, backup
+
+
+def open_tables(game: Game, directory: str) -> Oracle | None:
+    """The probe of ``game``'s endgame tables under ``directory`` ("" = none), or None where
+    the game has no tables or none is built (so a search without them pays nothing)."""
+    if not directory or not game.endgame_tables:
+        return None
+    tables = TableSet(game, directory)
+    return tables.probe if tables.max_pieces else None
 
 
 class UctAgent(Agent):
@@ -34,6 +44,8 @@ class UctAgent(Agent):
         self.tree: Tree | None = None      # the tree of the last search
         # a leaf's result: the playout's, or with ProgressWeight mixed with progress()
         self.simulate = self.policy.run if not settings.progress_weight else self.progress_playout
+        self.oracle = open_tables(game, settings.endgame_tables)
+        self.policy.oracle = self.oracle
 
     def progress_playout(self, state: State, rng) -> float:
         """``ProgressWeight`` w: ``w * state.progress() + (1 - w) * playout`` for the first
@@ -109,7 +121,8 @@ class UctAgent(Agent):
             budget = self.memory.budget
         rule = self.selection
         self.tree = Tree(root, rule.select, self.settings.solver, budget, priors=rule.needs_priors,
-                         minimax=rule.needs_minimax, rave=rule.rave, reference=rule.reference)
+                         minimax=rule.needs_minimax, rave=rule.rave, reference=rule.reference,
+                         oracle=self.oracle)
         return self.tree
 
     def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:

@@ -17,9 +17,9 @@ DEFAULTS_MODES = ("game", "plain")
 GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # each: SPSA at 50 ms a move (English 192 games from PlayoutDepth 12, MinimaxWeight 0.2;
     # the others 160 games from English's answer), then confirmed against plain UCT at 200 ms
-    "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37"}),
-    "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
-    "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
+    "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true"}),
+    "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true"}),
+    "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63", "EndgameTables": "true"}),
     "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
     # not tuned: a first guess from the draughts tunes, confirmed against plain UCT at 200 ms
     "rithmomachia": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.4"}),

@@ -14,6 +14,7 @@ from ..agents import AGENTS
 from ..mcts.settings import FINAL_MOVES, MERGES, PARALLEL_MODES, PLAYOUTS, SELECTION_RULES, Settings
 from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from .errors import short
+from ..tables import default_directory
 from .game_defaults import DEFAULTS_MODES, game_defaults
 
 MAX_THREADS = 64         # the Threads option's maximum
@@ -130,6 +131,10 @@ def option_table() -> tuple[Option, ...]:
         Option("ProgressWeight", "string", "0", "the share of the leaf's progress() (enemy pieces gone, a "
                "lone king's safe squares) in each result, for converting won endings; 0 = off, 1 = no "
                "playouts", real=(0.0, 1.0)),
+        Option("EndgameTables", "check", False, "probe the endgame tables (built by mcts-engine tables) "
+               "at every new node of a small draughts ending: proven wins and losses, played to the end"),
+        Option("TablePath", "string", "", "the endgame tables' directory; empty = the user's cache "
+               "(~/.cache/mcts-engine/tables)"),
         Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
                min=0, max=10000),
@@ -220,6 +225,7 @@ class OptionValues:
                         selection=v["selection"], rave_bias=float(v["ravebias"]), grave_ref=v["graveref"],
                         prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
                         progress_weight=float(v["progressweight"]),
+                        endgame_tables=(v["tablepath"] or str(default_directory())) if v["endgametables"] else "",
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
                         final_move=v["finalmove"],

@@ -243,6 +243,9 @@ class Game(ABC):
     which is how the clocks and the game records treated a game without colours.
     ``hub_squares`` is the number of squares in a Hub position string, 0 when the game
     has none (then ``parse_hub_position`` refuses and ``square_numbering`` is empty).
+    ``endgame_tables`` says that the endgame tables (``mcts_engine/tables``) can solve this
+    game's small endings: draughts variants whose only end is a side left without a move,
+    which loses, and whose raw positions are the whole state apart from the draw counters.
     """
 
     name: str
@@ -250,6 +253,7 @@ class Game(ABC):
     options: Mapping[str, Any] = MappingProxyType({})   # a game with rule options sets its own dict
     colours: tuple[str, str] = ("W", "B")
     hub_squares: int = 0
+    endgame_tables: bool = False
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
     registry_entry: tuple | None = None    # set by the registry: how to rebuild this game by name

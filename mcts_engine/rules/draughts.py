@@ -97,6 +97,7 @@ class DraughtsGame(Game):
         self.crown_wins = v.goal == "crown"
         # the first player's score when the side to move (index) has no move
         self.stuck_score = (1.0, 0.0) if v.goal == "lose" else (0.0, 1.0)
+        self.endgame_tables = v.goal == "block" and not v.king_move_limit
         self._setup_names()
         self._setup_start()
 
@@ -220,11 +221,12 @@ class DraughtsGame(Game):
         def crown_ends(own, opp, kings, turn):
             return [] if kings else self.legal(own, opp, kings, turn)
         legal = crown_ends if self.crown_wins else self.legal
-        return perft_walk(legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
+        return perft_walk(legal, self.child, (state.own, state.opp, state.kings, state.turn), depth)
 
     @staticmethod
-    def _child(position: tuple, move: Move) -> tuple:
-        """The raw position ``(own, opp, kings, turn)`` after a legal move (for perft)."""
+    def child(position: tuple, move: Move) -> tuple:
+        """The raw position ``(own, opp, kings, turn)`` after a legal move (perft, and the
+        endgame tables' builder, walk raw positions without building states)."""
         own, opp, kings, turn = position
         frm, to, cap, crown = move
         if kings & frm:
@@ -561,6 +563,17 @@ class DraughtsGame(Game):
             return lambda s: bool(s[0] & kings)
         raise ValueError(choice)
 
+    def endgame_limit(self, own: int, opp: int, kings: int) -> int | None:
+        """The plies since the last capture after which the variant's endgame count draws
+        this placement (the side to move's pieces ``own``), or None where no count applies."""
+        if self.endgame_counts is None or (own | opp).bit_count() > self.endgame_max:
+            return None
+        longd = self.long_diagonal
+        return self.endgame_counts((own & ~kings).bit_count(), (own & kings).bit_count(),
+                                   (opp & ~kings).bit_count(), (opp & kings).bit_count(),
+                                   (own & kings & longd != 0, opp & kings & longd != 0),
+                                   (own & longd != 0, opp & longd != 0))
+
     def legal(self, own: int, opp: int, kings: int, turn: int, frozen: int = 0) -> list[Move]:
         """All legal moves of a raw position: captures if any, else steps."""
         starters, _, buckets = self.scan(own, opp, kings, turn, frozen)
@@ -736,17 +749,20 @@ class DraughtsState(TurnState):
         """Whether an endgame count of the variant has run out."""
         g = self.game
         own, opp, kings = self.own, self.opp, self.kings
-        if (own | opp).bit_count() > g.endgame_max:
-            return False
-        longd = g.long_diagonal
-        limit = g.endgame_counts((own & ~kings).bit_count(), (own & kings).bit_count(),
-                                 (opp & ~kings).bit_count(), (opp & kings).bit_count(),
-                                 (own & kings & longd != 0, opp & kings & longd != 0),
-                                 (own & longd != 0, opp & longd != 0))
+        limit = g.endgame_limit(own, opp, kings)
         if limit is None or self.ply - self.capture_ply < limit:
             return False
         # a draw by material waits while the side to move has a capture that may win outright
         return limit > 0 or not g.jumpers(own, opp, kings, self.turn)
+
+    def quiet_plies_left(self, count: int | None) -> int:
+        """The plies this game may still run without a capture before a draw rule ends it,
+        man moves aside: the no-progress rule, and ``count`` plies since the last capture
+        (an endgame count) if given.  The endgame tables prove a win only within them."""
+        left = self.game.no_progress - (self.ply - self.progress_ply)
+        if count is not None:
+            left = min(left, count - (self.ply - self.capture_ply))
+        return left
 
     def outcome(self) -> float | None:
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""

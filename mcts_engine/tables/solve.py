@@ -1,0 +1,251 @@
+"""Solving one material: retrograde analysis over the rules' own move generator.
+
+A table holds, for every position of a material, the plies to the end of the game along
+best play when one side can force it: the side to move wins in n plies if one of its moves
+leaves the other side lost in n - 1, and is lost in n if every move leaves the other side
+winning in at most n - 1 (lost in 0: no move at all).  A material and the one after a quiet
+move (the same pieces, the other side to move) are solved together, since play alternates
+between them; a capture or a crowning leaves them for a smaller material, whose table is
+solved first and read at the edge (an *exit*).
+
+The draw rules are kept conservatively, so a table never claims a win the rules would
+draw:
+
+* Counts are not part of a position.  A table's value is good while the game has that many
+  quiet plies left (``DraughtsState.quiet_plies_left``): the prober checks it.
+* A placement whose endgame count is stricter than its material's usual one (Russian: the
+  lone king on the long diagonal, the kings off it) is never solved, so no line of best
+  play passes through it.
+* An exit through a capture restarts the counts: the smaller table's value counts if it
+  fits in the no-progress rule and that material's count.  An exit through a crowning
+  restarts only the no-progress rule, so it counts only where the new material has no
+  endgame count.
+* A line of best play shortens the distance at every ply, so it never repeats a position.
+
+Where none of these cautions had to leave a position unsolved (no stricter placement, no
+exit whose value was dropped), a table is ``exact``: a position it leaves unknown is a
+draw, whatever the counts (they only add draws).
+
+The analysis itself is numpy over the positions' moves: each position's successors are
+listed once with the rules' ``legal`` and ``child``, then results spread backwards level by
+level (a loss makes its predecessors wins; a win counts down its predecessors' moves left,
+and a position with none left is lost).
+"""
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..rules.base import Game
+from .material import Material, Numbering
+
+UNKNOWN = 0           # no forced result: a draw, or a win the draw rules may spoil
+
+
+@dataclass(frozen=True)
+class Table:
+    """One material's solved positions.
+
+    ``values[numbering.index(...)]``: ``UNKNOWN``, or the plies to the end along best play
+    plus one, positive where the side to move wins and negative where it loses.
+    ``count``: the endgame count (plies since the last capture) of the material's usual
+    placements, None where none applies.  ``exact``: every position left unknown is a draw.
+    """
+
+    material: Material
+    numbering: Numbering
+    values: np.ndarray
+    count: int | None
+    exact: bool
+
+    def value(self, own: int, opp: int, kings: int) -> int:
+        """The stored value of one position of this material (``own``: the side to move's)."""
+        return int(self.values[self.numbering.index(own, opp, kings)])
+
+
+def plies_of(value: int) -> int:
+    """The plies to the end a non-zero table value stands for."""
+    return abs(value) - 1
+
+
+def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) -> list[Table]:
+    """Solve ``material`` and the material after its quiet moves (one table when they are the
+    same); ``smaller(m)`` gives the solved table of a material an exit leads to."""
+    materials = [material]
+    if material.after_quiet_move() != material:
+        materials.append(material.after_quiet_move())
+    numberings = [Numbering(game, m) for m in materials]
+    offsets = [0, numberings[0].size]
+    total = sum(n.size for n in numberings)
+    graph = _Graph(total)
+    exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
+    limits = [_count_limits(game, n) for n in numberings]
+    for k, numbering in enumerate(numberings):
+        after = (k + 1) % len(numberings)
+        _list_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph, exits,
+                    smaller, limits[k])
+    values = graph.solve(exits, [(offsets[k], limits[k]) for k in range(len(numberings))])
+    exact = graph.exact and not any(_stricter(lim) for lim in limits)
+    return [Table(m, n, values[o:o + n.size].copy(), _usual(lim), exact)
+            for m, n, o, lim in zip(materials, numberings, offsets, limits)]
+
+
+class _Graph:
+    """The positions' moves as arrays: ``degree`` per position, ``targets`` per move (a
+    position's index, or an exit's node after them), ``valid`` for the placements in use."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.exact = True            # no exit's value was dropped for the draw rules' sake
+        self.degree = np.zeros(total, np.int32)
+        self.valid = np.zeros(total, bool)
+        self.targets = array("q")
+
+    def solve(self, exits: dict[int, int], limits: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
+        """Every position's value (``Table.values``), spread backwards from the lost positions
+        and the exits; placements with a stricter count (``limits``) stay unknown."""
+        n, nodes = self.total, self.total + len(exits)
+        value = np.zeros(nodes, np.int32)
+        for v, node in exits.items():
+            value[n + node] = v
+        open_ = self.valid.copy()
+        for offset, limit in limits:
+            if limit is not None:
+                usual = limit.max()
+                open_[offset:offset + len(limit)] &= limit >= usual
+        lost_now = open_ & (self.degree == 0)
+        value[:n][lost_now] = -1
+        targets = np.frombuffer(self.targets, dtype=np.int64) if len(self.targets) else np.zeros(0, np.int64)
+        sources = np.repeat(np.arange(n, dtype=np.int64), self.degree)
+        order = np.argsort(targets, kind="stable")
+        preds = sources[order]
+        starts = np.searchsorted(targets[order], np.arange(nodes + 1))
+        left = np.zeros(nodes, np.int64)
+        left[:n] = self.degree
+        levels = np.abs(value) - 1
+        level = 0
+        frontier = np.flatnonzero(value != 0)
+        pending = {}
+        for node in frontier:
+            pending.setdefault(int(levels[node]), []).append(node)
+        while pending:
+            here = np.asarray(pending.pop(level, []), np.int64)
+            if len(here):
+                # a position with a move into a loss wins in one more ply
+                before = _gather(preds, starts, here[value[here] < 0])
+                won = np.unique(before[open_[before] & (value[before] == 0)])
+                value[won] = level + 2
+                # a position whose every move leads to a win for the other side is lost
+                before = _gather(preds, starts, here[value[here] > 0])
+                if len(before):
+                    hit, times = np.unique(before, return_counts=True)
+                    left[hit] -= times
+                    lost = hit[(left[hit] == 0) & open_[hit] & (value[hit] == 0)]
+                    value[lost] = -(level + 2)
+                    fresh = np.concatenate((won, lost))
+                else:
+                    fresh = won
+                if len(fresh):
+                    pending.setdefault(level + 1, []).extend(fresh.tolist())
+            level += 1
+        if np.abs(value[:n]).max(initial=0) > np.iinfo(np.int16).max:
+            raise OverflowError("a table's distance does not fit in 16 bits")
+        return value[:n].astype(np.int16)
+
+
+def _gather(preds: np.ndarray, starts: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The predecessors of ``nodes``, concatenated (with repeats)."""
+    if not len(nodes):
+        return np.zeros(0, np.int64)
+    begin, end = starts[nodes], starts[nodes + 1]
+    lengths = end - begin
+    shift = np.repeat(begin - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return preds[shift + np.arange(lengths.sum())]
+
+
+def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after_offset: int,
+                graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table],
+                limit: np.ndarray | None) -> None:
+    """Each position's moves into ``graph``: quiet moves as the index of the position after
+    (in ``after``'s numbering), the others as the exit node of their value."""
+    legal, child = game.legal, game.child
+    turn = numbering.material.turn
+    pieces, kings_count = numbering.material.pieces, numbering.material.own_kings + numbering.material.opp_kings
+    targets, degree, valid = graph.targets, graph.degree, graph.valid
+    total = graph.total
+    no_progress = game.no_progress
+    # a quiet move changes only the mover's squares: the position after it is numbered
+    # (``Numbering.index``) from the unmoved side's ranks, found once per position, and the
+    # mover's new ones
+    rank_k, rank_m, rank_ok, rank_om = after.rank
+    w0, w1, w2, _ = after.weights
+    for i, own, opp, kings in numbering.positions():
+        moves = legal(own, opp, kings, turn)
+        slot = offset + i
+        valid[slot] = True
+        degree[slot] = len(moves)
+        base = after_offset + rank_k[opp & kings] * w0 + rank_m[opp & ~kings] * w1
+        for move in moves:
+            position = child((own, opp, kings, turn), move)
+            nxt, moved, nkings = position[0], position[1], position[2]
+            if (nxt | moved).bit_count() == pieces and nkings.bit_count() == kings_count:
+                targets.append(base + rank_ok[moved & nkings] * w2 + rank_om[moved & ~nkings])
+                continue
+            nturn = position[3]
+            v, exact = _exit_value(nxt, moved, nkings, nturn, pieces, smaller, no_progress)
+            graph.exact &= exact
+            node = exits.get(v)
+            if node is None:
+                node = exits[v] = len(exits)
+            targets.append(total + node)
+
+
+def _exit_value(own: int, opp: int, kings: int, turn: int, pieces: int,
+                smaller: Callable[[Material], Table], no_progress: int) -> tuple[int, bool]:
+    """The value, for the side to move there, of the position a capture or crowning leads to
+    (lost at once without a piece, else the smaller table's value where it fits in the draw
+    rules: see the module's notes, else unknown), and whether that value is exact."""
+    if not own:
+        return -1, True
+    table = smaller(Material.of(own, opp, kings, turn))
+    v = table.value(own, opp, kings)
+    if v == UNKNOWN:
+        return UNKNOWN, table.exact
+    captured = (own | opp).bit_count() < pieces
+    if captured:
+        room = no_progress if table.count is None else min(no_progress, table.count)
+    elif table.count is None:
+        room = no_progress
+    else:
+        return UNKNOWN, False
+    return (v, table.exact) if plies_of(v) <= room else (UNKNOWN, False)
+
+
+def _count_limits(game, numbering: Numbering) -> np.ndarray | None:
+    """Each placement's endgame count (a large number where none applies, -1 in the slots no
+    placement uses), or None for a game without counts."""
+    if game.endgame_counts is None:
+        return None
+    big = np.iinfo(np.int32).max
+    limit = np.full(numbering.size, -1, np.int32)
+    endgame_limit = game.endgame_limit
+    for i, own, opp, kings in numbering.positions():
+        found = endgame_limit(own, opp, kings)
+        limit[i] = big if found is None else found
+    return limit
+
+
+def _stricter(limit: np.ndarray | None) -> bool:
+    """Whether some placement has a stricter count than its material's usual one."""
+    return limit is not None and bool(((limit >= 0) & (limit < limit.max())).any())
+
+
+def _usual(limit: np.ndarray | None) -> int | None:
+    """A material's usual count: its placements' largest (None: no count applies)."""
+    if limit is None:
+        return None
+    usual = int(limit.max())
+    return None if usual == np.iinfo(np.int32).max else usual

@@ -1,0 +1,154 @@
+"""One game's endgame tables, on disk and in memory: building, finding and probing them.
+
+Tables live in a directory per game and rule options (``<directory>/<game>-<hash>/``), one
+``.npz`` file per material, written whole under a temporary name and renamed into place,
+so engines sharing the directory never read half a table.  The search never builds a
+table: ``mcts-engine tables`` does (and ``bench --endgames`` before it plays), and a probe
+reads what is on disk.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..rules.base import Game, State
+from .material import Material, Numbering
+from .solve import UNKNOWN, Table, plies_of, solve
+
+FORMAT = 1            # the file layout; a table of another format is built again
+
+
+def default_directory() -> Path:
+    """Where tables go unless ``TablePath`` says otherwise: the user's cache directory."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "mcts-engine" / "tables"
+
+
+@dataclass(frozen=True)
+class TableHit:
+    """A table's verdict on a position: the first player's ``result`` (1.0, 0.5 or 0.0) and
+    the ``plies`` to the end of the game along best play (0 for a draw)."""
+
+    result: float
+    plies: int
+
+
+class TableSet:
+    """The tables of ``game`` under ``directory``: loaded on first use, built on request."""
+
+    def __init__(self, game: Game, directory: str | Path):
+        if not game.endgame_tables:
+            raise ValueError(f"{game.name}: no endgame tables for this game")
+        self.game = game
+        options = repr(sorted(game.options.items())).encode()
+        self.folder = Path(directory) / f"{game.name}-{hashlib.sha1(options).hexdigest()[:8]}"
+        self._tables: dict[Material, Table | None] = {}
+        self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
+        self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
+
+    def on_disk(self) -> list[Material]:
+        """The materials whose tables are in the directory."""
+        if not self.folder.is_dir():
+            return []
+        found = []
+        for path in sorted(self.folder.glob("*.npz")):
+            try:
+                found.append(Material.parse(path.stem.replace("_", "/")))
+            except ValueError:
+                continue
+        return found
+
+    def path(self, material: Material) -> Path:
+        """The file of ``material``'s table."""
+        return self.folder / (material.name.replace("/", "_") + ".npz")
+
+    def table(self, material: Material) -> Table | None:
+        """``material``'s table from memory or disk, or None if it was never built."""
+        if material in self._tables:
+            return self._tables[material]
+        table = self._load(material)
+        self._tables[material] = table
+        return table
+
+    def build(self, material: Material, report: Callable[[str], None] | None = None) -> Table:
+        """``material``'s table, solving it (and the smaller ones it leads to) if need be."""
+        table = self.table(material)
+        if table is not None:
+            return table
+        for solved in solve(self.game, material, lambda m: self.build(m, report)):
+            self._save(solved)
+            self._tables[solved.material] = solved
+            self.max_pieces = max(self.max_pieces, solved.material.pieces)
+            if report is not None:
+                report(describe(solved))
+        return self._tables[material]
+
+    def probe(self, state: State) -> TableHit | None:
+        """The tables' verdict on ``state`` (a draughts position of this game): a win or loss
+        that fits in the quiet plies left under the draw rules
+        (``DraughtsState.quiet_plies_left``), a draw where an exact table has no forced
+        result, else None (no table, or nothing certain)."""
+        own, opp, kings = state.own, state.opp, state.kings
+        if (own | opp).bit_count() > self.max_pieces:
+            return None
+        table = self.table(Material.of(own, opp, kings, state.turn))
+        if table is None:
+            return None
+        v = table.value(own, opp, kings)
+        if v == UNKNOWN:
+            return TableHit(0.5, 0) if table.exact else None
+        if plies_of(v) > state.quiet_plies_left(table.count):
+            return None
+        mover_wins = v > 0
+        return TableHit(1.0 if mover_wins == (state.turn == 0) else 0.0, plies_of(v))
+
+    def _load(self, material: Material) -> Table | None:
+        """The table on disk, or None: missing, of another format, or unreadable (a broken
+        file is named in ``broken`` and built again by ``build``)."""
+        path = self.path(material)
+        if not path.is_file():
+            return None
+        numbering = Numbering(self.game, material)
+        try:
+            with np.load(path) as data:
+                if int(data["format"]) != FORMAT:
+                    return None
+                count, values, exact = int(data["count"]), data["values"], bool(data["exact"])
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            self.broken[material] = f"{path}: {err}"
+            return None
+        if values.shape != (numbering.size,):
+            self.broken[material] = f"{path}: {values.shape[0]} positions, the numbering has {numbering.size}"
+            return None
+        return Table(material, numbering, values, None if count < 0 else count, exact)
+
+    def _save(self, table: Table) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.savez_compressed(out, values=table.values, format=FORMAT, exact=table.exact,
+                                    count=-1 if table.count is None else table.count)
+            os.replace(temporary, self.path(table.material))
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+
+def describe(table: Table) -> str:
+    """One line on a table: its material, positions won and lost for the side to move, and
+    the longest win."""
+    values = table.values
+    wins, losses = int((values > 0).sum()), int((values < 0).sum())
+    longest = plies_of(int(np.abs(values).max())) if wins or losses else 0
+    count = "" if table.count is None else f", count {table.count} plies"
+    exact = ", the rest drawn" if table.exact else ""
+    return (f"{table.material.name}: {wins:,} won, {losses:,} lost to move{exact}, longest {longest} plies"
+            f"{count}")

@@ -1,0 +1,230 @@
+"""The endgame tables (``mcts_engine/tables``): materials and their numbering, the solved
+values against a brute-force search over real states (draw rules and all), the probe's
+respect for the draw rules, files on disk, the search playing a won ending by the table,
+the options that turn them on and the ``mcts-engine tables`` command."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_engine.agents import make_agent
+from mcts_engine.cli import main
+from mcts_engine.endgame_suite import SUITE
+from mcts_engine.endgames import convert
+from mcts_engine.mcts.limits import Limits
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.mcts.uct import open_tables
+from mcts_engine.protocol.options import OptionValues
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts import DraughtsState
+from mcts_engine.tables import Material, Numbering, TableSet, default_directory, default_materials, materials_named
+from mcts_engine.tables.solve import plies_of
+
+TWO_KINGS, KING_MAN = Material(2, 0, 1, 0), Material(2, 0, 0, 1, turn=0)
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory) -> TableSet:
+    """English two kings against a king, and against a man, with the tables they lead to."""
+    tables = TableSet(get_game("english"), tmp_path_factory.mktemp("tables"))
+    for material in (TWO_KINGS, KING_MAN):
+        tables.build(material)
+    return tables
+
+
+def test_material_names_read_back_and_bad_names_are_refused():
+    for material in default_materials():
+        assert Material.parse(material.name) == material
+    assert Material.parse("2k1m-1k/1") == Material(2, 1, 1, 0, 1)
+    assert materials_named("2K-1M") == [Material(2, 0, 0, 1, 0), Material(2, 0, 0, 1, 1)]
+    assert materials_named("3K-1K") == [Material(3, 0, 1, 0)]
+    for bad in ("", "3K", "K-K", "3K-1K/1", "2Q-1K", "-"):
+        with pytest.raises(ValueError, match="material"):
+            Material.parse(bad)
+
+
+def test_material_of_a_position_and_after_a_quiet_move():
+    game = get_game("international")
+    state = game.parse_fen("B:WK2:BK5,K30,35")
+    assert Material.of(state.own, state.opp, state.kings, state.turn) == Material(2, 1, 1, 0, turn=1)
+    assert Material(2, 1, 1, 0, turn=1).after_quiet_move() == Material(1, 0, 2, 1, turn=0)
+    assert TWO_KINGS.after_quiet_move() == Material(1, 0, 2, 0) and not TWO_KINGS.has_men
+
+
+def test_default_materials_are_every_ending_of_three_pieces_and_three_kings_against_one():
+    found = default_materials()
+    assert len(found) == len(set(found)) == 30
+    assert all(2 <= m.pieces <= 3 for m in found[:-1]) and found[-1] == Material(3, 0, 1, 0)
+    assert all(min(m.own_kings + m.own_men, m.opp_kings + m.opp_men) >= 1 for m in found)
+
+
+@pytest.mark.parametrize("game_name, material", [("english", KING_MAN), ("international", Material(1, 0, 1, 0)),
+                                                 ("russian", Material(1, 1, 0, 1, turn=1))])
+def test_numbering_gives_every_placement_its_own_slot(game_name, material):
+    game = get_game(game_name)
+    numbering = Numbering(game, material)
+    seen = set()
+    for index, own, opp, kings in numbering.positions():
+        assert 0 <= index < numbering.size and index not in seen
+        assert numbering.index(own, opp, kings) == index
+        assert Material.of(own, opp, kings, material.turn) == material
+        assert not own & opp and not (own & ~kings) & game.promo[material.turn]
+        seen.add(index)
+    assert len(seen) > numbering.size // 2
+
+
+def _negamax(state: DraughtsState, depth: int) -> int | None:
+    """What a plain search over real states (draw rules included, independent of the
+    tables) proves within ``depth`` plies for the side to move: n > 0 it wins in n plies,
+    -n it loses in n (0: it has lost), None nothing."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return None if outcome == 0.5 else 0      # decided: the side to move has no move and lost
+    if depth == 0:
+        return None
+    wins, losses = [], []
+    for move in state.legal_moves():
+        child = state.copy()
+        child.play(move)
+        reply = _negamax(child, depth - 1)
+        if reply is None:
+            continue
+        (wins if reply <= 0 else losses).append(1 - reply if reply <= 0 else reply + 1)
+    if wins:
+        return min(wins)
+    return -max(losses) if len(losses) == len(state.legal_moves()) else None
+
+
+@pytest.mark.parametrize("material", [TWO_KINGS, TWO_KINGS.after_quiet_move(), KING_MAN,
+                                      KING_MAN.after_quiet_move()])
+def test_tables_agree_with_a_brute_force_search(english, material):
+    """A sample of positions, half of them decided within 3 plies by the table, against a
+    plain search 3 plies deep: the same result in the same number of plies, and nothing
+    where the table has nothing that short."""
+    game, table = english.game, english.table(material)
+    short, rest = [], []
+    for index, own, opp, kings in table.numbering.positions():
+        v = int(table.values[index])
+        found = plies_of(v) if v > 0 else -plies_of(v) if v < 0 else None
+        (short if found is not None and abs(found) <= 3 else rest).append((found, own, opp, kings))
+    rng = random.Random(7)
+    sample = rng.sample(short, min(60, len(short))) + rng.sample(rest, 60)
+    assert len(sample) > 100
+    for found, own, opp, kings in sample:
+        state = DraughtsState(game, own, opp, kings, material.turn)
+        expected = found if found is not None and abs(found) <= 3 else None
+        assert _negamax(state, 3) == expected, state.fen()
+
+
+def test_a_won_position_has_a_move_one_ply_shorter_and_a_lost_one_only_longer_ones(english):
+    """The tables' own consistency over every position of two kings against one: a win in n
+    has a move into a loss in n - 1 and none shorter; a loss in n has only moves into wins
+    of at most n - 1, one of them n - 1."""
+    game = english.game
+    for material in (TWO_KINGS, TWO_KINGS.after_quiet_move()):
+        table = english.table(material)
+        for index, own, opp, kings in table.numbering.positions():
+            v = int(table.values[index])
+            if v == 0:
+                continue
+            state = DraughtsState(game, own, opp, kings, 0)
+            after = []
+            for move in state.legal_moves():
+                child = state.copy()
+                child.play(move)
+                if child.outcome() is not None:           # took the last piece: lost there
+                    after.append((False, 0))
+                    continue
+                hit = english.probe(child)
+                mover_wins = None if hit is None or hit.result == 0.5 else hit.result == (child.turn == 0)
+                after.append(None if mover_wins is None else (mover_wins, hit.plies))
+            if v > 0:
+                losses = [p for r in after if r is not None and not r[0] for p in [r[1]]]
+                assert min(losses) == plies_of(v) - 1, state.fen()
+            else:
+                assert all(r is not None and r[0] for r in after), state.fen()
+                assert max((r[1] for r in after), default=-1) == plies_of(v) - 1, state.fen()
+
+
+def test_the_probe_keeps_to_the_draw_rules(english, tmp_path):
+    game = english.game
+    won = game.parse_fen("W:WK12,K32:BK15")                       # the suite's en-2k1k-d: 31 plies
+    assert english.probe(won).plies == 31 and english.probe(won).result == 0.0   # White (player 1) wins
+    late = won.copy()
+    late.ply = late.capture_ply = 60                             # 60 of the 80 quiet plies gone
+    assert english.probe(late) is None
+    drawn = game.parse_fen("B:WK1:BK32")                          # one king each, far apart: exact
+    assert english.probe(drawn).result == 0.5
+    assert english.probe(game.parse_fen("B:WK1,K3,K5:BK32")) is None        # no 3K-1K table here
+    russian = TableSet(get_game("russian"), tmp_path)
+    table = russian.build(KING_MAN)
+    assert not table.exact                                        # a crowning into a counted ending
+    unknown = next(DraughtsState(russian.game, own, opp, kings, 0)
+                   for index, own, opp, kings in table.numbering.positions() if table.values[index] == 0)
+    assert russian.probe(unknown) is None
+
+
+def test_tables_on_disk_are_found_again_and_a_broken_one_is_built_again(english, tmp_path):
+    again = TableSet(english.game, english.folder.parent)
+    assert set(again.on_disk()) >= {TWO_KINGS, KING_MAN, Material(1, 0, 1, 0)} and again.max_pieces == 3
+    assert (again.table(TWO_KINGS).values == english.table(TWO_KINGS).values).all()
+    fresh = TableSet(english.game, tmp_path)
+    fresh.build(Material(1, 0, 1, 0))
+    fresh.path(Material(1, 0, 1, 0)).write_bytes(b"not a table")
+    broken = TableSet(english.game, tmp_path)
+    assert broken.table(Material(1, 0, 1, 0)) is None and Material(1, 0, 1, 0) in broken.broken
+    assert broken.build(Material(1, 0, 1, 0)).values.any()
+    assert TableSet(english.game, tmp_path).table(Material(1, 0, 1, 0)) is not None
+    with pytest.raises(ValueError, match="antidraughts"):
+        TableSet(get_game("antidraughts"), tmp_path)
+
+
+def test_the_search_plays_the_tables_shortest_win_and_longest_defence(english):
+    settings = Settings(seed=1, endgame_tables=str(english.folder.parent))
+    row = next(r for r in SUITE if r.name == "en-2k1k-d")
+    conversion = convert(row, settings, Limits(nodes=200))
+    assert conversion.result == "win" and conversion.plies == row.plies == 31
+    agent = make_agent(english.game, settings)
+    state = english.game.parse_fen(row.fen)
+    found = agent.search(state.copy(), Limits(nodes=10_000), threading.Event())
+    assert found.info.mate == 16 and found.info.nodes < 200        # proven: every root move tried, then stop
+    child = state.copy()
+    child.play(found.move)
+    assert english.probe(child).plies == 30
+
+
+def test_a_search_without_tables_pays_nothing(tmp_path):
+    assert open_tables(get_game("english"), "") is None
+    assert open_tables(get_game("english"), str(tmp_path)) is None          # none built
+    assert open_tables(get_game("life"), str(tmp_path)) is None
+
+
+def test_endgame_tables_follow_the_game_defaults_and_table_path(tmp_path):
+    values = OptionValues()
+    values.apply(values.check("UCI_Variant", "russian"))
+    assert values.settings().endgame_tables == str(default_directory())
+    values.apply(values.check("TablePath", str(tmp_path)))
+    assert values.settings().endgame_tables == str(tmp_path)
+    values.apply(values.check("Defaults", "plain"))
+    assert values.settings().endgame_tables == ""
+    values.apply(values.check("EndgameTables", "true"))
+    assert values.settings().endgame_tables == str(tmp_path)
+    values.apply(values.check("UCI_Variant", "fanorona"))
+    assert values.settings().endgame_tables == str(tmp_path)            # no tables: the agent opens none
+
+
+def test_tables_command_builds_lists_and_refuses_bad_input(tmp_path):
+    runner = CliRunner()
+    built = runner.invoke(main, ["tables", "english", "--material", "2K-1K", "--path", str(tmp_path)])
+    assert built.exit_code == 0, built.output
+    assert "2K-1K: 14,846 won, 0 lost to move, the rest drawn, longest 33 plies" in built.output
+    assert built.output.strip().splitlines()[-1].startswith("3 tables in ")
+    listed = runner.invoke(main, ["tables", "english", "--list", "--path", str(tmp_path)])
+    assert listed.exit_code == 0 and len(listed.output.strip().splitlines()) == 3
+    bad = runner.invoke(main, ["tables", "english", "--material", "2Q-1K", "--path", str(tmp_path)])
+    assert bad.exit_code == 2 and "2Q-1K" in bad.output
+    other = runner.invoke(main, ["tables", "fanorona", "--path", str(tmp_path)])
+    assert other.exit_code == 2 and "fanorona has no endgame tables" in other.output
