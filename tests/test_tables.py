@@ -182,6 +182,20 @@ def test_tables_on_disk_are_found_again_and_a_broken_one_is_built_again(english,
         TableSet(get_game("antidraughts"), tmp_path)
 
 
+def test_tables_are_warmed_once_an_ending_is_a_capture_away(tmp_path):
+    """``warm`` reads every table on disk before a search's clock starts (so the first
+    probes read no file), and only near an ending."""
+    game = get_game("english")
+    TableSet(game, tmp_path).build(TWO_KINGS)
+    cold, warm = TableSet(game, tmp_path), TableSet(game, tmp_path)
+    cold.warm(game.new_state())                                   # the start: nothing read
+    warm.warm(game.parse_fen("W:WK12,K32,K1:BK15"))               # four pieces: a capture away
+    for file in warm.folder.glob("*.npz"):
+        file.unlink()
+    won = game.parse_fen("W:WK12,K32:BK15")
+    assert warm.probe(won).plies == 31 and cold.probe(won) is None
+
+
 def test_the_search_plays_the_tables_shortest_win_and_longest_defence(english):
     settings = Settings(seed=1, endgame_tables=str(english.folder.parent))
     row = next(r for r in SUITE if r.name == "en-2k1k-d")

@@ -40,6 +40,7 @@ class TreeParallelAgent(ParallelAgent):
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search in batches until a limit."""
         self.start_job()
+        self.local.warm_tables(state)
         searcher = Searcher(limits, stop, on_info, self.settings)
         tree = self.local.search_tree(state, limits, history)
         batches = _Batches(adaptive=not limits.nodes_only())

@@ -24,13 +24,13 @@ from .settings import Settings
 from .tree import Budget, Node, Oracle, Tree, backup
 
 
-def open_tables(game: Game, directory: str) -> Oracle | None:
-    """The probe of ``game``'s endgame tables under ``directory`` ("" = none), or None where
-    the game has no tables or none is built (so a search without them pays nothing)."""
+def open_tables(game: Game, directory: str) -> TableSet | None:
+    """``game``'s endgame tables under ``directory`` ("" = none), or None where the game has
+    no tables or none is built (so a search without them pays nothing)."""
     if not directory or not game.endgame_tables:
         return None
     tables = TableSet(game, directory)
-    return tables.probe if tables.max_pieces else None
+    return tables if tables.max_pieces else None
 
 
 class UctAgent(Agent):
@@ -44,7 +44,8 @@ class UctAgent(Agent):
         self.tree: Tree | None = None      # the tree of the last search
         # a leaf's result: the playout's, or with ProgressWeight mixed with progress()
         self.simulate = self.policy.run if not settings.progress_weight else self.progress_playout
-        self.oracle = open_tables(game, settings.endgame_tables)
+        self.tables = open_tables(game, settings.endgame_tables)
+        self.oracle: Oracle | None = self.tables.probe if self.tables is not None else None
         self.policy.oracle = self.oracle
 
     def progress_playout(self, state: State, rng) -> float:
@@ -72,6 +73,7 @@ class UctAgent(Agent):
     def search(self, state: State, limits: Limits, stop: threading.Event,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
+        self.warm_tables(state)
         searcher = Searcher(limits, stop, on_info, self.settings)
         tree = self.search_tree(state, limits, history)
         try:
@@ -80,6 +82,11 @@ class UctAgent(Agent):
             self.forget_tree()
             raise
         return self.result(tree, state, info)
+
+    def warm_tables(self, state: State) -> None:
+        """Load the endgame tables before the clock starts once ``state`` nears them."""
+        if self.tables is not None:
+            self.tables.warm(state)
 
     def forget_tree(self) -> None:
         """Drop the tree: a search that failed part-way (a playout raised between a descent

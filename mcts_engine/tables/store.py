@@ -51,6 +51,7 @@ class TableSet:
         self.folder = Path(directory) / f"{game.name}-{hashlib.sha1(options).hexdigest()[:8]}"
         self._tables: dict[Material, Table | None] = {}
         self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
+        self._warm = False                          # every table on disk loaded (``warm``)
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
     def on_disk(self) -> list[Material]:
@@ -89,6 +90,16 @@ class TableSet:
             if report is not None:
                 report(describe(solved))
         return self._tables[material]
+
+    def warm(self, state: State) -> None:
+        """Load every table on disk once ``state`` is a capture away from them, so that the
+        first probes of an ending do not spend a move's time reading files (a search calls
+        this before its clock starts)."""
+        if self._warm or (state.own | state.opp).bit_count() > self.max_pieces + 1:
+            return
+        self._warm = True
+        for material in self.on_disk():
+            self.table(material)
 
     def probe(self, state: State) -> TableHit | None:
         """The tables' verdict on ``state`` (a draughts position of this game): a win or loss
