@@ -859,3 +859,23 @@ def test_garbage_move_text(text):
     state = get_game("english").new_state()
     with pytest.raises(IllegalMove):
         state.parse_move(text)
+
+
+def test_each_endgame_count_is_at_least_its_rule_sets_floor():
+    """``ENDGAME_FLOOR`` lets the draw check skip the count while fewer plies than any count
+    have passed since the last capture: no count of a rule set may be below its floor."""
+    from itertools import product
+
+    from mcts_engine.rules.draughts_variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES
+    for name, counts in ENDGAME_COUNTS.items():
+        if counts is None:
+            continue
+        found = set()
+        for own_men, own_kings, opp_men, opp_kings in product(range(8), repeat=4):
+            if not 2 <= own_men + own_kings + opp_men + opp_kings <= ENDGAME_MAX_PIECES[name]:
+                continue
+            for flags in product((False, True), repeat=4):
+                limit = counts(own_men, own_kings, opp_men, opp_kings, flags[:2], flags[2:])
+                if limit is not None:
+                    found.add(limit)
+        assert found and min(found) == ENDGAME_FLOOR[name], name

@@ -23,7 +23,7 @@ from typing import Callable
 
 from .base import (NO_LIMIT, BadPosition, Game, TurnState, balance_score, count_limit, is_subsequence, perft_walk,
                    read_move_squares, single_match)
-from .draughts_variants import ENDGAME_COUNTS, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
+from .draughts_variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
 from .view import BoardView, MovePath, ViewPiece, mask_names, square_view
@@ -93,6 +93,7 @@ class DraughtsGame(Game):
         self.extra_rules = bool(v.king_move_limit) or v.endgame != "none"
         self.endgame_counts = ENDGAME_COUNTS[v.endgame]
         self.endgame_max = ENDGAME_MAX_PIECES.get(v.endgame, 0)
+        self.endgame_floor = ENDGAME_FLOOR.get(v.endgame, 0)
         self.long_diagonal = sum(grid.mask(i, i) for i in range(n)) & self.points if n == 8 else 0
         self.crown_wins = v.goal == "crown"
         # the first player's score when the side to move (index) has no move
@@ -749,6 +750,9 @@ class DraughtsState(TurnState):
         """Whether an endgame count of the variant has run out."""
         g = self.game
         own, opp, kings = self.own, self.opp, self.kings
+        # the common cases, kept inline: playouts pass here at every ply
+        if self.ply - self.capture_ply < g.endgame_floor or (own | opp).bit_count() > g.endgame_max:
+            return False
         limit = g.endgame_limit(own, opp, kings)
         if limit is None or self.ply - self.capture_ply < limit:
             return False

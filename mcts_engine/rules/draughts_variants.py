@@ -175,3 +175,4 @@ ENDGAME_COUNTS: dict[str, Callable | None] = {
     "frisian": _frisian_counts, "turkish": _turkish_counts,
 }
 ENDGAME_MAX_PIECES = {"fmjd": 4, "russian": 14, "frisian": 4, "turkish": 2}   # more pieces: no count applies
+ENDGAME_FLOOR = {"fmjd": 10, "russian": 10, "frisian": 4, "turkish": 0}   # the smallest count each gives
