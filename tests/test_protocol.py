@@ -68,6 +68,8 @@ EXPECTED_OPTIONS = {
     "priorweight": "type string default 0",
     "minimaxweight": "type string default 0",
     "progressweight": "type string default 0",
+    "endgametables": "type check default false",
+    "tablepath": "type string default <empty>",
     "playout": "type combo default random var random var capture var greedy-eps var mast",
     "playoutdepth": "type spin default 0 min 0 max 10000",
     "epsilon": "type string default 0.1",
