@@ -18,6 +18,7 @@ from mcts_engine.mcts import root_parallel, tree_parallel
 from mcts_engine.mcts.final import RootChild, majority_vote, merge_children
 from mcts_engine.mcts.limits import Limits, split_nodes
 from mcts_engine.mcts.settings import Settings
+from mcts_engine.mcts.tree import considered
 from mcts_engine.parallel.pool import WorkerPool
 from mcts_engine.rules import get_game, list_games
 from drivers import EngineProcess, processes_in_group
@@ -129,6 +130,20 @@ def test_the_search_enhancements_run_in_both_parallel_modes(pool, mode, settings
             assert tree.minimax and tree.root.v == 1.0 - max(ch.v for ch in tree.root.children)
         runs.append((result.move, result.info.score))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("mode", ["root", "tree"])
+def test_widening_and_the_new_playouts_reach_both_parallel_modes(pool, mode):
+    """Progressive widening lives in the tree's expansion, so this process's tree considers only
+    its best moves in either mode (root: its own tree; tree: the shared one); NST's statistics
+    fill here too."""
+    game = get_game("life")
+    state = game.new_state()
+    agent = make_agent(game, Settings(threads=2, parallel=mode, seed=6, widening=1.0, playout="nst"), pool)
+    result = agent.search(state.copy(), Limits(nodes=200), threading.Event())
+    tree = agent.local.tree
+    assert result.info.nodes == 200 and tree.widening == 1.0 and agent.local.policy.pairs
+    assert 1 < len(tree.root.children) <= considered(1.0, tree.root.n) < len(state.legal_moves())
 
 
 def test_both_trees_count_in_root_mode(pool):

@@ -21,14 +21,15 @@ MAX_ERROR_LEN = 2000
 COMMANDS = {"uci", "ugi", "isready", "debug", "setoption", "ucinewgame", "uginewgame", "position", "go",
             "stop", "ponderhit", "quit", "query", "d", "perft", "hub"}
 OPTION_NAMES = ["UCI_Variant", "Threads", "Parallel", "ParallelMerge", "Seed", "Agent", "UCT_C", "Selection", "RaveBias", "GraveRef", "PriorWeight",
-                "MinimaxWeight", "Playout", "PlayoutDepth", "Epsilon",
+                "MinimaxWeight", "Widening", "Playout", "PlayoutDepth", "Epsilon", "KeepStats",
                 "TreeReuse", "Solver", "FinalMove", "MoveOverhead", "Ponder", "Rules"]
 GOOD_VALUES = {
     "UCI_Variant": ["english", "international", "russian", "turkish", "frisian", "thai", "canadian"],
     "Threads": ["1"], "Parallel": ["root", "tree"], "ParallelMerge": ["visits", "vote"],
     "Seed": ["0", "1", "99"], "Agent": ["uct", "random", "greedy"],
     "UCT_C": ["0", "0.5", "2"], "Selection": ["ucb1", "rave", "grave"],
-    "RaveBias": ["0", "0.001"], "GraveRef": ["0", "50"], "PriorWeight": ["0", "1.5"], "MinimaxWeight": ["0", "0.3", "1"], "Playout": ["random", "capture", "greedy-eps", "mast"],
+    "RaveBias": ["0", "0.001"], "GraveRef": ["0", "50"], "PriorWeight": ["0", "1.5"], "MinimaxWeight": ["0", "0.3", "1"], "Playout": ["random", "capture", "greedy-eps", "mast", "nst", "decisive"],
+    "Widening": ["0", "0.5"], "KeepStats": ["true", "false"],
     "PlayoutDepth": ["0", "4", "10000"], "Epsilon": ["0", "0.3", "1"], "TreeReuse": ["true", "false"],
     "Solver": ["true", "false"], "FinalMove": ["robust", "max"], "MoveOverhead": ["0", "30", "5000"],
     "Ponder": ["true", "false"], "Rules": ["", "no_progress=0", "men_rows=2", "promotion=pass"],

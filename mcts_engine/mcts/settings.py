@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .playouts import POLICIES
+from .playouts import POLICIES, PlayoutSpec
 
 PLAYOUTS = tuple(POLICIES)
 FINAL_MOVES = ("robust", "max")
@@ -24,9 +24,11 @@ class Settings:
     grave_ref: int = 50               # GRAVE: visits a node needs to lend its AMAF table below
     prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off (every rule)
     minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off (every rule)
-    playout: str = "random"           # random | capture | greedy-eps | mast
+    widening: float = 0.0             # progressive widening: a node considers ceil(w * sqrt(visits)) moves; 0 = off
+    playout: str = "random"           # random | capture | greedy-eps | mast | nst | decisive
     playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
-    epsilon: float = 0.1              # exploration rate of greedy-eps and mast playouts
+    epsilon: float = 0.1              # exploration rate of greedy-eps, mast and nst playouts
+    keep_stats: bool = False          # mast/nst: keep the move statistics across games (always across moves)
     tree_reuse: bool = True
     hash_mb: int = 256                # the search tree's memory budget, MB per search process
     solver: bool = True
@@ -38,6 +40,11 @@ class Settings:
     threads: int = 1                  # searchers: this process + threads-1 worker processes
     parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
     merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
+
+    @property
+    def playout_spec(self) -> PlayoutSpec:
+        """The playout policy these settings ask for (what a worker builds the same one from)."""
+        return PlayoutSpec(self.playout, self.playout_depth, self.epsilon, self.keep_stats)
 
     @property
     def amaf(self) -> bool:

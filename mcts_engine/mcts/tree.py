@@ -30,9 +30,17 @@ pruned node keeps its own statistics and its proof, and the root and its childre
 never pruned, so root statistics and proofs are never lost.  Should pruning ever free
 too little (a tree of root children only), the descent stops expanding and refines the
 tree it has; the root itself is always expanded.
+
+Progressive widening (``widening`` w > 0, engine option ``Widening``): a node lists its
+moves ordered by the game's ``heuristic(move)`` (best first, ties in the shuffled order)
+and takes in the next one only while it has fewer children than
+``considered(w, visits)`` = ``max(1, ceil(w * sqrt(visits)))``, so a node with many moves
+(Life, Rithmomachia) spends its first visits on its best-looking moves (Coulom 2007,
+Chaslot et al. 2008).  With w = 0 the descent is the plain one.
 """
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections import Counter
@@ -223,6 +231,19 @@ class Verdict(Protocol):
 Oracle = Callable[[State], "Verdict | None"]
 
 
+def considered(widening: float, visits: int) -> int:
+    """Progressive widening: how many of its moves a node with ``visits`` visits considers,
+    ``max(1, ceil(widening * sqrt(visits)))`` (``widening`` > 0)."""
+    return max(1, math.ceil(widening * math.sqrt(visits)))
+
+
+def best_last(state: State, moves: list) -> None:
+    """Order a node's untried ``moves`` (shuffled) in place for progressive widening: by the
+    mover's ``heuristic(move)`` in ``state``, the best last (expansion pops from the end),
+    ties kept in their shuffled order (the sort is stable)."""
+    moves.sort(key=state.heuristic)
+
+
 class Tree:
     """One search tree: its root, the selection rule and solver setting its descents use,
     and its memory budget.
@@ -233,6 +254,8 @@ class Tree:
     expansion, so they are on only when the selection rule reads them.
     ``oracle``: the endgame tables' probe (``tables.TableSet.probe``); a new child it settles
     is proven at once, with its distance to the end as the proof's length.
+    ``widening`` (> 0; 0 = off): progressive widening, see ``widens``; a node's moves are
+    listed best first by ``heuristic(move)`` (``best_last``).
 
     All-moves-as-first statistics, fed by ``backup_amaf`` (``amaf``: whether the tree keeps
     any, so iterations must record their playouts' moves):
@@ -247,8 +270,9 @@ class Tree:
 
     def __init__(self, root: Node, select: Select, solver: bool, budget: Budget,
                  priors: bool = False, minimax: bool = False, rave: bool = False,
-                 reference: int | None = None, oracle: Oracle | None = None):
+                 reference: int | None = None, oracle: Oracle | None = None, widening: float = 0.0):
         self.root = root
+        self.widening = widening
         self.oracle = oracle
         self.select = select
         self.solver = solver
@@ -268,7 +292,7 @@ class Tree:
         With ``virtual_loss`` every node on the path, the new leaf included, counts its
         visit now (``backup(..., counted=True)`` must follow, or ``undo_virtual_loss``).
         """
-        node, budget = self.root, self.budget
+        node, budget, widening = self.root, self.budget, self.widening
         if budget.used >= budget.limit and not budget.frozen:
             self.prune()
         path = [node]
@@ -289,8 +313,10 @@ class Tree:
                     prove(path, result if node.mover == 0 else 1.0 - result, self.solver)
                     return Leaf(path, state, len(path) - 1, result)
                 rng.shuffle(untried)
+                if widening:
+                    best_last(state, untried)
                 budget.listed(untried)
-            if untried and (budget.used < budget.limit or len(path) == 1):
+            if untried and (budget.used < budget.limit or len(path) == 1) and (not widening or self.widens(node)):
                 return self._expand(path, node, state, virtual_loss)
             if not node.children:       # full, and nothing expanded here: play out from here
                 return Leaf(path, state, len(path) - 1, None)
@@ -304,6 +330,16 @@ class Tree:
                 node.n += 1
             state.play(node.move)
             path.append(node)
+
+    def widens(self, node: Node) -> bool:
+        """Progressive widening: whether ``node`` (with untried moves) takes in its next move
+        now: while it has fewer children than ``considered(widening, node.n)``, or when every
+        child it has is a proven loss for its player to move (the next move is then the only
+        hope, and visits to known losses would teach nothing)."""
+        children = node.children
+        if len(children) < considered(self.widening, node.n):
+            return True
+        return children[0].proven == 0.0 and all(ch.proven == 0.0 for ch in children)
 
     def _expand(self, path: list[Node], node: Node, state: State, virtual_loss: bool) -> Leaf:
         """Expand one untried move of ``node`` (the end of ``path``) into a new leaf."""

@@ -16,12 +16,11 @@ from ..tables import TableSet
 from .agent import Agent, InfoCallback, SearchInfo, SearchResult
 from .final import final_choice
 from .limits import Limits
-from .playouts import make_playout
 from .reuse import TreeMemory
 from .searcher import Progress, Searcher
 from .selection import make_selection
 from .settings import Settings
-from .tree import Budget, Node, Oracle, Tree, backup
+from .tree import Budget, Node, Oracle, Tree, backup, best_last
 
 
 def open_tables(game: Game, directory: str) -> TableSet | None:
@@ -38,7 +37,7 @@ class UctAgent(Agent):
 
     def __init__(self, game: Game, settings: Settings):
         super().__init__(game, settings)
-        self.policy = make_playout(settings.playout, settings.playout_depth, settings.epsilon)
+        self.policy = settings.playout_spec.make()
         self.selection = make_selection(settings)
         self.memory = TreeMemory(settings.tree_reuse, settings.hash_mb)
         self.tree: Tree | None = None      # the tree of the last search
@@ -121,6 +120,8 @@ class UctAgent(Agent):
             root = Node.root_of(state)
             root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
             self.rng.shuffle(root.untried)
+            if self.settings.widening:
+                best_last(state, root.untried)
             budget = Budget.megabytes(self.settings.hash_mb)
             budget.listed(root.untried)
         else:
@@ -129,7 +130,7 @@ class UctAgent(Agent):
         rule = self.selection
         self.tree = Tree(root, rule.select, self.settings.solver, budget, priors=rule.needs_priors,
                          minimax=rule.needs_minimax, rave=rule.rave, reference=rule.reference,
-                         oracle=self.oracle)
+                         oracle=self.oracle, widening=self.settings.widening)
         return self.tree
 
     def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:

@@ -13,7 +13,7 @@ import threading
 
 from ..mcts.agent import SearchInfo
 from ..mcts.final import root_children
-from ..mcts.playouts import Playout, make_playout
+from ..mcts.playouts import Playout, PlayoutSpec
 from ..mcts.uct import UctAgent
 from .messages import (JobFailed, NewGame, PlayoutJob, PlayoutResults, Quit, Ready, SearchJob,
                        SearchReport, StopJob)
@@ -36,7 +36,7 @@ class WorkerLoop:
         self.agent: UctAgent | None = None
         self.agent_key = None
         self.policy: Playout | None = None
-        self.policy_key = None
+        self.policy_key: PlayoutSpec | None = None
 
     def listen(self) -> None:
         """The listener thread: stops are handled at once, everything else is queued."""
@@ -119,9 +119,9 @@ class WorkerLoop:
     def playouts(self, msg: PlayoutJob, event: threading.Event) -> None:
         """One tree-parallel batch: a playout from each state, until done or stopped."""
         settings = msg.settings
-        key = (settings.playout, settings.playout_depth, settings.epsilon)
-        if self.policy is None or self.policy_key != key:
-            self.policy, self.policy_key = make_playout(*key), key
+        spec = settings.playout_spec
+        if self.policy is None or self.policy_key != spec:
+            self.policy, self.policy_key = spec.make(), spec
         rng = random.Random(msg.seed)
         results = []
         if settings.amaf:        # RAVE/GRAVE: the master counts the moves too

@@ -135,11 +135,18 @@ def option_table() -> tuple[Option, ...]:
                "at every new node of a small draughts ending: proven wins and losses, played to the end"),
         Option("TablePath", "string", "", "the endgame tables' directory; empty = the user's cache "
                "(~/.cache/mcts-engine/tables)"),
-        Option("Playout", "combo", "random", "playout policy", vars=PLAYOUTS),
+        Option("Widening", "string", "0", "progressive widening: a node considers its first ceil(w * "
+               "sqrt(visits)) moves, best first by the move's heuristic; 0 = off (every move)", real=(0.0, None)),
+        Option("Playout", "combo", "random", "playout policy: random, capture (captures first), greedy-eps "
+               "(best heuristic), mast (best average result of the move), nst (of the move after the "
+               "opponent's last), decisive (win at once if possible, else avoid moves that let the "
+               "opponent win at once)", vars=PLAYOUTS),
         Option("PlayoutDepth", "spin", 0, "0 = playouts to the end; N = stop after N plies and evaluate",
                min=0, max=10000),
-        Option("Epsilon", "string", "0.1", "random-move rate of the greedy-eps and mast playouts, in [0, 1]",
+        Option("Epsilon", "string", "0.1", "random-move rate of the greedy-eps, mast and nst playouts, in [0, 1]",
                real=(0.0, 1.0)),
+        Option("KeepStats", "check", False, "mast/nst: keep the move statistics across games (they are "
+               "always kept across the moves of a game); false = forget them at ucinewgame"),
         Option("TreeReuse", "check", True, "keep the subtree when the next position extends the last"),
         Option("Solver", "check", True, "MCTS-Solver: prove wins and losses, report them as mate scores"),
         Option("FinalMove", "combo", "robust", "robust = most visited root move, max = best mean",
@@ -226,6 +233,7 @@ class OptionValues:
                         prior_weight=float(v["priorweight"]), minimax_weight=float(v["minimaxweight"]),
                         progress_weight=float(v["progressweight"]),
                         endgame_tables=(v["tablepath"] or str(default_directory())) if v["endgametables"] else "",
+                        widening=float(v["widening"]), keep_stats=v["keepstats"],
                         playout_depth=v["playoutdepth"], epsilon=float(v["epsilon"]),
                         tree_reuse=v["treereuse"], hash_mb=v["hash"], solver=v["solver"],
                         final_move=v["finalmove"],
