@@ -232,6 +232,20 @@ def test_a_widening_search_considers_its_best_moves_as_its_visits_allow(widening
     assert checked > 20
 
 
+def test_a_restricted_root_is_widened_in_the_heuristic_s_order_too():
+    game = get_game("life")
+    state = game.new_state()
+    top = max(map(state.heuristic, state.legal_moves()))
+    allowed = [m for m in state.legal_moves() if state.heuristic(m) < top]     # not the best drops
+    agent = UctAgent(game, Settings(seed=4, widening=0.5))
+    agent.search(state, Limits(nodes=100, searchmoves=allowed), threading.Event())
+    root = agent.root
+    taken = [state.heuristic(ch.move) for ch in root.children]
+    assert len(taken) == considered(0.5, 99) and {ch.move for ch in root.children} <= set(allowed)
+    assert taken == sorted(taken, reverse=True) and max(map(state.heuristic, root.untried)) <= taken[-1]
+    assert max(map(state.heuristic, allowed)) == taken[0] < top
+
+
 def test_widening_tries_the_next_move_when_every_child_is_a_proven_loss():
     # take-away from 5 stones: taking 2 or 3 loses at once (the opponent takes the rest), and
     # the heuristic puts them first; widening must not stop at them while 1 wins
