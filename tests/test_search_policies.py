@@ -287,3 +287,15 @@ def test_with_widening_off_the_search_is_the_plain_one(name, nodes, move, size, 
         assert sorted(seen.items()) == visits
     else:
         assert len(seen) == len(state.legal_moves()) and {m: seen[m] for m in visits} == visits
+
+
+def test_decisive_playouts_step_at_random_where_the_look_ahead_would_cost_too_much():
+    """Above ``DECISIVE_MAX_MOVES`` legal moves (Life's open board) a step is a random move,
+    drawn as the plain choice draws it, so a playout cannot outlast a move's time."""
+    from mcts_engine.mcts.playouts import DECISIVE_MAX_MOVES
+    state = get_game("life").new_state()
+    moves = state.legal_moves()
+    assert len(moves) > DECISIVE_MAX_MOVES
+    for seed in range(10):
+        expected = moves[int(random.Random(seed).random() * len(moves))]
+        assert DecisivePlayout().choose(state, moves, random.Random(seed), []) == expected

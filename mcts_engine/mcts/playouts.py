@@ -288,6 +288,9 @@ class NstPlayout(MastPlayout):
             last[player] = move
 
 
+DECISIVE_MAX_MOVES = 40   # more legal moves than this: a decisive playout step is a random move
+
+
 class DecisivePlayout(ChoicePlayout):
     """Decisive and anti-decisive moves (Teytaud and Teytaud 2010, "On the huge benefit of
     decisive moves in Monte-Carlo tree search algorithms").
@@ -301,8 +304,10 @@ class DecisivePlayout(ChoicePlayout):
     Every verdict is the rules contract's ``outcome()`` on a copy after the move, never the
     policy's own reading of a game's rules.
 
-    Cost: each step plays every legal move on a copy, then every reply to the moves it
-    tries for safety, in a random order until one is safe (usually the first): about
+    Above ``DECISIVE_MAX_MOVES`` legal moves a step is a random move: the look-ahead's cost
+    grows with the square of the moves (a Life playout filling the board took seconds, longer
+    than a move's time).  Cost: each step plays every legal move on a copy, then every reply
+    to the moves it tries for safety, in a random order until one is safe (usually the first): about
     ``2 * moves`` copies and ``outcome()`` calls a ply, against one ``random_move`` for the
     plain policy.
     """
@@ -310,6 +315,8 @@ class DecisivePlayout(ChoicePlayout):
     name = "decisive"
 
     def choose(self, state, moves, rng, played=()):
+        if len(moves) > DECISIVE_MAX_MOVES:       # the look-ahead would cost a move's time: random
+            return moves[int(rng.random() * len(moves))]
         mover = state.to_move
         win, loss = 1.0 - mover, float(mover)     # the first player's score when ``mover`` wins / loses
         afters = []
