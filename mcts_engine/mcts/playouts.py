@@ -202,12 +202,11 @@ class MastPlayout(ChoicePlayout):
             self.table.clear()
 
     def choose(self, state, moves, rng, played=()):
+        """Epsilon-greedy: a random move, else the move with the best average (``stats``)."""
         if rng.random() < self.epsilon:
             return moves[int(rng.random() * len(moves))]
-        player, table = state.to_move, self.table
         best, best_moves = -1.0, []
-        for m in moves:
-            stats = table.get((player, m))
+        for m, stats in zip(moves, self.stats(state.to_move, moves, played)):
             value = stats[0] / stats[1] if stats else 1.0
             if value > best:
                 best, best_moves = value, [m]
@@ -215,14 +214,25 @@ class MastPlayout(ChoicePlayout):
                 best_moves.append(m)
         return best_moves[int(rng.random() * len(best_moves))]
 
+    def stats(self, player: int, moves: list, played) -> list:
+        """Each move's ``[sum of results for player, count]`` (None: unseen, counts as a win)."""
+        table = self.table
+        return [table.get((player, m)) for m in moves]
+
     def learn(self, played, outcome):
         table = self.table
         for player, move in played:
-            stats = table.get((player, move))
-            if stats is None:
-                stats = table[(player, move)] = [0.0, 0]
-            stats[0] += outcome if player == 0 else 1.0 - outcome
-            stats[1] += 1
+            credit(table, (player, move), player, outcome)
+
+
+def credit(table: dict, key, player: int, outcome: float) -> None:
+    """Add one playout's result for ``player`` (``outcome`` is the first player's) to the
+    ``[sum, count]`` statistics of ``key`` in ``table``."""
+    stats = table.get(key)
+    if stats is None:
+        stats = table[key] = [0.0, 0]
+    stats[0] += outcome if player == 0 else 1.0 - outcome
+    stats[1] += 1
 
 
 def last_move_of(played: list | tuple, player: int):
@@ -257,21 +267,11 @@ class NstPlayout(MastPlayout):
             self.table.clear()
             self.pairs.clear()
 
-    def choose(self, state, moves, rng, played=()):
-        if rng.random() < self.epsilon:
-            return moves[int(rng.random() * len(moves))]
-        player = state.to_move
+    def stats(self, player: int, moves: list, played) -> list:
+        """A move's pair statistics after the opponent's last move, else its MAST ones."""
         previous = last_move_of(played, 1 - player)   # None: no pair is keyed by it, so MAST decides
         table, pairs = self.table, self.pairs
-        best, best_moves = -1.0, []
-        for m in moves:
-            stats = pairs.get((player, previous, m)) or table.get((player, m))
-            value = stats[0] / stats[1] if stats else 1.0
-            if value > best:
-                best, best_moves = value, [m]
-            elif value == best:
-                best_moves.append(m)
-        return best_moves[int(rng.random() * len(best_moves))]
+        return [pairs.get((player, previous, m)) or table.get((player, m)) for m in moves]
 
     def learn(self, played, outcome):
         super().learn(played, outcome)
@@ -279,12 +279,7 @@ class NstPlayout(MastPlayout):
         for player, move in played:
             previous = last[1 - player]
             if previous is not None:
-                key = (player, previous, move)
-                stats = pairs.get(key)
-                if stats is None:
-                    stats = pairs[key] = [0.0, 0]
-                stats[0] += outcome if player == 0 else 1.0 - outcome
-                stats[1] += 1
+                credit(pairs, (player, previous, move), player, outcome)
             last[player] = move
 
 

@@ -13,7 +13,7 @@ look-ups, quick enough for the search to probe at every new node of an ending.
 from __future__ import annotations
 
 import re
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, product
 from math import comb
@@ -135,7 +135,7 @@ def materials_named(text: str) -> list[Material]:
     to move (``2K-1M``: ``2K-1M/0`` and ``2K-1M/1``).  ValueError for a bad name."""
     material = Material.parse(text)
     if material.has_men and "/" not in text:
-        return [material, Material(*astuple(material)[:4], turn=1)]
+        return [material, replace(material, turn=1)]
     return [material]
 
 
@@ -146,10 +146,8 @@ def default_materials(pieces: int = 3) -> list[Material]:
     for total in range(2, pieces + 1):
         for own in range(1, total):
             for own_kings, opp_kings in product(range(own + 1), range(total - own + 1)):
-                for turn in (0, 1):
-                    material = Material(own_kings, own - own_kings, opp_kings, total - own - opp_kings)
-                    material = Material(*astuple(material)[:4], turn=turn if material.has_men else 0)
-                    if material not in found:
-                        found.append(material)
+                material = Material(own_kings, own - own_kings, opp_kings, total - own - opp_kings)
+                found.extend(m for m in (material, replace(material, turn=1))
+                             if m not in found and (m.has_men or not m.turn))
     found.append(Material(3, 0, 1, 0))
     return found
