@@ -21,7 +21,7 @@ import time
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol.hub import HUB_VARIANTS, hub_args, hub_quote
 from mcts_engine.rules import RulesError, get_game
-from mcts_engine.rules.draughts_variants import ALIASES
+from mcts_engine.rules.draughts.variants import ALIASES
 
 from .process import STOP_GRACE, _TIMEOUT, EngineProtocolError, EngineStartError, EngineTimeout, GoResult, \
     ProcessEngine

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from mcts_engine.rules import get_game
-from mcts_engine.rules.draughts_variants import VARIANTS as DRAUGHTS_VARIANTS
+from mcts_engine.rules.draughts.variants import VARIANTS as DRAUGHTS_VARIANTS
 
 # PDN GameType numbers (draughts.md §4.2) of the variants that have one
 GAME_TYPES = {"international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24,

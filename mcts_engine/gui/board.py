@@ -19,7 +19,7 @@ from tournaments.engine import EngineError, EngineSpec
 
 from ..rules import list_games
 from ..rules.base import RulesError
-from ..rules.draughts_variants import VARIANTS
+from ..rules.draughts import VARIANTS
 from . import messages as m
 from .engine import EngineHost, Info
 from .session import BoardSession, SessionError
