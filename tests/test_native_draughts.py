@@ -315,6 +315,24 @@ def test_wide_boards_take_the_128_bit_word():
     assert variant_with_options("canadian").size == 12
 
 
+# --- the fallback ---------------------------------------------------------------------------------
+
+FALLBACK_MODULES = ("test_draughts_rules.py", "test_perft.py", "test_tables.py", "test_mcts_core.py", "test_uct.py",
+                    "test_protocol_inprocess.py")
+
+
+@pytest.mark.slow
+def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
+    """The draughts rules, table, search and protocol tests once more with the kernel switched
+    off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
+    (The whole suite: ``MCTS_ENGINE_NATIVE=0 python -m pytest``.)"""
+    env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+                           *FALLBACK_MODULES], cwd=Path(__file__).parent, env=env, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
 # --- sanitizers ---------------------------------------------------------------------------------
 
 SOURCES = Path(native.__file__).parent / "src"
