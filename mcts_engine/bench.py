@@ -7,14 +7,14 @@ second.  Benchmarks are run by hand or in CI as information, never as timed test
 """
 from __future__ import annotations
 
-import gc
+import os
 import random
 import threading
 import time
-import tracemalloc
 from dataclasses import replace
 
 from .agents import make_agent
+from .mcts.core import NODE_BYTES
 from .mcts.limits import Limits
 from .mcts.settings import Settings
 from .mcts.uct import UctAgent
@@ -106,43 +106,42 @@ def uct_rate(game: Game, seconds: float, seed: int = 1, settings: Settings | Non
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
-def memory_per_node(game: Game, nodes: int = 3000, seed: int = 1, settings: Settings | None = None) -> dict:
-    """Bytes per search-tree node after a ``nodes``-iteration search from the start: what the
-    process allocated for the tree (tracemalloc), and the tree's own estimate, which the
-    ``Hash`` budget is checked against.
-
-    A first search of the same size warms the rules' caches, so that only the tree counts.
-    ``settings``: the search's (default settings unless given).
-    """
-    agent = UctAgent(game, settings or Settings(seed=seed))
-    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
-    agent.new_game()
-    gc.collect()
-    tracemalloc.start()
+def resident_bytes() -> int:
+    """This process's resident memory (Linux: /proc/self/statm; elsewhere 0)."""
     try:
-        before = tracemalloc.get_traced_memory()[0]
-        agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
-        gc.collect()
-        allocated = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    count, stack = 0, [agent.root]
-    while stack:
-        node = stack.pop()
-        count += 1
-        stack.extend(node.children)
-    return {"nodes": count, "allocated_per_node": allocated / count,
-            "estimate_per_node": agent.tree.budget.used / count}
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def memory_per_node(game: Game, nodes: int = 30000, seed: int = 1, settings: Settings | None = None) -> dict:
+    """The search tree's memory after a ``nodes``-iteration search from the start: the nodes
+    in the arena (each listed move is a node), its bytes per node (``NODE_BYTES``, fixed), how
+    many nodes ``Hash`` holds, and what the process's resident memory grew by (the arena's
+    pages are taken as they are first used, so this is the tree's real cost).  ``settings``:
+    the search's (default settings unless given)."""
+    settings = settings or Settings(seed=seed)
+    before = resident_bytes()
+    agent = UctAgent(game, settings)
+    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
+    grown = resident_bytes() - before
+    stats = agent.trees[0].stats()
+    agent.close()
+    return {"iterations": stats["iterations"], "nodes": stats["used"], "bytes_per_node": NODE_BYTES,
+            "capacity": stats["capacity"], "hash_mb": settings.hash_mb,
+            "resident_per_node": grown / stats["used"] if stats["used"] else 0.0}
 
 
 def memory_table(rows: list[dict]) -> str:
-    """Bytes per tree node per game, as a text table."""
-    head = f"{'game':<14} {'nodes':>6} {'bytes/node':>11} {'estimate':>9} {'ratio':>6}"
+    """The search tree's memory per game, as a text table."""
+    head = (f"{'game':<14} {'iterations':>10} {'nodes':>9} {'bytes/node':>10} {'resident/node':>13} "
+            f"{'Hash MB':>7} {'holds nodes':>12}")
     lines = [head, "-" * len(head)]
     for r in rows:
         m = r["memory"]
-        lines.append(f"{r['game']:<14} {m['nodes']:>6} {m['allocated_per_node']:>11,.0f} "
-                     f"{m['estimate_per_node']:>9,.0f} {m['estimate_per_node'] / m['allocated_per_node']:>6.2f}")
+        lines.append(f"{r['game']:<14} {m['iterations']:>10,} {m['nodes']:>9,} {m['bytes_per_node']:>10} "
+                     f"{m['resident_per_node']:>13,.1f} {m['hash_mb']:>7} {m['capacity']:>12,}")
     return "\n".join(lines)
 
 

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .playouts import POLICIES, PlayoutSpec
-
-PLAYOUTS = tuple(POLICIES)
+PLAYOUTS = ("random", "capture", "greedy-eps", "mast")
 FINAL_MOVES = ("robust", "max")
 SELECTION_RULES = ("ucb1", "rave", "grave")
 AMAF_RULES = ("rave", "grave")        # the rules that keep all-moves-as-first statistics
@@ -41,13 +39,14 @@ class Settings:
     parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
     merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
 
-    @property
-    def playout_spec(self) -> PlayoutSpec:
-        """The playout policy these settings ask for (what a worker builds the same one from)."""
-        return PlayoutSpec(self.playout, self.playout_depth, self.epsilon, self.keep_stats)
-
-    @property
-    def amaf(self) -> bool:
-        """Whether the selection rule keeps all-moves-as-first statistics, so that every
-        playout (here or in a worker) must report the moves it played."""
-        return self.selection in AMAF_RULES
+    def check(self) -> None:
+        """Raise ValueError naming a setting the native core no longer has (docs/strength.md:
+        RAVE/GRAVE, NST and decisive playouts, ProgressWeight and tree-parallel search lost
+        their matches and were removed)."""
+        if self.selection != "ucb1":
+            raise ValueError(f"Selection {self.selection} was removed (it lost every match): use ucb1")
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"Playout {self.playout} was removed (it lost every match); playouts: "
+                             + ", ".join(PLAYOUTS))
+        if self.progress_weight:
+            raise ValueError("ProgressWeight was removed: the endgame tables convert won endings")

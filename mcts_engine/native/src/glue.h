@@ -58,6 +58,10 @@ typedef struct {
 } KernelObject;
 extern PyTypeObject KernelType;
 
+/* backend_python.c */
+int backend_python_init(Backend *b, PyObject *rng, PyObject *oracle, int compulsory_captures);
+void backend_python_free(Backend *b);
+
 /* tree.c */
 extern PyTypeObject SearchTreeType;
 

@@ -9,7 +9,7 @@
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "mcts_engine.native._core",
-    "The native kernel: compiled draughts rules (DraughtsKernel) and a random source (Random).", -1, NULL, NULL,
+    "The native kernel: compiled draughts rules (DraughtsKernel), the search core (SearchTree), a random source.", -1, NULL, NULL,
     NULL, NULL, NULL,
 };
 
@@ -23,7 +23,7 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
 #endif
-    if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&KernelType) < 0)
+    if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&KernelType) < 0 || PyType_Ready(&SearchTreeType) < 0)
         return NULL;
     if (intern_names() < 0)
         return NULL;
@@ -32,8 +32,10 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     Py_INCREF(&RandomType);
     Py_INCREF(&KernelType);
+    Py_INCREF(&SearchTreeType);
     if (PyModule_AddObject(m, "Random", (PyObject *)&RandomType) < 0
-        || PyModule_AddObject(m, "DraughtsKernel", (PyObject *)&KernelType) < 0) {
+        || PyModule_AddObject(m, "DraughtsKernel", (PyObject *)&KernelType) < 0
+        || PyModule_AddObject(m, "SearchTree", (PyObject *)&SearchTreeType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

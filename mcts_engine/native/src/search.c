@@ -658,7 +658,8 @@ static double cut_off(Tree *t, void *pos, Played *rec)
         if (!c)
             break;
         size_t i = rand_below(&t->rng, t->buf2.n);
-        if (play_choice(t, pos, i, rec, b->to_move(b, pos)) < 0)
+        int player = b->to_move(b, pos);
+        if (player < 0 || play_choice(t, pos, i, rec, player) < 0)
             return -2.0;
     }
     buf_release(t, &t->buf2);
@@ -694,7 +695,7 @@ static double simulate(Tree *t, void *pos, Played *rec)
         if (!t->buf2.n)
             return b->outcome(b, pos);
         int player = b->to_move(b, pos);
-        long i = choose(t, pos, player);
+        long i = player < 0 ? -1 : choose(t, pos, player);
         if (i < 0 || play_choice(t, pos, (size_t)i, rec, player) < 0)
             return -2.0;
     }
@@ -777,7 +778,10 @@ static double expand(Tree *t, size_t depth, uint32_t node, void *pos)
     if (path_push(t, depth + 1, child) < 0 || b->play(b, pos, &t->nodes[child].move) < 0)
         return -2.0;
     Node *ch = &t->nodes[child];
-    ch->to_move = (uint8_t)b->to_move(b, pos);
+    int to_move = b->to_move(b, pos);
+    if (to_move < 0)
+        return -2.0;
+    ch->to_move = (uint8_t)to_move;
     double result = b->outcome(b, pos);
     if (result == -2.0)
         return -2.0;
@@ -949,6 +953,8 @@ static int new_root(Tree *t, const void *pos)
     tree_clear(t);
     uint32_t root = alloc_block(t, 1);
     int to_move = t->b->to_move(t->b, pos);
+    if (to_move < 0)
+        return -1;
     node_reset(&t->nodes[root], 1 - to_move, to_move);
     t->root = root;
     return t->b->pos_copy(t->b, t->root_pos, pos);
@@ -977,7 +983,10 @@ int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk)
             if (node && path_push(t, ++depth, node) < 0)
                 return -1;
         }
-        if (node && t->nodes[node].to_move == t->b->to_move(t->b, pos)) {
+        int to_move = node ? t->b->to_move(t->b, pos) : 0;
+        if (to_move < 0)
+            return -1;
+        if (node && t->nodes[node].to_move == to_move) {
             release_outside(t, depth);
             if (compact(t, node, -1) < 0)
                 return -1;
