@@ -180,7 +180,7 @@ class RootParallelAgent(Agent):
         if missing <= 0:
             return result
         tree = self.local.trees[0]
-        tree.run(missing, 0.0)
+        tree.run(missing, 0.0, 0)
         done = tree.stats()
         info = replace(result.info, nodes=done["iterations"], seldepth=done["seldepth"],
                        depth=done["depth_sum"] / done["iterations"] if done["iterations"] else 0.0)

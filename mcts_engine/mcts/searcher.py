@@ -50,17 +50,18 @@ class TreeGroup:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
 
-    def run(self, remaining: list[int | None], seconds: float) -> None:
+    def run(self, remaining: list[int | None], seconds: float, depth: int | None = None) -> None:
         """One slice: each tree at most its ``remaining`` iterations (None: no limit; 0 or less:
-        it sits this slice out) and ``seconds``."""
+        it sits this slice out) and ``seconds``, and until it reaches the tree ``depth`` if given."""
         jobs = [(tree, FOREVER if left is None else left) for tree, left in zip(self.trees, remaining)
                 if left is None or left > 0]
         if not jobs:
             return
-        futures = [self.pool.submit(tree.run, left, seconds) for tree, left in jobs[1:]]
+        depth = depth or 0
+        futures = [self.pool.submit(tree.run, left, seconds, depth) for tree, left in jobs[1:]]
         error = None
         try:
-            jobs[0][0].run(jobs[0][1], seconds)
+            jobs[0][0].run(jobs[0][1], seconds, depth)
         except BaseException as err:     # wait for the others before passing it on
             error = err
         for future in futures:
@@ -139,7 +140,7 @@ class Searcher:
             seconds = SLICE_SECONDS if self.deadline is None else max(0.0005, min(SLICE_SECONDS, self.deadline - t))
             if by_nodes and len(remaining) == 1:      # end slices at the report points: the same output every run
                 remaining[0] = min(remaining[0], (done[0] // report_every + 1) * report_every - done[0])
-            group.run(remaining, seconds)
+            group.run(remaining, seconds, limits.depth)
             progress = group.progress()
             if limits.depth is not None and progress.seldepth >= limits.depth:
                 break

@@ -64,5 +64,7 @@ void backend_python_free(Backend *b);
 
 /* tree.c */
 extern PyTypeObject SearchTreeType;
+PyObject *table_select(PyObject *self, PyObject *args);
+PyObject *table_final(PyObject *self, PyObject *args);
 
 #endif

@@ -7,10 +7,20 @@
  */
 #include "glue.h"
 
+static PyMethodDef core_functions[] = {
+    {"table_select", table_select, METH_VARARGS,
+     "table_select(settings, parent_visits, children): the index of the child the core's selection enters; each "
+     "child (n, w, d, v, prior, proven, proof, mover).  For table tests."},
+    {"table_final", table_final, METH_VARARGS,
+     "table_final(settings, children): the index of the root child the core's final choice plays, or None.  For "
+     "table tests."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "mcts_engine.native._core",
-    "The native kernel: compiled draughts rules (DraughtsKernel), the search core (SearchTree), a random source.", -1, NULL, NULL,
-    NULL, NULL, NULL,
+    "The native kernel: compiled draughts rules (DraughtsKernel), the search core (SearchTree), a random source.", -1,
+    core_functions, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void)

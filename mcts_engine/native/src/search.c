@@ -1024,7 +1024,7 @@ int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed)
     return 0;
 }
 
-int tree_run(Tree *t, int64_t max_iterations, double max_seconds)
+int tree_run(Tree *t, int64_t max_iterations, double max_seconds, int max_depth)
 {
     double deadline = max_seconds > 0.0 ? now_seconds() + max_seconds : 0.0;
     uint32_t reserve = t->capacity / 32 + 256;
@@ -1041,6 +1041,8 @@ int tree_run(Tree *t, int64_t max_iterations, double max_seconds)
                 t->error = ERR_CALLBACK;
             return -1;
         }
+        if (max_depth > 0 && t->seldepth >= max_depth)
+            break;
         if (deadline > 0.0 && now_seconds() >= deadline)
             break;
     }
@@ -1136,3 +1138,57 @@ void tree_free(Tree *t)
     free(t->path);
     memset(t, 0, sizeof(*t));
 }
+
+/* ------------------------------------------------------------------------------------------
+ * The core's decisions on given statistics, for table tests (tests/test_search_core.py): a
+ * root (slot 1, `parent_n` visits) with `n` expanded children (slots 2 ..).
+ * ---------------------------------------------------------------------------------------- */
+static int table_tree(Tree *t, const SearchSettings *s, uint32_t parent_n, const Node *children, int n)
+{
+    memset(t, 0, sizeof(*t));
+    t->s = *s;
+    t->nodes = calloc((size_t)n + 2, sizeof(Node));
+    if (!t->nodes)
+        return -1;
+    node_reset(&t->nodes[1], 1, 0);
+    t->nodes[1].n = parent_n;
+    t->nodes[1].listed = 1;
+    t->nodes[1].first = 2;
+    t->nodes[1].n_moves = t->nodes[1].n_open = (uint16_t)n;
+    memcpy(&t->nodes[2], children, (size_t)n * sizeof(Node));
+    t->root = 1;
+    t->capacity = t->used = (uint32_t)n + 2;
+    return 0;
+}
+
+int search_table_select(const SearchSettings *s, uint32_t parent_n, const Node *children, int n)
+{
+    Tree t;
+    if (n <= 0 || table_tree(&t, s, parent_n, children, n) < 0)
+        return -1;
+    int i = (int)select_child(&t, 1) - 2;
+    free(t.nodes);
+    return i;
+}
+
+int search_table_final(const SearchSettings *s, const Node *children, int n)
+{
+    Tree t;
+    if (n <= 0 || table_tree(&t, s, 0, children, n) < 0)
+        return -1;
+    uint32_t best = tree_final_child(&t);
+    free(t.nodes);
+    return best ? (int)best - 2 : -1;
+}
+
+double tree_simulate(Tree *t, void *pos)
+{
+    Played *rec = t->s.policy == POLICY_MAST ? &t->played : NULL;
+    double result = simulate(t, pos, rec);
+    if (result == -2.0)
+        return -2.0;
+    if (rec)
+        mast_learn(t, rec, result);
+    return result;
+}
+

@@ -130,13 +130,21 @@ void tree_free(Tree *t);
 void tree_clear(Tree *t);                                   /* a new game: a fresh root later */
 int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk); /* 1 reused, 0 new, -1 error */
 int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed);
-int tree_run(Tree *t, int64_t max_iterations, double max_seconds);   /* 0 ok, -1 error (t->error) */
+/* Iterate until `max_iterations`, `max_seconds` (0: none), the tree depth `max_depth` (0: none) or a solved
+ * root; 0 ok, -1 error (t->error). */
+int tree_run(Tree *t, int64_t max_iterations, double max_seconds, int max_depth);
 int tree_root_done(const Tree *t);                          /* proven with every move tried */
 uint32_t tree_final_child(const Tree *t);                   /* the slot to play, 0 if none */
 uint32_t tree_best_child(const Tree *t, uint32_t node);     /* the most visited child, 0 if none */
 int tree_hashfull(const Tree *t);
+double tree_simulate(Tree *t, void *pos);          /* one playout from `pos`, in place; -2 error */
 void mast_clear(Tree *t);
 int movebuf_push(MoveBuf *b, const MoveSlot *m);
+
+/* The core's decisions on given statistics (table tests): the index of the child that
+ * selection enters, and of the root child the final choice plays (-1: none). */
+int search_table_select(const SearchSettings *s, uint32_t parent_n, const Node *children, int n);
+int search_table_final(const SearchSettings *s, const Node *children, int n);
 
 /* The draughts kernel's backends (draughts_impl.h), one per word. */
 int backend_init_64(Backend *b, const Rules *r, const Tables *tables);

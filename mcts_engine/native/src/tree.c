@@ -297,7 +297,8 @@ static PyObject *Tree_run(TreeObject *self, PyObject *args)
 {
     long long iterations;
     double seconds;
-    if (check_ready(self) < 0 || !PyArg_ParseTuple(args, "Ld", &iterations, &seconds))
+    int depth = 0;
+    if (check_ready(self) < 0 || !PyArg_ParseTuple(args, "Ld|i", &iterations, &seconds, &depth))
         return NULL;
     if (!self->tree.root) {
         PyErr_SetString(PyExc_RuntimeError, "SearchTree.run before set_root");
@@ -305,10 +306,10 @@ static PyObject *Tree_run(TreeObject *self, PyObject *args)
     }
     int r;
     if (self->kind == KIND_PYTHON) {
-        r = tree_run(&self->tree, iterations, seconds);
+        r = tree_run(&self->tree, iterations, seconds, depth);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        r = tree_run(&self->tree, iterations, seconds);
+        r = tree_run(&self->tree, iterations, seconds, depth);
         Py_END_ALLOW_THREADS
     }
     if (r < 0) {
@@ -324,9 +325,9 @@ static PyObject *Tree_stats(TreeObject *self, PyObject *Py_UNUSED(ignored))
     if (check_ready(self) < 0)
         return NULL;
     const Tree *t = &self->tree;
-    return Py_BuildValue("{sLsLsisisIsI}", "iterations", (long long)t->iterations, "depth_sum",
+    return Py_BuildValue("{sLsLsisisIsIsn}", "iterations", (long long)t->iterations, "depth_sum",
                          (long long)t->depth_sum, "seldepth", t->seldepth, "hashfull", tree_hashfull(t), "used",
-                         t->used - 1, "capacity", t->capacity);
+                         t->used - 1, "capacity", t->capacity, "mast", (Py_ssize_t)t->mast.n);
 }
 
 static PyObject *Tree_reset_stats(TreeObject *self, PyObject *Py_UNUSED(ignored))
@@ -509,15 +510,105 @@ static PyObject *Tree_set_tables(TreeObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The tree below the root as nested dicts (move, n, w, d, v, prior, proven, proof, mover,
+ * to_move, children, untried), at most `limit` nodes: what the tests inspect. */
+static PyObject *dump_node(TreeObject *self, uint32_t index, long *budget)
+{
+    const Node *n = &self->tree.nodes[index];
+    PyObject *move = index == self->tree.root ? Py_NewRef(Py_None) : move_of(self, &n->move);
+    PyObject *children = PyList_New(0);
+    if (!move || !children) {
+        Py_XDECREF(move);
+        Py_XDECREF(children);
+        return NULL;
+    }
+    (*budget)--;
+    for (uint32_t i = n->first; n->listed && i < n->first + n->n_open && *budget > 0; i++) {
+        PyObject *child = dump_node(self, i, budget);
+        if (!child || PyList_Append(children, child) < 0) {
+            Py_XDECREF(child);
+            Py_DECREF(move);
+            Py_DECREF(children);
+            return NULL;
+        }
+        Py_DECREF(child);
+    }
+    return Py_BuildValue("{sNsIsdsIsdsdsNsisisisNsi}", "move", move, "n", n->n, "w", n->w, "d", n->d, "v", (double)n->v,
+                         "prior", (double)n->prior, "proven", proven_of(n->proven), "proof", (int)n->proof, "mover",
+                         (int)n->mover, "to_move", (int)n->to_move, "children", children, "untried",
+                         n->listed ? (int)(n->n_moves - n->n_open) : -1);
+}
+
+static PyObject *Tree_dump(TreeObject *self, PyObject *arg)
+{
+    if (check_ready(self) < 0)
+        return NULL;
+    long budget = PyLong_AsLong(arg);
+    if (budget == -1 && PyErr_Occurred())
+        return NULL;
+    if (!self->tree.root)
+        Py_RETURN_NONE;
+    return dump_node(self, self->tree.root, &budget);
+}
+
+/* simulate(state): one playout of the tree's policy from `state`, in place (the cut-off, its
+ * captures and its evaluation included); the first player's result.  For tests and bench. */
+static PyObject *Tree_simulate(TreeObject *self, PyObject *state)
+{
+    if (check_ready(self) < 0)
+        return NULL;
+    double v;
+    if (self->kind == KIND_PYTHON) {
+        v = tree_simulate(&self->tree, &state);
+    } else {
+        const Rules *r = &((KernelObject *)self->kernel)->rules;
+        StateIn in;
+        if (read_state(r, state, &in) < 0)
+            return NULL;
+        int ok = -1;
+        v = -2.0;
+        if (self->kind == KIND_DRAUGHTS128) {
+            Pos128 p;
+            if (load_128(&in, &p) == 0) {
+                v = tree_simulate(&self->tree, &p);
+                ok = v > -2.0 ? store_128(state, &in, &p) : -1;
+                free(p.hist);
+            }
+        } else {
+            Pos64 p;
+            if (load_64(&in, &p) == 0) {
+                v = tree_simulate(&self->tree, &p);
+                ok = v > -2.0 ? store_64(state, &in, &p) : -1;
+                free(p.hist);
+            }
+        }
+        Py_DECREF(in.history);
+        if (ok < 0)
+            v = -2.0;
+    }
+    if (v == -2.0) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return NULL;
+    }
+    return PyFloat_FromDouble(v);
+}
+
 static PyMethodDef Tree_methods[] = {
+    {"simulate", (PyCFunction)Tree_simulate, METH_O,
+     "simulate(state): one playout of the policy from `state`, in place, with its cut-off; the first player's "
+     "result."},
+    {"dump", (PyCFunction)Tree_dump, METH_O,
+     "dump(limit): the tree below the root as nested dicts, at most `limit` nodes (untried: moves listed but not "
+     "expanded, -1 when not listed).  For tests."},
     {"set_root", (PyCFunction)Tree_set_root, METH_VARARGS,
      "set_root(state, walk=None): search from `state`; `walk`, the moves played from the last root to it, keeps "
      "that subtree (tree reuse).  Returns whether it was kept."},
     {"restrict_root", (PyCFunction)Tree_restrict_root, METH_O,
      "restrict_root(moves): a fresh root considers only these of its moves (go searchmoves)."},
     {"run", (PyCFunction)Tree_run, METH_VARARGS,
-     "run(iterations, seconds): search until that many iterations, the seconds (0: no limit) or a solved root; "
-     "releases the GIL on a native game."},
+     "run(iterations, seconds, depth=0): search until that many iterations, the seconds (0: no limit), the tree "
+     "depth (0: none) or a solved root; releases the GIL on a native game."},
     {"stats", (PyCFunction)Tree_stats, METH_NOARGS, "iterations, depth_sum, seldepth, hashfull, used, capacity."},
     {"reset_stats", (PyCFunction)Tree_reset_stats, METH_NOARGS, "Count iterations from zero (a new search)."},
     {"root_children", (PyCFunction)Tree_root_children, METH_NOARGS,
@@ -532,6 +623,88 @@ static PyMethodDef Tree_methods[] = {
      "set_tables(tables, max_pieces): the endgame tables the tree probes natively."},
     {NULL, NULL, 0, NULL},
 };
+
+/* --- table tests of the core's decisions ----------------------------------------------------- */
+static int table_children(PyObject *list, Node **out, int *n)
+{
+    PyObject *seq = PySequence_Fast(list, "children must be a sequence");
+    if (!seq)
+        return -1;
+    *n = (int)PySequence_Fast_GET_SIZE(seq);
+    *out = PyMem_Calloc((size_t)(*n ? *n : 1), sizeof(Node));
+    if (!*out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < *n; i++) {
+        unsigned int visits, draws;
+        double w, v, prior;
+        PyObject *proven;
+        int proof, mover;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "IdIddOii", &visits, &w, &draws, &v, &prior,
+                              &proven, &proof, &mover)) {
+            PyMem_Free(*out);
+            Py_DECREF(seq);
+            return -1;
+        }
+        Node *c = &(*out)[i];
+        c->n = visits;
+        c->w = w;
+        c->d = draws;
+        c->v = (float)v;
+        c->prior = (float)prior;
+        c->proof = (int16_t)proof;
+        c->mover = (uint8_t)mover;
+        c->proven = PROVEN_NONE;
+        if (proven != Py_None) {
+            double p = PyFloat_AsDouble(proven);
+            if (p == -1.0 && PyErr_Occurred()) {
+                PyMem_Free(*out);
+                Py_DECREF(seq);
+                return -1;
+            }
+            c->proven = (int8_t)(p * 2.0 + 0.25);
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+PyObject *table_select(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *settings, *children;
+    unsigned int parent_n;
+    SearchSettings s;
+    Node *nodes;
+    int n;
+    if (!PyArg_ParseTuple(args, "OIO", &settings, &parent_n, &children) || read_settings(settings, &s) < 0
+        || table_children(children, &nodes, &n) < 0)
+        return NULL;
+    int i = search_table_select(&s, parent_n, nodes, n);
+    PyMem_Free(nodes);
+    if (i < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(i);
+}
+
+PyObject *table_final(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *settings, *children;
+    SearchSettings s;
+    Node *nodes;
+    int n;
+    if (!PyArg_ParseTuple(args, "OO", &settings, &children) || read_settings(settings, &s) < 0
+        || table_children(children, &nodes, &n) < 0)
+        return NULL;
+    int i = search_table_final(&s, nodes, n);
+    PyMem_Free(nodes);
+    if (i < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(i);
+}
 
 PyTypeObject SearchTreeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
