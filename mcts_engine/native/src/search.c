@@ -643,29 +643,31 @@ static int play_choice(Tree *t, void *pos, size_t i, Played *rec, int player)
 static double cut_off(Tree *t, void *pos, Played *rec)
 {
     Backend *b = t->b;
+    int running = 0;     /* known to go on: moves were listed and one was not a capture */
     for (int q = 0; b->compulsory_captures && q < t->s.quiescence; q++) {
-        double r = b->outcome(b, pos);
-        if (r != -1.0)
-            break;
         buf_release(t, &t->buf2);
         if (b->list(b, pos, &t->buf2) < 0)
             return -2.0;
         if (!t->buf2.n)
-            break;
+            break;       /* over: the outcome below says how */
         int c = b->is_capture(b, pos, &t->buf2.m[0]);
         if (c < 0)
             return -2.0;
-        if (!c)
+        if (!c) {
+            running = 1; /* a legal move lists only while the game runs (the rules contract) */
             break;
+        }
         size_t i = rand_below(&t->rng, t->buf2.n);
         int player = b->to_move(b, pos);
         if (player < 0 || play_choice(t, pos, i, rec, player) < 0)
             return -2.0;
     }
     buf_release(t, &t->buf2);
-    double r = b->outcome(b, pos);
-    if (r != -1.0)
-        return r;
+    if (!running) {
+        double r = b->outcome(b, pos);
+        if (r != -1.0)
+            return r;
+    }
     if (b->oracle) {
         double result;
         int plies;
