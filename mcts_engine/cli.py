@@ -18,7 +18,10 @@ from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
 from .agents import AGENTS
-from .mcts.settings import PARALLEL_MODES
+from .engine_options import choices
+from .mcts.settings import Settings
+
+PARALLEL_MODES = choices(Settings, "parallel")
 
 
 def _game(name: str, rules: str | None):

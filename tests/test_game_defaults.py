@@ -17,12 +17,13 @@ def values_for(game: str, *settings: tuple[str, str]) -> OptionValues:
     return values
 
 
-def test_the_table_names_registered_games_and_search_options_only():
+def test_the_table_names_registered_games_and_options_a_game_may_set_only():
     assert GAME_DEFAULTS, "no game has measured defaults"
-    names = {opt.name for opt in OptionValues().table.values()}
+    names = {d.option.name for d in OptionValues().options if d.option.game_default}
+    assert not names & {"UCI_Variant", "Rules", "Threads", "Hash", "Seed", "Defaults"}
     for game, row in GAME_DEFAULTS.items():
         assert game in list_games()
-        assert row and set(row) <= names - {"UCI_Variant", "Rules", "Threads", "Hash", "Seed", "Defaults"}
+        assert row and set(row) <= names
 
 
 @pytest.mark.parametrize("game", sorted(GAME_DEFAULTS))
@@ -30,16 +31,16 @@ def test_unset_options_take_the_games_values(game):
     values = values_for(game)
     effective = values.effective()
     for name, text in game_defaults(game).items():
-        option = values.table[name.lower()]
-        assert effective[name.lower()] == option.parse(text) != option.default
+        declared = values.declared(name)
+        assert effective[name.lower()] == declared.option.parse(text) != declared.default
 
 
 @pytest.mark.parametrize("game", sorted(GAME_DEFAULTS))
 def test_a_value_the_client_sets_wins_even_when_it_is_the_table_default(game):
     name = next(iter(game_defaults(game)))
-    option = OptionValues().table[name.lower()]
-    values = values_for(game, (name, str(option.default)))
-    assert values.effective()[name.lower()] == option.default
+    declared = OptionValues().declared(name)
+    values = values_for(game, (name, declared.option.text(declared.default)))
+    assert values.effective()[name.lower()] == declared.default
 
 
 @pytest.mark.parametrize("game", sorted(GAME_DEFAULTS))

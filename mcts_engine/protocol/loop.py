@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import Callable, Protocol, TextIO
 
-from .errors import short
+from ..echo import short
 from .hub import HubProtocol
 from .uci import UciProtocol
 
