@@ -304,7 +304,7 @@ def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engi
         from .gui.board import GuiConfig
     except ImportError as err:
         raise click.UsageError(f"the GUI needs its extra: pip install -e '.[gui]' ({err})") from None
-    from tournaments.engine import EngineSpecError, load_engines_file, parse_engine_arg
+    from .client import EngineSpecError, load_engines_file, parse_engine_arg
     _game(game, None)
     try:
         specs = dict(load_engines_file(engines_file)) if engines_file else {}

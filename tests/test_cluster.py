@@ -22,10 +22,10 @@ from conftest import require
 from test_tournament import PY, FAKES, fake, games_of, ours, run, tournament_command
 
 from tournaments import report
-from tournaments.engine import EngineSpec
+from mcts_engine.client import EngineSpec
 from tournaments.cluster import ClusterError, ClusterTarget, DaskExecutor
 from tournaments.executors import Batch, pair_batches
-from tournaments.records import Journal
+from tournaments.journal import Journal
 from tournaments.runner import Settings, TimeControl, Tournament, schedule
 from tournaments.stats import SPRT
 
@@ -76,7 +76,7 @@ def wait_until(what, timeout: float = 30.0, step: float = 0.05):
 
 def settings(engines: list[str], games: int, **extra) -> Settings:
     """Tournament settings of engine SPEC texts (the command line's form)."""
-    from tournaments.engine import parse_engine_arg
+    from mcts_engine.client import parse_engine_arg
     return Settings(game="english", engines=[parse_engine_arg(e) for e in engines], games=games, **extra)
 
 

@@ -1,4 +1,4 @@
-"""The tournament manager's engine-process layer (tournaments/engine.py).
+"""The engine client (mcts_engine/client/): the process layer and our protocol's driver.
 
 Our real engine and the fake engines in tests/fake_engines/ run as subprocesses;
 every wait has a timeout, so a broken engine fails a test instead of hanging the suite.
@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 
 from mcts_engine.rules import get_game
-from tournaments.engine import (EngineCrash, EngineError, EngineProcess, EngineProtocolError,
-                                EngineSpec, EngineSpecError, EngineStartError, EngineTimeout,
-                                GoResult, group_pids, load_engines_file, parse_engine_arg,
-                                parse_info, resolve_cmd)
+from mcts_engine.client import (EngineCrash, EngineError, EngineInfo, EngineProcess, EngineProtocolError,
+                                EngineSpec, EngineSpecError, EngineStartError, EngineTimeout, GoLimits,
+                                GoResult, Score, load_engines_file, parse_engine_arg)
+from mcts_engine.client.engine import parse_option_line
+from mcts_engine.client.info import parse_info
+from mcts_engine.client.process import group_pids
+from mcts_engine.client.specs import resolve_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fake_engines"
@@ -66,24 +69,26 @@ def test_our_engine_plays_movetime_and_nodes():
         assert engine.alive
         assert engine.id_name.startswith("mcts-engine")
         assert "UCT_C" in engine.options_declared
-        assert engine.options_declared["Agent"].startswith("option name Agent type combo")
+        agent = engine.options_declared["Agent"]
+        assert agent.type == "combo" and agent.choices == ("uct", "random", "greedy")
+        assert agent.line.startswith("option name Agent type combo")
         engine.new_game()
         for i in range(4):
-            limits = {"movetime": 30} if i % 2 == 0 else {"nodes": 50}
+            limits = GoLimits(movetime=30) if i % 2 == 0 else GoLimits(nodes=50)
             result = engine.go(None, moves, limits, GO_TIMEOUT)
             assert isinstance(result, GoResult)
             move = state.parse_move(result.move)      # legal in our rules
             state.play(move)
             moves.append(result.move)
-            assert result.infos and result.infos[-1].startswith("info")
-            if "nodes" in limits:
-                assert result.nodes == 50                 # the count asked for, exactly
+            assert result.lines and result.lines[-1].startswith("info")
+            if limits.nodes:
+                assert result.info.nodes == 50                 # the count asked for, exactly
             else:
-                assert result.nodes >= 1
-            assert result.pv[0] == result.move and result.depth is not None
-            assert result.score_cp is not None and result.mate is None
+                assert result.info.nodes >= 1
+            assert result.info.pv[0] == result.move and result.info.depth is not None
+            assert result.info.score.cp is not None and result.info.score.mate is None
             assert 0 <= result.elapsed < GO_TIMEOUT
-            assert not result.stopped and result.errors == []
+            assert not result.stopped and result.errors == ()
         assert engine.ping() < 5.0
     assert_gone(engine)
 
@@ -91,25 +96,25 @@ def test_our_engine_plays_movetime_and_nodes():
 def test_our_uct_engine_from_a_fen_reports_search_numbers():
     fen = "W:W21,22,23:B10,11"
     with EngineProcess(ours(Seed=1)) as engine:
-        result = engine.go(fen, [], {"nodes": 300}, GO_TIMEOUT)
+        result = engine.go(fen, [], GoLimits(nodes=300), GO_TIMEOUT)
         state = get_game("english").parse_fen(fen)
         state.play(state.parse_move(result.move))
-        assert result.nodes == 300
-        assert result.pv and result.pv[0] == result.move
-        for text in result.pv[1:]:                     # the whole PV is legal from the FEN on
+        assert result.info.nodes == 300
+        assert result.info.pv and result.info.pv[0] == result.move
+        for text in result.info.pv[1:]:                     # the whole PV is legal from the FEN on
             state.play(state.parse_move(text))
-        assert (result.score_cp is None) != (result.mate is None)
+        assert (result.info.score.cp is None) != (result.info.score.mate is None)
 
 
 def test_go_infinite_answers_after_stop_within_the_grace():
     with EngineProcess(ours(Agent="random")) as engine:
-        result = engine.go(None, [], {"infinite": True}, 0.3)
+        result = engine.go(None, [], GoLimits(infinite=True), 0.3)
         assert result.stopped
         assert 0.3 <= result.elapsed < 0.3 + 0.5 + 0.3
         get_game("english").new_state().parse_move(result.move)
-        assert result.nodes == 1 and result.pv == [result.move]   # the random agent's one move
+        assert result.info.nodes == 1 and result.info.pv == (result.move,)   # the random agent's one move
         # still usable afterwards
-        assert engine.go(None, [result.move], {"movetime": 20}, GO_TIMEOUT).move
+        assert engine.go(None, [result.move], GoLimits(movetime=20), GO_TIMEOUT).move
 
 
 def test_on_info_hears_each_info_line_as_it_arrives():
@@ -119,12 +124,12 @@ def test_on_info_hears_each_info_line_as_it_arrives():
     with EngineProcess(ours(Agent="uct", Seed=1), on_info=lambda line: heard.append((time.monotonic(), line))) \
             as engine:
         start = time.monotonic()
-        result = engine.go(None, [], {"movetime": 1300}, GO_TIMEOUT)
+        result = engine.go(None, [], GoLimits(movetime=1300), GO_TIMEOUT)
         ended = time.monotonic()
-        assert [line for _, line in heard] == result.infos and len(heard) >= 2
+        assert [line for _, line in heard] == list(result.lines) and len(heard) >= 2
         assert heard[0][0] < ended - 0.3 and heard[0][0] - start < 1.0     # the first came long before bestmove
         engine.on_info = None                      # may be changed between searches
-        assert engine.go(None, [], {"nodes": 10}, GO_TIMEOUT).infos and len(heard) == len(result.infos)
+        assert engine.go(None, [], GoLimits(nodes=10), GO_TIMEOUT).lines and len(heard) == len(result.lines)
 
 
 def test_a_rejected_option_is_a_start_error_naming_it():
@@ -155,7 +160,7 @@ def test_quit_leaves_no_process():
     assert engine.quit() == 0          # idempotent
     engine.kill()
     with pytest.raises(EngineCrash):
-        engine.go(None, [], {"movetime": 10}, 1.0)
+        engine.go(None, [], GoLimits(movetime=10), 1.0)
 
 
 def test_kill_ends_the_engine_at_once():
@@ -172,7 +177,7 @@ def test_good_fake_is_a_seeded_random_mover():
         moves = []
         with EngineProcess(fake("good", Seed=seed)) as engine:
             for _ in range(6):
-                moves.append(engine.go(None, moves, {"movetime": 10}, GO_TIMEOUT).move)
+                moves.append(engine.go(None, moves, GoLimits(movetime=10), GO_TIMEOUT).move)
         return moves
     first = play(5)
     assert first == play(5)
@@ -217,9 +222,9 @@ def test_crash_is_reported_at_the_right_move(configure, monkeypatch):
     engine = EngineProcess(spec).start()
     moves: list[str] = []
     for _ in range(2):
-        moves.append(engine.go(None, moves, {"movetime": 10}, GO_TIMEOUT).move)
+        moves.append(engine.go(None, moves, GoLimits(movetime=10), GO_TIMEOUT).move)
     with pytest.raises(EngineCrash) as info:
-        engine.go(None, moves, {"movetime": 10}, GO_TIMEOUT)
+        engine.go(None, moves, GoLimits(movetime=10), GO_TIMEOUT)
     assert info.value.reason == "crash" and info.value.returncode == 3
     assert "code 3" in str(info.value)
     assert_gone(engine)                # a crash kills and reaps the group itself
@@ -246,7 +251,7 @@ def test_crash_is_seen_while_a_child_holds_stdout_open():
     pid = engine.pid
     start = time.monotonic()
     with pytest.raises(EngineCrash) as info:
-        engine.go(None, [], {"movetime": 10}, GO_TIMEOUT)
+        engine.go(None, [], GoLimits(movetime=10), GO_TIMEOUT)
     assert time.monotonic() - start < 2.0      # not the go timeout: the exit is noticed
     assert info.value.returncode == 4
     assert_gone(engine)
@@ -258,10 +263,10 @@ def test_hang_times_out_and_quit_kills_the_whole_group():
     spec = fake("hang", HangAfter=1, HangChild=1, IgnoreTerm=1)
     engine = EngineProcess(spec).start()
     pid = engine.pid
-    first = engine.go(None, [], {"movetime": 10}, GO_TIMEOUT).move
+    first = engine.go(None, [], GoLimits(movetime=10), GO_TIMEOUT).move
     start = time.monotonic()
     with pytest.raises(EngineTimeout) as info:
-        engine.go(None, [first], {"movetime": 10}, 0.5)
+        engine.go(None, [first], GoLimits(movetime=10), 0.5)
     waited = time.monotonic() - start
     assert 0.5 + 0.5 <= waited < 0.5 + 0.5 + 1.0
     assert info.value.reason == "timeout"
@@ -282,9 +287,9 @@ def test_hang_times_out_and_quit_kills_the_whole_group():
 
 def test_illegal_move_is_returned_not_judged():
     with EngineProcess(fake("illegal")) as engine:
-        first = engine.go(None, [], {"movetime": 10}, GO_TIMEOUT)
+        first = engine.go(None, [], GoLimits(movetime=10), GO_TIMEOUT)
         get_game("english").new_state().parse_move(first.move)
-        second = engine.go(None, [first.move], {"movetime": 10}, GO_TIMEOUT)
+        second = engine.go(None, [first.move], GoLimits(movetime=10), GO_TIMEOUT)
         assert second.move == "1-2"
         assert engine.alive
 
@@ -293,14 +298,14 @@ def test_bestmove_without_a_move_is_a_protocol_error(monkeypatch):
     monkeypatch.setenv("FAKE_BAD_MOVE", "")
     with EngineProcess(fake("illegal", LegalMoves=0)) as engine:
         with pytest.raises(EngineProtocolError) as info:
-            engine.go(None, [], {"nodes": 5}, GO_TIMEOUT)
+            engine.go(None, [], GoLimits(nodes=5), GO_TIMEOUT)
         assert info.value.reason == "protocol"
         assert isinstance(info.value, EngineError)
 
 
 def test_position_errors_are_reported_with_the_result():
     with EngineProcess(fake("good")) as engine:
-        result = engine.go(None, ["9-14", "1-2"], {"movetime": 10}, GO_TIMEOUT)
+        result = engine.go(None, ["9-14", "1-2"], GoLimits(movetime=10), GO_TIMEOUT)
         assert result.errors and "1-2" in result.errors[0]
 
 
@@ -308,13 +313,24 @@ def test_position_errors_are_reported_with_the_result():
 
 def test_parse_info_and_last_line_wins():
     info = parse_info("info depth 3 seldepth 9 nodes 120 nps 5000 time 24 score mate -2 wdl 0 0 1000 pv 9-14 22-18")
-    assert info == {"depth": 3, "seldepth": 9, "nodes": 120, "nps": 5000, "time": 24,
-                    "score": ("mate", -2), "pv": ["9-14", "22-18"]}
-    assert parse_info("info string depth 5 nodes 7") == {}
+    assert info == EngineInfo(depth=3, seldepth=9, nodes=120, nps=5000, time=24, score=Score(mate=-2),
+                              wdl=(0, 0, 1000), pv=("9-14", "22-18"))
+    assert parse_info("info string depth 5 nodes 7") == EngineInfo(string="depth 5 nodes 7")
     result = EngineProcess._result("9-14", None, [
         "info depth 1 nodes 10 score cp 30", "info depth 2 nodes 20 score mate 3", "info string done"],
         [], 0.1, False)
-    assert (result.depth, result.nodes, result.mate, result.score_cp) == (2, 20, 3, None)
+    assert (result.info.depth, result.info.nodes, result.info.score) == (2, 20, Score(mate=3))
+    assert Score(mate=3).as_cp() == -Score(mate=-1).as_cp() > Score(cp=900).as_cp()
+    with pytest.raises(ValueError):
+        Score(cp=1, mate=2)
+
+
+def test_option_lines_are_read_into_typed_declarations():
+    spin = parse_option_line("option name Hash type spin default 256 min 1 max 1048576")
+    assert (spin.name, spin.type, spin.default, spin.low, spin.high) == ("Hash", "spin", "256", 1, 1048576)
+    combo = parse_option_line("option name Play Out type combo default random var random var mast")
+    assert (combo.name, combo.default, combo.choices) == ("Play Out", "random", ("random", "mast"))
+    assert parse_option_line("option name Bare").name == "Bare" and parse_option_line("optional") is None
 
 
 def test_parse_engine_arg_good():

@@ -63,7 +63,7 @@ def server(journal):
     uvicorn = pytest.importorskip("uvicorn")
     from mcts_engine.gui.app import create_app
     from mcts_engine.gui.board import GuiConfig
-    from tournaments.engine import parse_engine_arg
+    from mcts_engine.client import parse_engine_arg
     specs = {"mcts": parse_engine_arg("name=mcts cmd=mcts-engine option.Seed=7")}
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -19,7 +19,7 @@ from mcts_engine.gui import messages as m  # noqa: E402
 from mcts_engine.gui.app import create_app  # noqa: E402
 from mcts_engine.gui.board import GuiConfig  # noqa: E402
 from mcts_engine.gui.session import BoardSession  # noqa: E402
-from tournaments.engine import parse_engine_arg  # noqa: E402
+from mcts_engine.client import GoLimits, parse_engine_arg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKES = os.path.join(HERE, "fake_engines")
@@ -50,8 +50,8 @@ def send(ws, **message):
 
 def test_valid_messages_parse():
     assert m.parse_message('{"type": "click", "point": "c3"}') == m.Click("c3")
-    assert m.parse_message('{"type": "new", "game": "fanorona"}') == m.NewGame("fanorona", "", None)
-    assert m.parse_message('{"type": "limits", "nodes": 500}').as_go() == {"nodes": 500}
+    assert m.parse_message('{"type": "new", "game": "fanorona"}') == m.StartGame("fanorona", "", None)
+    assert m.parse_message('{"type": "limits", "nodes": 500}').go_limits() == GoLimits(nodes=500)
     assert m.parse_message('{"type": "players", "players": ["engine", "human"]}') == m.Players(("engine", "human"))
     assert m.parse_message('{"type": "analyse", "on": true}') == m.Analyse(True)
 

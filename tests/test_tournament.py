@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from tournaments.cli import main
-from tournaments.records import Journal, parse_records, replay
+from mcts_engine.records import parse_records, replay
+from tournaments.journal import Journal
 from tournaments.stats import SPRT
 from tournaments.runner import Settings, TimeControl, schedule, read_openings
-from tournaments.engine import EngineSpec
+from mcts_engine.client import EngineSpec
 
 FAKES = Path(__file__).parent / "fake_engines"
 PY = sys.executable

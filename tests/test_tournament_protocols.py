@@ -17,14 +17,13 @@ from test_tournament import games_of, ours, run
 
 from mcts_engine.rules import get_game
 from tournaments import referee as referee_module
-from tournaments.engine import EngineSpecError, GoResult, parse_engine_arg
-from tournaments.dxp_engine import DxpClock, dxp_clock
-from tournaments.engine import EngineProtocolError
-from tournaments.hub_engine import HubEngineProcess, hub_score, variant_names
+from mcts_engine.client import Clock, EngineProtocolError, EngineSpecError, GoLimits, GoResult, Score, parse_engine_arg
+from mcts_engine.client.dxp import DxpClock, dxp_clock
+from mcts_engine.client.hub import hub_score, level_command, variant_names
 from tournaments.report import build, repeated_games
 from tournaments.runner import Settings, TimeControl, Tournament
-from tournaments.records import Journal
-from tournaments.specs import EngineSpec, load_engines_file
+from tournaments.journal import Journal
+from mcts_engine.client import EngineSpec, load_engines_file
 
 FAKES = Path(__file__).parent / "fake_engines"
 PY = sys.executable
@@ -62,12 +61,12 @@ def test_journal_identity_keeps_old_specs_unchanged():
 
 
 def test_hub_scores_and_variant_names():
-    assert hub_score("0.37") == (37, None) and hub_score("99.97") == (None, 2) and hub_score("-99.98") == (None, -1)
+    assert hub_score("0.37") == Score(cp=37) and hub_score("99.97") == Score(mate=2)
+    assert hub_score("-99.98") == Score(mate=-1) and hub_score("x") is None
     assert variant_names("international")[:3] == ["international", "normal", "standard"]
     assert "bt" in variant_names("breakthrough") and "losing" in variant_names("antidraughts")
-    assert HubEngineProcess._level({"movetime": 250}, 0) == "level move-time=0.25"
-    assert HubEngineProcess._level({"p1time": 60000, "p2time": 50000, "p1inc": 500, "p2inc": 500,
-                                    "movestogo": 20}, 1) == "level moves=20 time=49.500 inc=0.5"
+    assert level_command(GoLimits(movetime=250), 0) == "level move-time=0.25"
+    assert level_command(GoLimits(clock=Clock((60000, 50000), 500, 20)), 1) == "level moves=20 time=49.500 inc=0.5"
 
 
 # --- matches over Hub and DXP -------------------------------------------------------------------
@@ -141,9 +140,9 @@ def test_a_tournament_a_dxp_engine_cannot_play_is_refused_before_any_game(tmp_pa
 
 
 def test_the_dxp_clock_is_the_followers_time_in_whole_minutes():
-    assert dxp_clock({"p1time": 150000, "p2time": 59000}, 0) == DxpClock(2, 0)     # rounded down, no move count
+    assert dxp_clock(GoLimits(clock=Clock((150000, 59000))), 0) == DxpClock(2, 0)     # rounded down, no move count
     with pytest.raises(EngineProtocolError, match="less than one"):
-        dxp_clock({"p1time": 150000, "p2time": 59000}, 1)
+        dxp_clock(GoLimits(clock=Clock((150000, 59000))), 1)
 
 
 # --- what the manager sends, and the repeated-games warning ---------------------------------------
@@ -167,7 +166,7 @@ class Recorder:
         state = self.game.parse_fen(start_fen) if start_fen else self.game.new_state()
         for text in moves:
             state.play(state.parse_move(text))
-        return GoResult(move=state.move_str(state.legal_moves()[0]), ponder=None, infos=[], elapsed=0.0)
+        return GoResult(move=state.move_str(state.legal_moves()[0]), ponder=None, elapsed=0.0)
 
     def quit(self):
         pass

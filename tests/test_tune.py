@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import require
-from tournaments.records import Journal
+from tournaments.journal import Journal
 
 FAKE = Path(__file__).parent / "fake_engines" / "tunable.py"
 BEST_C = 0.7
@@ -195,7 +195,7 @@ def test_bad_parameters_are_one_clear_error_before_any_game(tmp_path, args, word
 
 
 def test_only_engines_of_our_protocol_can_be_tuned():
-    from tournaments.engine import parse_engine_arg
+    from mcts_engine.client import parse_engine_arg
     from tournaments.tune import TuneSettings, check_engine
     from tournaments.tune_params import Param, ParamError
     spec = parse_engine_arg(f'name=scan protocol=hub cmd="{sys.executable} {FAKE}"')

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 
 import click
 
+from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
-from . import records, report, stats
+from mcts_engine import records
+
+from . import report, stats
 from .cluster import ClusterError, ClusterTarget, open_executor
-from .engine import EngineSpec, load_engines_file, parse_engine_arg
 from .executors import ExecutorError
+from .journal import Journal
 from .runner import Settings, TimeControl, Tournament, random_openings, read_openings
 from .tune_defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENINGS, OPTIMIZERS, TUNE_HEADER
 
@@ -176,7 +179,7 @@ def _run(kind: str, **o) -> None:
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
         sprt = _sprt(o["sprt"])
-        journal = records.Journal(o["journal"])
+        journal = Journal(o["journal"])
         tournament = Tournament(settings, journal)
         todo, done = tournament.prepare()
     except (ValueError, RulesError, OSError) as err:
@@ -271,8 +274,8 @@ def gauntlet(**o) -> None:
 def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
     """Recompute every statistic from a journal (of a tune too: then also what it found)."""
     try:
-        lines = records.Journal(journal).records()
-        header, games = records.Journal(journal).load()
+        lines = Journal(journal).records()
+        header, games = Journal(journal).load()
         summary = _tune_summary(journal) if lines and lines[0].get("type") == TUNE_HEADER else None
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
@@ -356,7 +359,7 @@ def tune(**o) -> None:
         files = tuner.paths(o["journal"])
         journaled = len(journal.start(settings).games)
         if o["confirm_games"]:
-            journaled += len(records.Journal(files.confirm).load()[1])
+            journaled += len(Journal(files.confirm).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
     bar = None

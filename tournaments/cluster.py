@@ -45,8 +45,9 @@ from typing import Iterator
 
 import mcts_engine
 import tournaments
+from mcts_engine.client import EngineError
+from mcts_engine.client.specs import portable_cmd, resolve_cmd
 
-from .engine import EngineError, portable_cmd, resolve_cmd
 from .executors import Batch, Executor, ExecutorError, GameStream, LocalExecutor
 from .referee import Conditions, Engines, play_game
 

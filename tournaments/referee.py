@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 from mcts_engine.rules import RulesError, get_game
 
-from .engine import (NEW_GAME_TIMEOUT, STOP_GRACE, EngineError, EngineSpec, EngineStartError, EngineTimeout,
-                     make_engine)
-from .process import ProcessEngine
+from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
+                                ProcessEngine, make_engine)
+from mcts_engine.client.engine import NEW_GAME_TIMEOUT
+from mcts_engine.client.process import STOP_GRACE
 
 
 @dataclass(frozen=True)
@@ -274,9 +275,7 @@ class _Game:
         self.state.play(move)
         self.record["moves"].append(text)
         self.record["times_ms"].append(round(answer.elapsed * 1000))
-        self.record["infos"].append({k: v for k, v in (("cp", answer.score_cp), ("mate", answer.mate),
-                                                        ("depth", answer.depth), ("nodes", answer.nodes))
-                                     if v is not None})
+        self.record["infos"].append(_journaled_info(answer))
         return self._score_adjudication(answer, p)
 
     def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:
@@ -293,10 +292,10 @@ class _Game:
         self.engines.discard(name)
         return _loss(p), f"{name} exceeded the game time limit ({self.limit:g} s)"
 
-    def _score_adjudication(self, answer, p: int) -> tuple[float, str] | None:
+    def _score_adjudication(self, answer: GoResult, p: int) -> tuple[float, str] | None:
         """Resign and draw adjudication by engine scores (both optional)."""
         a = self.c.adjudication
-        cp = answer.score_cp if answer.mate is None else (100000 if answer.mate > 0 else -100000)
+        cp = answer.info.score.as_cp() if answer.info.score is not None else None
         if a.resign_score is not None and cp is not None:
             self.resign_count[p] = self.resign_count[p] + 1 if cp <= -a.resign_score else 0
             if self.resign_count[p] >= a.resign_moves:
@@ -307,22 +306,25 @@ class _Game:
                 return 0.5, "adjudicated: draw by score"
         return None
 
-    def _limits(self, p: int) -> tuple[dict, float]:
+    def _limits(self, p: int) -> tuple[GoLimits, float]:
         """The ``go`` limits for player ``p`` and how long to wait for its answer."""
         tc, clock = self.c.tc, self.clock
         if tc.nodes is not None:
-            return {"nodes": tc.nodes}, tc.hang
+            return GoLimits(nodes=tc.nodes), tc.hang
         if clock is None:
-            return {"movetime": tc.movetime}, tc.movetime / 1000 + tc.margin
-        ms = [int(clock[0] * 1000), int(clock[1] * 1000)]
-        inc = int(tc.increment * 1000)
-        # UGI names by player, and UCI names by colour for engines that only know those
-        white = self.white
-        limits = {"p1time": ms[0], "p2time": ms[1], "p1inc": inc, "p2inc": inc,
-                  "wtime": ms[white], "btime": ms[1 - white], "winc": inc, "binc": inc}
-        if tc.moves:
-            limits["movestogo"] = tc.moves - self.played[p] % tc.moves   # moves left in this period
+            return GoLimits(movetime=tc.movetime), tc.movetime / 1000 + tc.margin
+        movestogo = tc.moves - self.played[p] % tc.moves if tc.moves else None   # moves left in this period
+        limits = GoLimits(clock=Clock((int(clock[0] * 1000), int(clock[1] * 1000)), int(tc.increment * 1000),
+                                      movestogo, self.white))
         return limits, clock[p] + tc.margin
+
+
+def _journaled_info(answer: GoResult) -> dict:
+    """What the journal keeps of a move's search: its score (cp or mate), depth and nodes, when said."""
+    info, score = answer.info, answer.info.score
+    fields = (("cp", score.cp if score else None), ("mate", score.mate if score else None),
+              ("depth", info.depth), ("nodes", info.nodes))
+    return {key: value for key, value in fields if value is not None}
 
 
 def _loss(p: int) -> float:

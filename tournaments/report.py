@@ -54,8 +54,10 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
     # games played on a Dask cluster name their worker; local games name none
     workers = {r["worker"] for r in records if r.get("worker") is not None}
     out = {"kind": kind, "games": len(records), "engines": names, "pairs": [vars(p) for p in pair_reports],
-           "ratings": {n: {"wins": t[0], "draws": t[1], "losses": t[2]} for n, t in totals.items()},
-            "reasons": dict(reasons), "warnings": repeated_games(pairs), "workers": len(workers)}
+           "ratings": {n: rating(stats.WDL(*t)) for n, t in totals.items()},
+           "crosstable": {a: {b: {"points": wdl.points, "games": wdl.games} for (a2, b), wdl in cross.items() if a2 == a}
+                          for a in names},
+           "reasons": dict(reasons), "warnings": repeated_games(pairs), "workers": len(workers)}
     out["_pair_objects"] = pair_reports
     out["_totals"] = {n: stats.WDL(*t) for n, t in totals.items()}
     out["_cross"] = cross
@@ -66,6 +68,14 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
         out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
                        "llr": llr, "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
     return out
+
+
+def rating(wdl: stats.WDL) -> dict:
+    """One engine's line of the ratings: W/D/L against the field, games, points, score, and
+    its Elo with a 95% interval (trinomial)."""
+    elo, low, high = stats.elo_interval(wdl.wins, wdl.draws, wdl.losses)
+    return {"wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses, "games": wdl.games, "points": wdl.points,
+            "score": wdl.score, "elo": elo, "elo_low": low, "elo_high": high}
 
 
 REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the same game from the same "

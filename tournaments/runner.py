@@ -19,10 +19,11 @@ from typing import Callable
 
 from mcts_engine.rules import RulesError, get_game
 
-from .dxp_engine import check_dxp_play
-from .engine import EngineSpec
+from mcts_engine.client import EngineSpec
+from mcts_engine.client.dxp import check_dxp_play
+
 from .executors import Executor, LocalExecutor, pair_batches
-from .records import Journal, JournalError
+from .journal import Journal, JournalError
 from .referee import Adjudication, Conditions, GameSpec, Opening, TimeControl
 
 __all__ = ["Settings", "TimeControl", "GameSpec", "pairings", "schedule", "random_openings", "read_openings",

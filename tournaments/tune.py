@@ -27,10 +27,11 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Sequence
 
+from mcts_engine.client import EngineError, EngineProcess, EngineSpec
+
 from . import report, stats
-from .engine import EngineError, EngineProcess, EngineSpec
 from .executors import Executor
-from .records import Journal, JournalError, header_and_games
+from .journal import Journal, JournalError, header_and_games
 from .runner import Settings, TimeControl, Tournament
 from .tune_defaults import A_RATIO, ALPHA, GAMMA, TUNE_HEADER
 from .tune_params import Param, ParamError, from_json, options, starts, to_json, with_engine_types

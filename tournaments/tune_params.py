@@ -33,6 +33,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from mcts_engine.client.process import AdvertisedOption
+
 TYPES = ("int", "float")
 
 
@@ -188,43 +190,38 @@ def checked(p: Param, where: str) -> Param:
 
 # --- the engine's declarations ------------------------------------------------------------------
 
-def with_engine_types(params: Sequence[Param], declared: dict[str, str], engine: str) -> tuple[Param, ...]:
-    """The parameters with their types decided and checked against the engine's ``option`` lines.
+def with_engine_types(params: Sequence[Param], declared: dict[str, AdvertisedOption],
+                      engine: str) -> tuple[Param, ...]:
+    """The parameters with their types decided and checked against the engine's declarations.
 
-    ``declared`` maps each option name the engine declares to its whole ``option name ...``
-    line.  A parameter must name a declared option of type ``spin`` (an int, within its
-    declared min and max) or ``string`` (a real number the engine parses itself); a float
-    parameter cannot tune a spin option.
+    ``declared`` maps each option name the engine declares to its declaration (its ``option
+    name ...`` line, read).  A parameter must name a declared option of type ``spin`` (an
+    int, within its declared min and max) or ``string`` (a real number the engine parses
+    itself); a float parameter cannot tune a spin option.
     """
-    by_lower = {name.lower(): (name, line) for name, line in declared.items()}
+    by_lower = {name.lower(): option for name, option in declared.items()}
     out = []
     for p in params:
         if p.name.lower() not in by_lower:
             raise ParamError(f"parameter {p.name!r}: engine {engine} declares no such option "
                              f"(its options: {', '.join(declared)})")
-        name, line = by_lower[p.name.lower()]
-        kind = _declared(line, "type")
-        if kind == "spin":
+        option = by_lower[p.name.lower()]
+        if option.type == "spin":
             if p.integer is False:
-                raise ParamError(f"parameter {p.name!r} is a float but {engine} declares {name} as an "
+                raise ParamError(f"parameter {p.name!r} is a float but {engine} declares {option.name} as an "
                                  "integer (type spin): make it int")
             p = checked(replace(p, integer=True), f"parameter {p.name!r}")
-            low, high = _declared(line, "min"), _declared(line, "max")
-            if low is not None and high is not None and not (float(low) <= p.low and p.high <= float(high)):
+            low, high = option.low, option.high
+            if low is not None and high is not None and not (low <= p.low and p.high <= high):
                 raise ParamError(f"parameter {p.name!r}: [{p.low:g}, {p.high:g}] is outside the engine's "
-                                 f"range for {name}, [{low}, {high}]")
-        elif kind == "string":
+                                 f"range for {option.name}, [{low:g}, {high:g}]")
+        elif option.type == "string":
             p = replace(p, integer=bool(p.integer))
         else:
-            raise ParamError(f"parameter {p.name!r}: {engine} declares {name} as type {kind}, not a number "
-                             "(spin or string)")
+            raise ParamError(f"parameter {p.name!r}: {engine} declares {option.name} as type {option.type}, not a "
+                             "number (spin or string)")
         out.append(p)
     return tuple(out)
-
-
-def _declared(line: str, key: str) -> str | None:
-    match = re.search(rf"\s{key}\s+(\S+)", line)
-    return match.group(1) if match else None
 
 
 # --- values --------------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..client import GoLimits
+
 MAX_FRAME = 16_384       # characters in one frame from the page
 MAX_TEXT = 2_000         # characters in a FEN or a rule-options string
 MAX_NAME = 64            # characters in a game, engine, point or move name
@@ -49,7 +51,7 @@ class BadMessage(ValueError):
 
 
 @dataclass(frozen=True)
-class NewGame:
+class StartGame:
     game: str
     rules: str = ""
     fen: str | None = None
@@ -91,13 +93,13 @@ class ChooseEngine:
 
 
 @dataclass(frozen=True)
-class Limits:
+class SetLimits:
     movetime: int | None = None
     nodes: int | None = None
 
-    def as_go(self) -> dict:
-        """The limits as ``EngineProcess.go`` takes them."""
-        return {"nodes": self.nodes} if self.nodes else {"movetime": self.movetime}
+    def go_limits(self) -> GoLimits:
+        """The limits as the engine client takes them."""
+        return GoLimits(nodes=self.nodes) if self.nodes else GoLimits(movetime=self.movetime)
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class Ping:
     id: int = 0
 
 
-Message = (NewGame | LoadFen | Click | PlayMove | Cancel | Undo | Players | ChooseEngine | Limits | Go | Analyse
+Message = (StartGame | LoadFen | Click | PlayMove | Cancel | Undo | Players | ChooseEngine | SetLimits | Go | Analyse
            | Stop | Record | Ping)
 
 
@@ -184,16 +186,16 @@ def _players(f: _Fields) -> Players:
     return Players((value[0], value[1]))
 
 
-def _limits(f: _Fields) -> Limits:
+def _limits(f: _Fields) -> SetLimits:
     movetime = f.integer("movetime", *MOVETIME_RANGE)
     nodes = f.integer("nodes", *NODES_RANGE)
     if (movetime is None) == (nodes is None):
         raise BadMessage("limits: give exactly one of 'movetime' (ms) and 'nodes'")
-    return Limits(movetime, nodes)
+    return SetLimits(movetime, nodes)
 
 
 _READERS = {
-    "new": lambda f: NewGame(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
+    "new": lambda f: StartGame(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
                              f.text("fen", MAX_TEXT, optional=True)),
     "fen": lambda f: LoadFen(f.text("fen", MAX_TEXT)),
     "click": lambda f: Click(f.text("point")),

@@ -1,4 +1,5 @@
-"""Engine descriptions for the tournament manager: ``EngineSpec`` and how to read one.
+"""Engine descriptions: ``EngineSpec`` and how to read one (the tournament manager's
+``--engine`` and engines files, the GUI's engines).
 
 ``parse_engine_arg`` reads the command line form ``name=uct1 cmd=mcts-engine
 option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P]`` and ``load_engines_file`` a JSON
@@ -15,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 __all__ = ["EngineSpecError", "EngineSpec", "PROTOCOLS", "check_connection", "parse_engine_arg", "load_engines_file",
-           "resolve_cmd", "portable_cmd"]
+           "resolve_cmd", "portable_cmd", "rules_text"]
 
 OUR_ENGINE = "mcts-engine"
 PROTOCOLS = ("uci", "hub", "dxp")     # our protocol (UCI-like), Hub (draughts GUIs), DXP (DamExchange)
@@ -101,7 +102,7 @@ def portable_cmd(cmd: list[str]) -> list[str]:
     return cmd
 
 
-def _rules_text(rules: dict) -> str:
+def rules_text(rules: dict) -> str:
     """Rule options as the ``Rules`` option's text ``key=value,key=value``."""
     return ",".join(f"{k}={_option_text(v)}" for k, v in rules.items())
 

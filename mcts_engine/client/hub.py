@@ -1,5 +1,5 @@
-"""The Hub driver of the tournament manager: any Hub engine (Scan, ours in Hub mode, a Hub
-adapter of another program) plays in our tournaments (``protocol=hub`` in an engine spec).
+"""The Hub driver: any Hub engine (Scan, ours in Hub mode, a Hub adapter of another program)
+plays in our tournaments (``protocol=hub`` in an engine spec).
 
 The handshake is Hub's: ``hub`` -> ``id``/``param`` lines -> ``wait``; ``set-param`` for the
 spec's options and the game (``variant``: our name, or the name the engine declares for it,
@@ -18,14 +18,16 @@ from __future__ import annotations
 import math
 import time
 
-from mcts_engine.protocol.conventions import SquareTranslation
-from mcts_engine.protocol.hub import HUB_VARIANTS, hub_args, hub_quote
-from mcts_engine.rules import RulesError, get_game
-from mcts_engine.rules.draughts_variants import ALIASES
+from ..protocol.conventions import SquareTranslation
+from ..protocol.hub import HUB_VARIANTS, hub_args, hub_quote
+from ..rules import RulesError, aliases_of, get_game
+from .errors import EngineProtocolError, EngineStartError, EngineTimeout
+from .info import EngineInfo, GoResult, Score, merged
+from .limits import GoLimits
+from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
+from .specs import rules_text
 
-from .process import STOP_GRACE, _TIMEOUT, EngineProtocolError, EngineStartError, EngineTimeout, GoResult, \
-    ProcessEngine
-from .specs import _rules_text
+__all__ = ["HubEngineProcess", "variant_names", "hub_score", "level_command", "parse_hub_info"]
 
 HUB_DEFAULT_GAME = "international"     # a Hub engine without a variant parameter plays this
 SYNC_TIMEOUT = 5.0                     # seconds for ping -> pong
@@ -34,22 +36,48 @@ SYNC_TIMEOUT = 5.0                     # seconds for ping -> pong
 def variant_names(game: str) -> list[str]:
     """Our game's name first, then the names Hub engines give it (Scan's, pydraughts')."""
     names = [game]
-    for table in (HUB_VARIANTS, ALIASES):
-        names += [alias for alias, ours in table.items() if ours == game and alias not in names]
-    return names
+    names += [alias for alias, ours in HUB_VARIANTS.items() if ours == game and alias not in names]
+    return names + [alias for alias in aliases_of(game) if alias not in names]
 
 
-def hub_score(text: str) -> tuple[int | None, int | None]:
-    """A Hub ``score=`` (men; mates as Scan writes them, +-(100 - plies/100)) as (cp, mate)."""
+def hub_score(text: str) -> Score | None:
+    """A Hub ``score=`` (men; mates as Scan writes them, +-(100 - plies/100)) as a Score (None: unreadable)."""
     try:
         value = round(float(text) * 100)
     except ValueError:
-        return None, None
+        return None
     if value > 9000:
-        return None, math.ceil((10000 - value) / 2)
+        return Score(mate=math.ceil((10000 - value) / 2))
     if value < -9000:
-        return None, -math.ceil((10000 + value) / 2)
-    return value, None
+        return Score(mate=-math.ceil((10000 + value) / 2))
+    return Score(cp=value)
+
+
+def parse_hub_info(line: str) -> EngineInfo:
+    """A Hub ``info`` line's score, depth and node count (its PV is in Hub notation: not read)."""
+    args = hub_args(line.split(None, 1)[1] if " " in line else "")
+    numbers = {key: int(args[key]) for key in ("depth", "nodes") if args.get(key, "").isdigit()}
+    return EngineInfo(score=hub_score(args["score"]) if "score" in args else None, **numbers)
+
+
+def level_command(limits: GoLimits, mover: int) -> str:
+    """``limits`` as a Hub ``level``: move-time, nodes, depth, infinite, or the mover's clock
+    (seconds; Hub adds the increment before the move, so it is taken off the time sent)."""
+    if limits.movetime is not None:
+        return f"level move-time={limits.movetime / 1000:g}"
+    if limits.nodes is not None:
+        return f"level nodes={limits.nodes}"
+    if limits.depth is not None:
+        return f"level depth={limits.depth}"
+    clock = limits.clock
+    if clock is not None:
+        inc = clock.increment_ms / 1000
+        parts = [f"moves={clock.movestogo}"] if clock.movestogo else []
+        parts.append(f"time={max(0.0, clock.time_ms[mover] / 1000 - inc):.3f}")
+        if inc:
+            parts.append(f"inc={inc:g}")
+        return "level " + " ".join(parts)
+    return "level infinite" if limits.infinite else "level move-time=1"
 
 
 class HubEngineProcess(ProcessEngine):
@@ -72,7 +100,9 @@ class HubEngineProcess(ProcessEngine):
                 self.id_name = " ".join(v for v in (args.get("name"), args.get("version")) if v) or None
                 self.id_author = args.get("author")
             elif words[0] == "param" and "name" in args:
-                self.options_declared[args["name"]] = line.strip()
+                self.options_declared[args["name"]] = AdvertisedOption(
+                    args["name"], args.get("type", ""), args.get("value"), _number(args.get("min")),
+                    _number(args.get("max")), tuple(args.get("values", "").split()), line.strip())
         for name, value in list(self.spec.options.items()) + self._game_params():
             if any(c in "\r\n" for c in f"{name}{value}"):
                 raise self._error(EngineStartError, f"option {name!r}: a line break in the name or value")
@@ -86,10 +116,10 @@ class HubEngineProcess(ProcessEngine):
 
     def _game_params(self) -> list[tuple[str, str]]:
         """``variant`` (the engine's name for our game) and, with rule options, ``Rules``."""
-        declared = {name.lower(): line for name, line in self.options_declared.items()}
+        declared = {name.lower(): option for name, option in self.options_declared.items()}
         out = []
         if "variant" in declared:
-            values = hub_args(declared["variant"].split(None, 1)[1]).get("values", "").split()
+            values = list(declared["variant"].choices)
             known = [v.lower() for v in values]
             name = next((n for n in variant_names(self.rules_game.name) if n in known), None)
             if values and name is None:
@@ -102,8 +132,8 @@ class HubEngineProcess(ProcessEngine):
         if self.rules:
             if "rules" not in declared:
                 raise self._error(EngineStartError, "the engine does not declare the Rules parameter, so it "
-                                  "cannot be given the rule options " + _rules_text(self.rules))
-            out.append(("Rules", _rules_text(self.rules)))
+                                  "cannot be given the rule options " + rules_text(self.rules))
+            out.append(("Rules", rules_text(self.rules)))
         return out
 
     def _sync(self, what: str, timeout: float = SYNC_TIMEOUT) -> list[str]:
@@ -130,7 +160,7 @@ class HubEngineProcess(ProcessEngine):
         self._sync("ping", timeout)
         return time.monotonic() - start
 
-    def go(self, start_fen: str | None, moves: list[str], limits: dict, timeout: float) -> GoResult:
+    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
         """The engine's move after ``moves`` (our notation) from ``start_fen`` (None: the start
         position); ``timeout`` as for our protocol (then ``stop`` and a grace)."""
         game = self.rules_game
@@ -143,7 +173,7 @@ class HubEngineProcess(ProcessEngine):
             state.play(move)
         self._drain()
         self.send(f"pos pos={position}" + (f' moves="{" ".join(hub_moves)}"' if hub_moves else ""))
-        self.send(self._level(limits, state.to_move))
+        self.send(level_command(limits, state.to_move))
         self.send("go think")
         start = time.monotonic()
         deadline, stopped = start + timeout, False
@@ -151,7 +181,7 @@ class HubEngineProcess(ProcessEngine):
         errors: list[str] = []
         while True:
             line = self._next_line(deadline)
-            if line is _TIMEOUT:
+            if line is TIMED_OUT:
                 if stopped:
                     raise self._error(EngineTimeout, f"no done within {timeout:g} s (+{STOP_GRACE:g} s after stop)")
                 stopped = True
@@ -172,24 +202,6 @@ class HubEngineProcess(ProcessEngine):
                 return self._result(state, args["move"], args.get("ponder"), infos, errors,
                                     time.monotonic() - start, stopped)
 
-    @staticmethod
-    def _level(limits: dict, mover: int) -> str:
-        """Our limits as a Hub ``level``: move-time, nodes, or the mover's clock (seconds; Hub adds the
-        increment before the move, so it is taken off the time sent)."""
-        if limits.get("movetime") is not None:
-            return f"level move-time={limits['movetime'] / 1000:g}"
-        if limits.get("nodes") is not None:
-            return f"level nodes={limits['nodes']}"
-        player = "p1" if mover == 0 else "p2"
-        if f"{player}time" in limits:
-            inc = limits.get(f"{player}inc", 0) / 1000
-            parts = [f"moves={limits['movestogo']}"] if limits.get("movestogo") else []
-            parts.append(f"time={max(0.0, limits[f'{player}time'] / 1000 - inc):.3f}")
-            if inc:
-                parts.append(f"inc={inc:g}")
-            return "level " + " ".join(parts)
-        return "level move-time=1"
-
     def _result(self, state, move: str, ponder: str | None, infos: list[str], errors: list[str],
                 elapsed: float, stopped: bool) -> GoResult:
         """The answer in our notation (a move we cannot read is passed on as written)."""
@@ -205,13 +217,13 @@ class HubEngineProcess(ProcessEngine):
             after = state.copy()
             after.play(played)
             ponder_text = ours(after, ponder)[1]
-        result = GoResult(move=move_text, ponder=ponder_text, infos=infos, elapsed=elapsed, errors=errors,
-                          stopped=stopped)
-        for line in reversed(infos):
-            args = hub_args(line.split(None, 1)[1] if " " in line else "")
-            if "score" in args and result.score_cp is None and result.mate is None:
-                result.score_cp, result.mate = hub_score(args["score"])
-            for key in ("depth", "nodes"):
-                if key in args and getattr(result, key) is None and args[key].isdigit():
-                    setattr(result, key, int(args[key]))
-        return result
+        return GoResult(move_text, ponder_text, elapsed, merged(parse_hub_info(line) for line in infos), tuple(infos),
+                        tuple(errors), stopped)
+
+
+def _number(text: str | None) -> float | None:
+    """A parameter's bound as a number, or None."""
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None

@@ -10,22 +10,10 @@ whole group, so no child of the engine survives, and always reap the process.
 The protocol drivers are its subclasses, siblings over one interface (``start``,
 ``new_game``, ``go``, ``ping``, ``quit``, ``kill``, ``alive``), as python-chess keeps
 ``UciProtocol`` and ``XBoardProtocol``: ``engine.EngineProcess`` (our protocol),
-``hub_engine.HubEngineProcess`` (Hub) and ``dxp_engine.DxpEngineProcess`` (DXP).
-
-Failures are exceptions with a short ``reason`` code the manager can record:
-
-==================  ========  ===================================================
-exception           reason    when
-==================  ========  ===================================================
-EngineStartError    start     cannot spawn, no handshake answer in time, an
-                              option the engine rejects or does not declare
-EngineCrash         crash     the process exited or closed its stdout (the group
-                              is killed and reaped before this is raised)
-EngineTimeout       timeout   no answer within the limit (after ``stop`` and a
-                              0.5 s grace for ``go``); the process is left
-                              running: the caller should ``quit()`` it
-EngineProtocolError protocol  a malformed answer (a move-less ``bestmove``)
-==================  ========  ===================================================
+``hub.HubEngineProcess`` (Hub) and ``dxp.DxpEngineProcess`` (DXP).  Each takes typed
+``GoLimits`` (``limits.py``), renders them in its protocol, and answers a ``GoResult``
+whose ``EngineInfo`` it parsed from its protocol's info lines (``info.py``).  Failures
+are the exceptions of ``errors.py``.
 """
 from __future__ import annotations
 
@@ -36,14 +24,16 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .errors import EngineCrash, EngineError, EngineStartError
+from .info import GoResult
+from .limits import GoLimits
 from .specs import EngineSpec
 
-__all__ = ["EngineError", "EngineStartError", "EngineCrash", "EngineTimeout", "EngineProtocolError",
-           "ProcessEngine", "group_pids", "GoResult", "parse_info"]
+__all__ = ["ProcessEngine", "AdvertisedOption", "group_pids", "TIMED_OUT", "STOP_GRACE"]
 
 STOP_GRACE = 0.5          # seconds a go may overrun its timeout after we send stop
 EXIT_GRACE = 0.2          # seconds to read the last lines after the engine process exited
@@ -51,111 +41,6 @@ POLL = 0.05               # seconds between checks of the process while waiting 
 MAX_LINE = 1 << 16        # longest stdout line kept in one piece
 STDERR_LINES = 20         # stderr lines kept for error messages
 STDERR_WIDTH = 300        # characters kept per stderr line
-
-
-# --- errors --------------------------------------------------------------------------------
-
-class EngineError(Exception):
-    """Something went wrong with an engine process; ``reason`` is a short code."""
-
-    reason = "error"
-
-    def __init__(self, message: str, *, engine: str | None = None, returncode: int | None = None,
-                 stderr: str = ""):
-        super().__init__(message)
-        self.engine = engine            # the EngineSpec name
-        self.returncode = returncode    # the exit code when the process ended (negative: signal)
-        self.stderr = stderr            # the last lines the engine wrote to stderr
-
-
-class EngineStartError(EngineError):
-    """The engine did not start: spawn failure, handshake timeout, a rejected option."""
-
-    reason = "start"
-
-
-class EngineCrash(EngineError):
-    """The engine process exited or closed its stdout."""
-
-    reason = "crash"
-
-
-class EngineTimeout(EngineError):
-    """No answer within the limit."""
-
-    reason = "timeout"
-
-
-class EngineProtocolError(EngineError):
-    """A malformed answer."""
-
-    reason = "protocol"
-
-
-# --- results ---------------------------------------------------------------------------------
-
-@dataclass
-class GoResult:
-    """One ``go``'s answer; numbers come from the last ``info`` line that has them."""
-
-    move: str
-    ponder: str | None
-    infos: list[str]
-    elapsed: float                 # wall seconds from sending go to reading bestmove
-    score_cp: int | None = None    # None when the last score was a mate score (or none)
-    mate: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    seldepth: int | None = None
-    pv: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)   # "info string error: ..." texts seen since position
-    stopped: bool = False          # the answer came only after our stop (timeout exceeded)
-
-
-_INFO_NUMBERS = {"depth", "seldepth", "nodes", "nps", "time", "multipv", "hashfull", "tbhits",
-                 "currmovenumber", "cpuload"}
-_INFO_KEYWORDS = _INFO_NUMBERS | {"score", "pv", "string", "wdl", "currmove", "refutation",
-                                  "currline", "lowerbound", "upperbound"}
-
-
-def _int(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return int(float(text))
-        except (ValueError, OverflowError):
-            return None
-
-
-def parse_info(line: str) -> dict:
-    """The fields of one ``info`` line: numbers, ``cp``/``mate`` and ``pv`` (tolerant)."""
-    tokens = line.split()
-    out: dict = {}
-    i = 1
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok == "string":
-            break
-        if tok in _INFO_NUMBERS and i + 1 < len(tokens):
-            value = _int(tokens[i + 1])
-            if value is not None:
-                out[tok] = value
-            i += 2
-        elif tok == "score" and i + 2 < len(tokens) and tokens[i + 1] in ("cp", "mate"):
-            value = _int(tokens[i + 2])
-            if value is not None:
-                out["score"] = (tokens[i + 1], value)
-            i += 3
-        elif tok == "pv":
-            j = i + 1
-            while j < len(tokens) and tokens[j] not in _INFO_KEYWORDS:
-                j += 1
-            out["pv"] = tokens[i + 1:j]
-            i = j
-        else:
-            i += 1
-    return out
 
 
 # --- process groups -------------------------------------------------------------------------
@@ -189,7 +74,21 @@ def _killpg(pgid: int, sig: int) -> None:
 
 # --- the engine process ---------------------------------------------------------------------
 
-_TIMEOUT = object()     # _next_line's answer when the deadline passed
+TIMED_OUT = object()    # _next_line's answer when the deadline passed
+
+
+@dataclass(frozen=True)
+class AdvertisedOption:
+    """An option as the engine declared it in its handshake (a ``uci`` option line, a Hub
+    ``param``): its name, type in the engine's words, default, range, choices, and the line."""
+
+    name: str
+    type: str = ""
+    default: str | None = None
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    line: str = ""
 
 
 class ProcessEngine:
@@ -219,7 +118,7 @@ class ProcessEngine:
         self.on_info = on_info                 # called with each info line of a go as it arrives
         self.id_name: str | None = None
         self.id_author: str | None = None
-        self.options_declared: dict[str, str] = {}   # declared name -> its full declaration line
+        self.options_declared: dict[str, AdvertisedOption] = {}   # by the name the engine declared
         self._proc: subprocess.Popen | None = None
         self._lines: queue.Queue = queue.Queue()
         self._stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
@@ -323,7 +222,7 @@ class ProcessEngine:
         deadline = time.monotonic() + timeout
         while True:
             line = self._next_line(deadline)
-            if line is _TIMEOUT:
+            if line is TIMED_OUT:
                 raise self._error(late, f"no {until} within {timeout:g} s after {after}")
             if line is None:
                 raise self._exited(exited)
@@ -339,7 +238,7 @@ class ProcessEngine:
         """A round trip to the engine; its seconds."""
         raise NotImplementedError
 
-    def go(self, start_fen: str | None, moves: list[str], limits: dict, timeout: float) -> "GoResult":
+    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
         """The engine's move in the game from ``start_fen`` (None: the start position) after
         ``moves`` (our notation) under ``limits``; the move is not validated here."""
         raise NotImplementedError
@@ -517,7 +416,7 @@ class ProcessEngine:
         return True
 
     def _next_line(self, deadline: float):
-        """The next stdout line; None at end of output (or the process gone); _TIMEOUT past the deadline."""
+        """The next stdout line; None at end of output (or the process gone); TIMED_OUT past the deadline."""
         while True:
             if self._eof:
                 return None
@@ -526,7 +425,7 @@ class ProcessEngine:
                 try:
                     line = self._lines.get_nowait()
                 except queue.Empty:
-                    return _TIMEOUT
+                    return TIMED_OUT
             else:
                 try:
                     line = self._lines.get(timeout=min(remaining, POLL))

@@ -1,29 +1,25 @@
-"""Our protocol's driver for the tournament manager (``../shared/PROTOCOL.md``), and the factory
-that picks a driver by the engine spec's ``protocol``.
+"""Our protocol's driver (docs/protocol.md), and the factory that picks a driver by the engine
+spec's ``protocol``.
 
 This layer only speaks the protocol; it does not know the rules.  A move an engine
-answers is returned as text and the manager validates it with our rules (an illegal
-move is the manager's business, not an error here).  The process, its errors and the
-other drivers are in ``process.py``, ``hub_engine.py`` and ``dxp_engine.py``; engine
-descriptions in ``specs.py`` (re-exported here).
+answers is returned as text and the caller (the manager's referee, the GUI) validates it
+with our rules (an illegal move is the caller's business, not an error here).  The
+process is ``process.py``'s, the other drivers ``hub.py`` and ``dxp.py``.
 """
 from __future__ import annotations
 
 import re
 import time
 
-from .dxp_engine import DxpEngineProcess
-from .hub_engine import HubEngineProcess
-from .process import (STOP_GRACE, _TIMEOUT, EngineCrash, EngineError, EngineProtocolError, EngineStartError,
-                      EngineTimeout, GoResult, ProcessEngine, group_pids, parse_info)
-from .specs import (EngineSpec, EngineSpecError, _rules_text, load_engines_file, parse_engine_arg,
-                    portable_cmd, resolve_cmd)
+from .dxp import DxpEngineProcess
+from .errors import EngineProtocolError, EngineStartError, EngineTimeout
+from .hub import HubEngineProcess
+from .info import GoResult, merged, parse_info
+from .limits import GoLimits
+from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
+from .specs import EngineSpec, rules_text
 
-__all__ = [
-    "EngineError", "EngineStartError", "EngineCrash", "EngineTimeout", "EngineProtocolError",
-    "EngineSpecError", "EngineSpec", "parse_engine_arg", "load_engines_file", "resolve_cmd", "portable_cmd",
-    "GoResult", "EngineProcess", "group_pids", "make_engine",
-]
+__all__ = ["EngineProcess", "make_engine", "go_command", "parse_option_line", "NEW_GAME_TIMEOUT"]
 
 DEFAULT_GAME = "english"    # the protocol's default UCI_Variant
 NEW_GAME_TIMEOUT = 5.0    # seconds for ucinewgame + isready -> readyok
@@ -46,9 +42,9 @@ class EngineProcess(ProcessEngine):
                 elif tokens[1] == "author":
                     self.id_author = text
             elif tokens[0] == "option":
-                match = re.match(r"\s*option\s+name\s+(.+?)(?:\s+type\s|\s*$)", line)
-                if match:
-                    self.options_declared[match.group(1)] = line.strip()
+                declared = parse_option_line(line)
+                if declared is not None:
+                    self.options_declared[declared.name] = declared
         declared = {n.lower(): n for n in self.options_declared}
         for key, value in list(self.spec.options.items()) + self._game_options(declared):
             if self.strict_options and declared and " ".join(key.split()).lower() not in declared:
@@ -82,8 +78,8 @@ class EngineProcess(ProcessEngine):
         if self.rules:
             if "rules" not in declared:
                 raise self._error(EngineStartError, "the engine does not declare the Rules option, so it "
-                                  "cannot be given the rule options " + _rules_text(self.rules))
-            options.append(("Rules", _rules_text(self.rules)))
+                                  "cannot be given the rule options " + rules_text(self.rules))
+            options.append(("Rules", rules_text(self.rules)))
         return options
 
     def new_game(self, timeout: float = NEW_GAME_TIMEOUT) -> None:
@@ -100,8 +96,8 @@ class EngineProcess(ProcessEngine):
         self._sync(deadline_in=timeout, what="isready", send=False)
         return time.monotonic() - start
 
-    def go(self, start_fen: str | None, moves: list[str], limits: dict, timeout: float) -> GoResult:
-        """Set the position, search with ``limits`` (e.g. {"movetime": 100}), return the answer.
+    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
+        """Set the position, search with ``limits``, return the answer.
 
         ``timeout`` is wall seconds until ``bestmove``; past it we send ``stop`` and
         wait STOP_GRACE more (the answer then has ``stopped=True``) before raising
@@ -115,7 +111,7 @@ class EngineProcess(ProcessEngine):
         position = "position startpos" if start_fen is None else f"position fen {start_fen.strip()}"
         if moves:
             position += " moves " + " ".join(moves)
-        go = "go" + self._limits_text(limits)
+        go = go_command(limits)
         self._drain()
         self.send(position)
         self.send(go)
@@ -126,7 +122,7 @@ class EngineProcess(ProcessEngine):
         errors: list[str] = []
         while True:
             line = self._next_line(deadline)
-            if line is _TIMEOUT:
+            if line is TIMED_OUT:
                 if stopped:
                     raise self._error(EngineTimeout, f"no bestmove within {timeout:g} s "
                                       f"(+{STOP_GRACE:g} s after stop) for {go!r}")
@@ -155,45 +151,10 @@ class EngineProcess(ProcessEngine):
             # anything else (readyok, a stray line) is ignored
 
     @staticmethod
-    def _limits_text(limits: dict) -> str:
-        text = ""
-        for key, value in limits.items():
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(key)):
-                raise ValueError(f"bad go limit {key!r}")
-            if value is None or value is False:
-                continue
-            if value is True:
-                text += f" {key}"
-            elif isinstance(value, float):
-                text += f" {key} {round(value)}"
-            elif isinstance(value, (list, tuple)):
-                text += f" {key} " + " ".join(str(v) for v in value)
-            else:
-                text += f" {key} {value}"
-        if any(c in "\r\n" for c in text):
-            raise ValueError(f"bad go limits {limits!r}")
-        return text
-
-    @staticmethod
-    def _result(move, ponder, infos, errors, elapsed, stopped) -> GoResult:
-        result = GoResult(move=move, ponder=ponder, infos=infos, elapsed=elapsed, errors=errors, stopped=stopped)
-        seen = set()
-        for line in reversed(infos):
-            fields = parse_info(line)
-            for key in ("depth", "nodes", "seldepth", "score", "pv"):
-                if key in fields and key not in seen:
-                    seen.add(key)
-                    if key == "score":
-                        kind, value = fields["score"]
-                        if kind == "cp":
-                            result.score_cp = value
-                        else:
-                            result.mate = value
-                    else:
-                        setattr(result, key, fields[key])
-            if len(seen) == 5:
-                break
-        return result
+    def _result(move: str, ponder: str | None, infos: list[str], errors: list[str], elapsed: float,
+                stopped: bool) -> GoResult:
+        return GoResult(move, ponder, elapsed, merged(parse_info(line) for line in infos), tuple(infos),
+                        tuple(errors), stopped)
 
     def _sync(self, deadline_in: float, what: str, send: bool = True) -> list[str]:
         """isready -> readyok; the ``info string error`` texts seen meanwhile."""
@@ -206,6 +167,56 @@ class EngineProcess(ProcessEngine):
                 text = parts[2]
                 errors.append(text[len("error:"):].strip() if text.startswith("error:") else text)
         return errors
+
+
+def go_command(limits: GoLimits) -> str:
+    """``limits`` as our protocol's ``go`` line: ``go movetime 100``, ``go nodes 50``, ``go infinite``,
+    or both clocks by player (UGI's p1time ...) and by colour (UCI's wtime ...)."""
+    words = ["go"]
+    for key in ("movetime", "nodes", "depth"):
+        value = getattr(limits, key)
+        if value is not None:
+            words += [key, str(value)]
+    clock = limits.clock
+    if clock is not None:
+        ms, inc, white = clock.time_ms, clock.increment_ms, clock.white
+        words += ["p1time", str(ms[0]), "p2time", str(ms[1]), "p1inc", str(inc), "p2inc", str(inc),
+                  "wtime", str(ms[white]), "btime", str(ms[1 - white]), "winc", str(inc), "binc", str(inc)]
+        if clock.movestogo:
+            words += ["movestogo", str(clock.movestogo)]
+    if limits.infinite:
+        words.append("infinite")
+    return " ".join(words)
+
+
+_OPTION_LINE = re.compile(r"\s*option\s+name\s+(.+?)(?:\s+type\s+(\S+)(.*))?\s*$")
+_OPTION_WORDS = ("default", "min", "max", "var")
+
+
+def parse_option_line(line: str) -> AdvertisedOption | None:
+    """An ``option name X type T [default D] [min a max b] [var v ...]`` line, read (None if it is not one)."""
+    match = _OPTION_LINE.match(line)
+    if match is None:
+        return None
+    name, kind, rest = match.group(1), match.group(2) or "", match.group(3) or ""
+    found: dict[str, list[str]] = {word: [] for word in _OPTION_WORDS}
+    key = None
+    for word in rest.split():
+        if word in _OPTION_WORDS:
+            key = word
+        elif key is not None:
+            found[key].append(word)
+    default = " ".join(found["default"]) if "default" in rest.split() else None
+    return AdvertisedOption(name, kind, default, _number(found["min"]), _number(found["max"]), tuple(found["var"]),
+                            line.strip())
+
+
+def _number(words: list[str]) -> float | None:
+    """The first word as a number, or None."""
+    try:
+        return float(words[0]) if words else None
+    except ValueError:
+        return None
 
 
 def make_engine(spec: EngineSpec, startup_timeout: float = 10.0, *, game: str | None = None,

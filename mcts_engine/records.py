@@ -1,112 +1,25 @@
-"""The results journal (append-only JSON lines, for resuming) and game records (PDN).
+"""Game records: a game as PDN (the draughts standard) or the same PGN-like text for the
+other games, and back.
 
-The journal's first line describes the tournament (``{"type": "tournament", ...}``);
-every later line is one finished game (``{"type": "game", "id": ...}``), written
-and flushed to disk before the game counts.  A manager killed mid-write leaves at
-most one broken last line, which ``load`` skips, so no finished game is lost and
-none is counted twice.
-
-Game records are PDN (the draughts standard) for draughts games and the same
-PGN-like text for other games: tags with the game, its rules and the start FEN,
-then numbered moves in our notation, readable by ``mcts-tournament replay``.
+Tags name the game, its rules and the start FEN, then come the numbered moves in our
+notation; ``parse_records`` reads such text and ``replay`` plays a record through our
+rules.  The tournament manager writes its journals' games so (``--pdn``) and replays
+them (``mcts-tournament replay``); the GUI writes its board's game so.
 """
 from __future__ import annotations
 
-import json
-import os
 import re
 from dataclasses import dataclass
-from typing import Iterable
 
-from mcts_engine.rules import get_game
-from mcts_engine.rules.draughts_variants import VARIANTS as DRAUGHTS_VARIANTS
+from .rules import get_game, is_draughts
+
+__all__ = ["GAME_TYPES", "result_text", "game_record_text", "ParsedGame", "parse_records", "replay"]
 
 # PDN GameType numbers (draughts.md §4.2) of the variants that have one
 GAME_TYPES = {"international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24,
               "russian": 25, "brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31,
               "frisian": 40}
 
-
-def header_and_games(records: Iterable[dict]) -> tuple[dict | None, list[dict]]:
-    """The last tournament header (or None) and the game records among ``records``; lines of
-    other types (a tune journal's ``tune`` and ``iteration`` lines) are left out."""
-    header, games = None, []
-    for record in records:
-        if record.get("type") == "tournament":
-            header = record
-        elif record.get("type") == "game":
-            games.append(record)
-    return header, games
-
-
-class JournalError(ValueError):
-    """A journal that cannot be used for this tournament (names the file and why)."""
-
-
-class Journal:
-    """An append-only JSON-lines file of finished games, flushed and synced per line."""
-
-    def __init__(self, path: str):
-        self.path = path
-
-    def records(self) -> list[dict]:
-        """Every record in the file, in order (none if it does not exist); a broken last line
-        is skipped, a broken line before it is an error naming the line."""
-        if not os.path.exists(self.path):
-            return []
-        out = []
-        with open(self.path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                if number >= len(lines) - 1:   # the last line, cut short by a kill: ignore it
-                    continue
-                raise JournalError(f"journal {self.path}: line {number} is not JSON") from None
-            if not isinstance(record, dict):
-                raise JournalError(f"journal {self.path}: line {number} is not a JSON object")
-            out.append(record)
-        return out
-
-    def load(self) -> tuple[dict | None, list[dict]]:
-        """(the tournament header or None, the game records); a broken last line is skipped.
-
-        Lines of other types (a tune journal's ``tune`` and ``iteration`` lines) are left out;
-        with several tournament headers (one per tune iteration) the last one counts.
-        """
-        return header_and_games(self.records())
-
-    def append(self, record: dict) -> None:
-        """Write one record as a line and make sure it is on disk before returning."""
-        self._repair_tail()
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-
-    def _repair_tail(self) -> None:
-        """Cut a broken last line (a write interrupted by a kill) so the next line starts clean."""
-        if not os.path.exists(self.path):
-            return
-        with open(self.path, "rb+") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            if size == 0:
-                return
-            f.seek(max(0, size - 1))
-            if f.read(1) == b"\n":
-                return
-            f.seek(0)
-            data = f.read()
-            keep = data.rfind(b"\n") + 1
-            f.seek(keep)
-            f.truncate()
-
-
-# --- game records ------------------------------------------------------------------------
 
 def result_text(score_first: float | None, draughts: bool, first_is_white: bool) -> str:
     """The PDN/PGN result tag: 2-0 / 1-1 / 0-2 for draughts (White's score first), else 1-0 etc."""
@@ -119,9 +32,10 @@ def result_text(score_first: float | None, draughts: bool, first_is_white: bool)
 
 
 def game_record_text(record: dict) -> str:
-    """One journal game as PDN (draughts) or PGN-like text."""
+    """One game as PDN (draughts) or PGN-like text.  ``record`` has a journal game's keys: game,
+    rules, players, id, start_fen, moves, score_first, reason (and optionally event)."""
     game = get_game(record["game"], **record.get("rules", {}))
-    draughts = game.name in DRAUGHTS_VARIANTS
+    draughts = is_draughts(game.name)
     first_is_white = game.colours[0] == "W"
     players = record["players"]
     white, black = (players[0], players[1]) if first_is_white else (players[1], players[0])

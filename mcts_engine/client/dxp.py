@@ -1,5 +1,5 @@
-"""The DXP driver of the tournament manager: a DamExchange follower plays in our tournaments
-(``protocol=dxp`` in an engine spec), with the manager as the DXP initiator.
+"""The DXP driver: a DamExchange follower plays in our tournaments (``protocol=dxp`` in an
+engine spec), with the manager as the DXP initiator.
 
 The engine is started as ``cmd`` when the spec has one (``{port}`` in it becomes a free port;
 e.g. ``cmd="mcts-engine dxp --port {port}"``) and reached over TCP at ``host:port``; without a
@@ -21,14 +21,17 @@ import socket
 import time
 from dataclasses import dataclass
 
-from mcts_engine.protocol.conventions import SquareTranslation
-from mcts_engine.protocol.dxp_messages import (BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept,
-                                               GameEnd, GameRequest, MoveMessage, parse_message)
-from mcts_engine.rules import RulesError, get_game
-
-from .process import STOP_GRACE, EngineCrash, EngineProtocolError, EngineStartError, EngineTimeout, GoResult, \
-    ProcessEngine
+from ..protocol.conventions import SquareTranslation
+from ..protocol.dxp_messages import (BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept, GameEnd,
+                                     GameRequest, MoveMessage, parse_message)
+from ..rules import RulesError, get_game
+from .errors import EngineCrash, EngineProtocolError, EngineStartError, EngineTimeout
+from .info import GoResult
+from .limits import GoLimits
+from .process import STOP_GRACE, ProcessEngine
 from .specs import EngineSpec
+
+__all__ = ["DxpEngineProcess", "DxpClock", "dxp_clock", "check_dxp_play", "free_port"]
 
 INITIATOR = "mcts-tournament"
 CONNECT_POLL = 0.1          # seconds between connection attempts while the follower starts
@@ -67,14 +70,14 @@ def check_dxp_play(spec: EngineSpec, clock_seconds: float | None, concurrency: i
                          "game at a time: use --concurrency 1 (or {port} in its cmd for a free port per game)")
 
 
-def dxp_clock(limits: dict, player: int) -> DxpClock:
+def dxp_clock(limits: GoLimits, player: int) -> DxpClock:
     """The GAMEREQ time control for a tournament clock: the follower's (``player``; 0 = first)
     time left in whole minutes, rounded down (DXP cannot say less), for the rest of the game
     (``moves`` 0: a DXP game with a move count ends after it, which our games must not)."""
-    key = f"p{player + 1}time"
-    minutes = int(limits.get(key, 0) // 60000)
+    left = limits.clock.time_ms[player] if limits.clock is not None else 0
+    minutes = int(left // 60000)
     if minutes < 1:
-        raise EngineProtocolError(f"a DXP engine's clock is whole minutes: {limits.get(key, 0) / 1000:g} s "
+        raise EngineProtocolError(f"a DXP engine's clock is whole minutes: {left / 1000:g} s "
                                   "left is less than one")
     return DxpClock(min(999, minutes), 0)
 
@@ -135,7 +138,7 @@ class DxpEngineProcess(ProcessEngine):
             raise self._error(EngineCrash, "the DXP connection is closed")
         return 0.0
 
-    def go(self, start_fen: str | None, moves: list[str], limits: dict, timeout: float) -> GoResult:
+    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
         """Request the game at its first move, send the opponent's moves since, read the engine's."""
         game = self.rules_game
         state = game.parse_fen(start_fen) if start_fen else game.new_state()
@@ -155,7 +158,7 @@ class DxpEngineProcess(ProcessEngine):
                 self.known.append(text)
         return self._answer(state, timeout)
 
-    def _request(self, position, at_start: bool, limits: dict) -> None:
+    def _request(self, position, at_start: bool, limits: GoLimits) -> None:
         """GAMEREQ for a game from ``position`` (the follower is to move there), then its acceptance.
 
         The position goes as DXP's ``A`` when it is the start position with White to move,
@@ -200,7 +203,7 @@ class DxpEngineProcess(ProcessEngine):
                 except RulesError:
                     pass      # handed on as written: our rules refuse it
                 self.known.append(text)
-                return GoResult(move=text, ponder=None, infos=infos, elapsed=time.monotonic() - start)
+                return GoResult(text, None, time.monotonic() - start, lines=tuple(infos))
 
     def _numbers(self, state, move) -> tuple[int, int, tuple[int, ...]]:
         """A legal move as DXP's square numbers: from, to, captured."""
