@@ -21,13 +21,14 @@ import pytest
 from conftest import require
 from test_tournament import PY, FAKES, fake, games_of, ours, run, tournament_command
 
-from tournaments import report
+from tournaments.results import report
 from mcts_engine.client import EngineSpec
-from tournaments.cluster import ClusterError, ClusterTarget, DaskExecutor
-from tournaments.executors import Batch, pair_batches
-from tournaments.journal import Journal
-from tournaments.runner import Settings, TimeControl, Tournament, schedule
-from tournaments.stats import SPRT
+from tournaments.play.cluster import ClusterError, ClusterTarget, DaskExecutor
+from tournaments.play.conditions import Adjudication, PlayConditions, TimeControl
+from tournaments.play.executors import Batch, pair_batches
+from tournaments.play.runner import Tournament, TournamentSettings, schedule
+from tournaments.results.journal import Journal
+from tournaments.results.sprt import SPRT
 
 ONLY_HERE = "only-here-engine"
 
@@ -74,10 +75,12 @@ def wait_until(what, timeout: float = 30.0, step: float = 0.05):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def settings(engines: list[str], games: int, **extra) -> Settings:
+def settings(engines: list[str], games: int, tc: TimeControl = TimeControl(movetime=100),
+             max_plies: int = 1000) -> TournamentSettings:
     """Tournament settings of engine SPEC texts (the command line's form)."""
     from mcts_engine.client import parse_engine_arg
-    return Settings(game="english", engines=[parse_engine_arg(e) for e in engines], games=games, **extra)
+    conditions = PlayConditions("english", tc=tc, adjudication=Adjudication(max_plies))
+    return TournamentSettings(conditions, tuple(parse_engine_arg(e) for e in engines), games=games)
 
 
 # --- the same games, the same journal --------------------------------------------------------
@@ -225,11 +228,11 @@ def test_a_worker_lacking_an_engine_command_is_one_clear_error_naming_it(tmp_pat
 
 
 def test_a_worker_of_another_project_version_is_refused(cluster):
-    conditions = settings([fake("A", "good.py"), fake("B", "good.py")], 2).conditions()
-    assert conditions.tc == TimeControl(movetime=100)
+    lineup = settings([fake("A", "good.py"), fake("B", "good.py")], 2).lineup()
+    assert lineup.conditions.tc == TimeControl(movetime=100)
     executor = DaskExecutor(cluster.client, fingerprint="0.0.1 (sources 000000000000)")
     with pytest.raises(ClusterError) as err:
-        executor.play(conditions, pair_batches(schedule(settings([fake("A", "good.py"), fake("B", "good.py")], 2))))
+        executor.play(lineup, pair_batches(schedule(settings([fake("A", "good.py"), fake("B", "good.py")], 2))))
     lines = [line.strip() for line in str(err.value).splitlines()[1:]]
     assert len(lines) == 2 and all("the manager 0.0.1 (sources 000000000000): install the same version" in line
                                    for line in lines)
@@ -262,7 +265,7 @@ def test_bad_cluster_options_are_one_clear_error(tmp_path, args, words):
 
 def test_a_batch_is_a_colour_swapped_pair():
     engines = [EngineSpec(n, ["x"], {}) for n in "ab"]
-    games = schedule(Settings(game="english", engines=engines, games=5))
+    games = schedule(TournamentSettings(PlayConditions("english"), tuple(engines), games=5))
     batches = pair_batches(games[1:])            # game 0 already journaled: its partner alone
     assert [[g.id for g in b.games] for b in batches] == [[1], [2, 3], [4]]
     assert all(isinstance(b, Batch) for b in batches)

@@ -8,21 +8,11 @@ import math
 
 import pytest
 
-from tournaments.stats import (
-    SPRT,
-    WDL,
-    crosstable,
-    draw_ratio,
-    elo_from_score,
-    elo_interval,
-    elo_interval_pentanomial,
-    los,
-    pair_report,
-    pentanomial,
-    rating_table,
-    score_from_elo,
-    summary_line,
-)
+from tournaments.results.elo import WDL, elo_from_score, elo_interval, elo_interval_pentanomial, score_from_elo
+from tournaments.results.los import draw_ratio, los
+from tournaments.results.pairs import pair_report, pentanomial
+from tournaments.results.sprt import SPRT
+from tournaments.results.tables import crosstable, rating_table, summary_line
 
 Z95 = 1.959963984540054
 
@@ -289,7 +279,7 @@ def test_sprt_llr_hand_computed():
 
 
 def test_sprt_constrained_mle_is_a_distribution_with_the_hypothesis_mean():
-    from tournaments.stats import _constrained_mle
+    from tournaments.results.sprt import constrained_mle as _constrained_mle
     for counts in ((900, 1200, 1000), (3, 0.001, 7), (0.001, 0.001, 12)):
         for mean in (0.5, 0.5143871841659987, 0.6):
             p = _constrained_mle((0.0, 0.5, 1.0), counts, mean)

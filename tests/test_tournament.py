@@ -13,9 +13,10 @@ from click.testing import CliRunner
 
 from tournaments.cli import main
 from mcts_engine.records import parse_records, replay
-from tournaments.journal import Journal
-from tournaments.stats import SPRT
-from tournaments.runner import Settings, TimeControl, schedule, read_openings
+from tournaments.results.journal import Journal
+from tournaments.results.sprt import SPRT
+from tournaments.play.conditions import Opening, PlayConditions, TimeControl, read_openings
+from tournaments.play.runner import TournamentSettings, schedule
 from mcts_engine.client import EngineSpec
 
 FAKES = Path(__file__).parent / "fake_engines"
@@ -236,15 +237,15 @@ def test_replay_flags_an_invalid_record(tmp_path):
 
 def test_schedule_swaps_colours_in_pairs_over_one_opening():
     engines = [EngineSpec(n, ["x"], {}) for n in "abc"]
-    settings = Settings(game="english", engines=engines, kind="round-robin", games=4,
-                        openings=[(None, ["9-13"]), (None, ["10-14"])])
+    conditions = PlayConditions("english", openings=(Opening(None, ("9-13",)), Opening(None, ("10-14",))))
+    settings = TournamentSettings(conditions, tuple(engines), kind="round-robin", games=4)
     games = schedule(settings)
     assert len(games) == 3 * 4
     for g1, g2 in zip(games[::2], games[1::2]):
         assert (g1.first, g1.second) == (g2.second, g2.first)
         assert g1.opening == g2.opening and g1.pair == g2.pair
     assert len({g.pair for g in games}) == 6
-    gauntlet = schedule(Settings(game="english", engines=engines, kind="gauntlet", games=2))
+    gauntlet = schedule(TournamentSettings(PlayConditions("english"), tuple(engines), kind="gauntlet", games=2))
     assert {(g.first, g.second) for g in gauntlet} == {("a", "b"), ("b", "a"), ("a", "c"), ("c", "a")}
 
 
@@ -259,7 +260,8 @@ def test_time_controls_and_openings_files(tmp_path):
     good = tmp_path / "openings.txt"
     good.write_text("# comment\n11-15 23-19\nB:W21,22,23:B1,2,3\nB:W21,22,23:B1,2,3 | 1-5\n")
     openings = read_openings(str(good), "english", {})
-    assert openings == [(None, ["11-15", "23-19"]), ("B:W21,22,23:B1,2,3", []), ("B:W21,22,23:B1,2,3", ["1-5"])]
+    assert openings == (Opening(None, ("11-15", "23-19")), Opening("B:W21,22,23:B1,2,3"),
+                        Opening("B:W21,22,23:B1,2,3", ("1-5",)))
     bad = tmp_path / "bad.txt"
     bad.write_text("11-15 11-15\n")
     with pytest.raises(ValueError, match="bad.txt:1"):

@@ -16,13 +16,14 @@ import pytest
 from test_tournament import games_of, ours, run
 
 from mcts_engine.rules import get_game
-from tournaments import referee as referee_module
+from tournaments.play import referee as referee_module
 from mcts_engine.client import Clock, EngineProtocolError, EngineSpecError, GoLimits, GoResult, Score, parse_engine_arg
 from mcts_engine.client.dxp import DxpClock, dxp_clock
 from mcts_engine.client.hub import hub_score, level_command, variant_names
-from tournaments.report import build, repeated_games
-from tournaments.runner import Settings, TimeControl, Tournament
-from tournaments.journal import Journal
+from tournaments.play.conditions import Adjudication, Opening, PlayConditions, TimeControl
+from tournaments.play.runner import Tournament, TournamentSettings
+from tournaments.results.journal import Journal
+from tournaments.results.report import build, repeated_games
 from mcts_engine.client import EngineSpec, load_engines_file
 
 FAKES = Path(__file__).parent / "fake_engines"
@@ -183,8 +184,9 @@ class Recorder:
 def test_games_from_the_start_position_are_sent_as_startpos(tmp_path, monkeypatch, openings, first_call):
     monkeypatch.setattr(referee_module, "make_engine", Recorder)
     Recorder.calls = []
-    settings = Settings(game="english", engines=[EngineSpec("a", ["x"]), EngineSpec("b", ["y"])], games=1,
-                        tc=TimeControl(nodes=1), openings=openings, max_plies=4)
+    conditions = PlayConditions("english", tc=TimeControl(nodes=1), adjudication=Adjudication(4),
+                                openings=tuple(Opening(fen, tuple(moves)) for fen, moves in openings))
+    settings = TournamentSettings(conditions, (EngineSpec("a", ["x"]), EngineSpec("b", ["y"])), games=1)
     tournament = Tournament(settings, Journal(str(tmp_path / "j.jsonl")))
     tournament.run(*tournament.prepare())
     assert Recorder.calls[0] == first_call

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import require
-from tournaments.journal import Journal
+from tournaments.results.journal import Journal
 
 FAKE = Path(__file__).parent / "fake_engines" / "tunable.py"
 BEST_C = 0.7
@@ -196,8 +196,10 @@ def test_bad_parameters_are_one_clear_error_before_any_game(tmp_path, args, word
 
 def test_only_engines_of_our_protocol_can_be_tuned():
     from mcts_engine.client import parse_engine_arg
-    from tournaments.tune import TuneSettings, check_engine
-    from tournaments.tune_params import Param, ParamError
+    from tournaments.play.conditions import PlayConditions
+    from tournaments.tune.iterations import check_engine
+    from tournaments.tune.params import Param, ParamError
+    from tournaments.tune.settings import TuneSettings
     spec = parse_engine_arg(f'name=scan protocol=hub cmd="{sys.executable} {FAKE}"')
     with pytest.raises(ParamError, match="speaks protocol=hub: the tuner sets options through our protocol"):
-        check_engine(TuneSettings(game="english", engine=spec, params=(Param("UCT_C", 1, 0, 4, 0.3, 0.1),)))
+        check_engine(TuneSettings(spec, (Param("UCT_C", 1, 0, 4, 0.3, 0.1),), PlayConditions("english")))

@@ -5,9 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from tournaments.spsa import Probe, make_schedule, probe, update
-from tournaments.tune_model import clamped_elo, fit_differences, path_elo, smooth_values
-from tournaments.tune_params import (Param, ParamError, clamp, load_params, parse_line, read_params, round_random,
+from mcts_engine.client.engine import parse_option_line
+from tournaments.tune.spsa import Probe, make_schedule, probe, update
+from tournaments.tune.model import clamped_elo, fit_differences, path_elo, smooth_values
+from tournaments.tune.params import (Param, ParamError, clamp, load_params, parse_line, read_params, round_random,
                                      spec_fragment, value_text, with_engine_types)
 
 
@@ -88,9 +89,10 @@ def test_bad_toml_is_an_error_naming_the_parameter(tmp_path, body, words):
 
 # --- the engine's declarations -----------------------------------------------------------------------
 
-DECLARED = {"UCT_C": "option name UCT_C type string default 1.0",
-            "Width": "option name Width type spin default 10 min 0 max 40",
-            "Agent": "option name Agent type combo default uct var uct var random"}
+DECLARED = {option.name: option for option in map(parse_option_line, (
+    "option name UCT_C type string default 1.0",
+    "option name Width type spin default 10 min 0 max 40",
+    "option name Agent type combo default uct var uct var random"))}
 
 
 def test_types_come_from_the_engine_when_the_file_does_not_say():

@@ -4,7 +4,7 @@
 the records as tasks finish (``as_completed``); the driver journals them.
 
 * A task (``play_batch``) is a plain function of frozen values: the tournament's
-  ``Conditions`` (the engine specs of the command line, the openings, the limits),
+  ``Lineup`` (the engine specs of the command line and the ``PlayConditions``),
   the batch, the manager's project fingerprint and the run's id.  It plays the games
   on its worker with ``referee.play_game`` (our rules validate every move) and
   returns the records, each naming the worker.  Each game bounds its own wall time,
@@ -49,7 +49,7 @@ from mcts_engine.client import EngineError
 from mcts_engine.client.specs import portable_cmd, resolve_cmd
 
 from .executors import Batch, Executor, ExecutorError, GameStream, LocalExecutor
-from .referee import Conditions, Engines, play_game
+from .referee import Engines, Lineup, play_game
 
 RETRIES = 2                 # times a task that raised is run again (worker deaths: the scheduler's allowed-failures)
 CONNECT_TIMEOUT = 30.0      # seconds to reach a scheduler and to see its first worker
@@ -114,14 +114,14 @@ def project_fingerprint() -> str:
     return f"{version} (sources {digest.hexdigest()[:12]})"
 
 
-def portable(conditions: Conditions) -> Conditions:
-    """The conditions as sent to workers: our engine's command as bare ``mcts-engine``."""
-    return replace(conditions, engines=tuple(replace(e, cmd=portable_cmd(e.cmd)) for e in conditions.engines))
+def portable(lineup: Lineup) -> Lineup:
+    """The lineup as sent to workers: our engine's command as bare ``mcts-engine``."""
+    return replace(lineup, engines=tuple(replace(e, cmd=portable_cmd(e.cmd)) for e in lineup.engines))
 
 
-def localized(conditions: Conditions) -> Conditions:
-    """The conditions as a worker runs them: ``mcts-engine`` found next to its own Python."""
-    return replace(conditions, engines=tuple(replace(e, cmd=resolve_cmd(e.cmd)) for e in conditions.engines))
+def localized(lineup: Lineup) -> Lineup:
+    """The lineup as a worker runs it: ``mcts-engine`` found next to its own Python."""
+    return replace(lineup, engines=tuple(replace(e, cmd=resolve_cmd(e.cmd)) for e in lineup.engines))
 
 
 @dataclass(frozen=True)
@@ -158,13 +158,13 @@ class _IdleEngines:
         self._released: set[str] = set()
         self._reaper: threading.Thread | None = None
 
-    def borrow(self, run: str, conditions: Conditions) -> Engines:
+    def borrow(self, run: str, lineup: Lineup) -> Engines:
         """An idle set of the run's engines, or a new one (engines start on first use)."""
         with self._lock:
             sets = self._idle.get(run)
             if sets:
                 return sets.pop()[1]
-        return Engines(conditions)
+        return Engines(lineup)
 
     def give_back(self, run: str, engines: Engines) -> None:
         """Keep ``engines`` for the run's next task (ended at once if the run was released)."""
@@ -209,21 +209,21 @@ class _IdleEngines:
 _IDLE = _IdleEngines()
 
 
-def play_batch(conditions: Conditions, batch: Batch, fingerprint: str, run: str) -> BatchResult:
+def play_batch(lineup: Lineup, batch: Batch, fingerprint: str, run: str) -> BatchResult:
     """A cluster task: play the batch's games on this worker and return their records.
 
     The engines are the run's idle ones on this worker, or start here; each game
-    bounds its own wall time (``Conditions.time_limit``), so the task ends by itself.
+    bounds its own wall time (``PlayConditions.time_limit``), so the task ends by itself.
     A worker of another project version refuses (ClusterError).
     """
     worker, label = _this_worker()
     if project_fingerprint() != fingerprint:
         raise ClusterError(f"worker {label} runs mcts-engine {project_fingerprint()}, "
                            f"the manager {fingerprint}: install the same version on every worker")
-    conditions = localized(conditions)
-    engines = _IDLE.borrow(run, conditions)
+    lineup = localized(lineup)
+    engines = _IDLE.borrow(run, lineup)
     try:
-        records = tuple({**play_game(conditions, game, engines), "worker": worker} for game in batch.games)
+        records = tuple({**play_game(lineup, game, engines), "worker": worker} for game in batch.games)
     except BaseException:
         engines.close()
         raise
@@ -237,7 +237,7 @@ def release_engines(run: str) -> None:
     threading.Thread(target=_IDLE.release, args=(run,), daemon=True, name="release-engines").start()
 
 
-def check_worker(conditions: Conditions, names: tuple[str, ...], fingerprint: str, run: str) -> WorkerCheck:
+def check_worker(lineup: Lineup, names: tuple[str, ...], fingerprint: str, run: str) -> WorkerCheck:
     """A cluster task pinned to one worker: does it run the manager's project version, and
     do the engines ``names`` start there (handshake, options and game accepted)?  When all
     is well the engines it started are kept for the run's first task on this worker."""
@@ -246,14 +246,14 @@ def check_worker(conditions: Conditions, names: tuple[str, ...], fingerprint: st
     problems = []
     if mine != fingerprint:
         problems.append(f"runs mcts-engine {mine}, the manager {fingerprint}: install the same version")
-    conditions = localized(conditions)
-    engines = Engines(conditions)
+    lineup = localized(lineup)
+    engines = Engines(lineup)
     for name in names:
         try:
             engines.get(name)
         except EngineError as err:
             engines.discard(name)
-            spec = conditions.engine(name)
+            spec = lineup.engine(name)
             problems.append(f"cannot start engine {name!r} (cmd: {' '.join(spec.cmd)}"
                             f"{', cwd: ' + spec.cwd if spec.cwd else ''}): {err}")
     if problems:
@@ -307,15 +307,15 @@ class DaskExecutor(Executor):
         """The addresses of the cluster's workers now."""
         return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
 
-    def check(self, conditions: Conditions, run: str) -> None:
+    def check(self, lineup: Lineup, run: str) -> None:
         """Every worker runs this project version and starts every engine; else ClusterError
         naming each worker and what it lacks (each engine checked once per worker)."""
         pending = {}
         for worker in self.workers():
-            engines = tuple(e for e in conditions.engines if (worker, repr(e)) not in self._checked)
+            engines = tuple(e for e in lineup.engines if (worker, repr(e)) not in self._checked)
             if engines:
                 pending[worker] = (engines, self.client.submit(
-                    check_worker, conditions, tuple(e.name for e in engines), self.fingerprint, run,
+                    check_worker, lineup, tuple(e.name for e in engines), self.fingerprint, run,
                     workers=[worker], allow_other_workers=False, pure=False, key=f"mcts-check-{run}-{worker}"))
         problems = []
         for worker, (engines, future) in pending.items():
@@ -331,9 +331,9 @@ class DaskExecutor(Executor):
         if problems:
             raise ClusterError("the cluster cannot play this tournament:\n  " + "\n  ".join(problems))
 
-    def play(self, conditions: Conditions, batches: list[Batch]) -> GameStream:
+    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
         """Check the workers, then submit one task per batch."""
-        sent, run = portable(conditions), uuid.uuid4().hex[:8]
+        sent, run = portable(lineup), uuid.uuid4().hex[:8]
         if batches:
             try:
                 self.check(sent, run)
@@ -356,7 +356,7 @@ class DaskExecutor(Executor):
 
 
 class _DaskStream(GameStream):
-    def __init__(self, executor: DaskExecutor, conditions: Conditions, batches: list[Batch], run: str):
+    def __init__(self, executor: DaskExecutor, lineup: Lineup, batches: list[Batch], run: str):
         from distributed import as_completed
         self._executor = executor
         self._client = executor.client
@@ -364,7 +364,7 @@ class _DaskStream(GameStream):
         self._batches = {}
         futures = []
         for batch in batches:
-            future = self._client.submit(play_batch, conditions, batch, executor.fingerprint, run, pure=False,
+            future = self._client.submit(play_batch, lineup, batch, executor.fingerprint, run, pure=False,
                                          retries=executor.retries, key=f"mcts-games-{batch.games[0].id}-{run}")
             self._batches[future.key] = batch
             futures.append(future)

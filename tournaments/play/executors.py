@@ -1,7 +1,7 @@
 """Where tournament games are played: the local pool of worker threads (the default),
 or the workers of a Dask ``distributed`` cluster (``--cluster``, in ``cluster.py``).
 
-An ``Executor`` takes the tournament's ``Conditions`` and its games in ``Batch``es
+An ``Executor`` takes the tournament's ``Lineup`` (its engines and ``PlayConditions``) and its games in ``Batch``es
 (colour-swapped pairs) and returns a ``GameStream`` of journal records, yielded as
 games finish.  Every executor plays every game with ``referee.play_game``; the driver
 (``runner.Tournament``) is the only one that writes the journal, so resume, SPRT
@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .referee import Conditions, Engines, GameSpec, play_game
+from .referee import Engines, GameSpec, Lineup, play_game
 
 
 class ExecutorError(RuntimeError):
@@ -70,7 +70,7 @@ class Executor(abc.ABC):
     """Plays batches of games somewhere; a context manager that frees what it holds."""
 
     @abc.abstractmethod
-    def play(self, conditions: Conditions, batches: list[Batch]) -> GameStream:
+    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
         """Start playing ``batches``; their records arrive through the stream."""
 
     def close(self) -> None:
@@ -91,9 +91,9 @@ class LocalExecutor(Executor):
     def __init__(self, concurrency: int = 1):
         self.concurrency = max(1, concurrency)
 
-    def play(self, conditions: Conditions, batches: list[Batch]) -> GameStream:
+    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
         """Start the threads on the batches' games."""
-        return _LocalStream(conditions, [g for b in batches for g in b.games], self.concurrency)
+        return _LocalStream(lineup, [g for b in batches for g in b.games], self.concurrency)
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,8 @@ class _Failure:
 
 
 class _LocalStream(GameStream):
-    def __init__(self, conditions: Conditions, games: list[GameSpec], concurrency: int):
-        self._conditions = conditions
+    def __init__(self, lineup: Lineup, games: list[GameSpec], concurrency: int):
+        self._lineup = lineup
         self._work: queue.Queue = queue.Queue()
         for game in games:
             self._work.put(game)
@@ -147,13 +147,13 @@ class _LocalStream(GameStream):
                 return dropped
 
     def _worker(self) -> None:
-        with Engines(self._conditions) as engines:
+        with Engines(self._lineup) as engines:
             while not self._halt.is_set():
                 try:
                     game = self._work.get_nowait()
                 except queue.Empty:
                     return
                 try:
-                    self._finished.put(play_game(self._conditions, game, engines))
+                    self._finished.put(play_game(self._lineup, game, engines))
                 except Exception as err:      # a bug must end the run, not hang it
                     self._finished.put(_Failure(game, err))

@@ -3,7 +3,7 @@ fragment, the trajectory, the estimated Elo gain, the confirmation match; as tex
 
 One source for the end of a live ``tune`` and for ``tune-report`` (and ``report`` on a tune
 journal).  SPSA's answer is its last theta.  An Optuna tune's answer is the trial with the
-best smoothed Elo (``tune_model.smooth_values``) once there are ``MIN_SMOOTHED`` trials, else
+best smoothed Elo (``model.smooth_values``) once there are ``MIN_SMOOTHED`` trials, else
 the trial with the best score; both are shown.
 """
 from __future__ import annotations
@@ -12,9 +12,10 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
-from .tune import Confirmation, TuneRecords, load_header_params
-from .tune_model import clamped_elo, elo_noise, path_elo, smooth_values
-from .tune_params import Param, spec_fragment, starts, value_text
+from .confirm import Confirmation
+from .journal import TuneRecords, load_header_params
+from .model import clamped_elo, elo_noise, path_elo, smooth_values
+from .params import Param, spec_fragment, starts, value_text
 
 MIN_SMOOTHED = 5          # trials before an Optuna answer is smoothed
 

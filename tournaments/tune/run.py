@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .executors import Executor
+from ..play.executors import Executor
 from .optuna_tuner import missing_dependency, run_optuna
 from .spsa import make_schedule, probe, update
-from .tune import MINUS, PLUS, TuneJournal, TuneSettings, paths, play_iteration
-from .tune_defaults import OPTIMIZERS
-from .tune_params import starts
+from .iterations import play_iteration
+from .journal import TuneJournal
+from .settings import MINUS, PLUS, TuneSettings, paths
+from .defaults import OPTIMIZERS
+from .params import starts
 
 
 def check_optimizer(tune: TuneSettings) -> None:

@@ -22,10 +22,12 @@ from typing import Callable
 
 import numpy as np
 
-from .executors import Executor
-from .tune import TuneJournal, TuneSettings, play_iteration
-from .tune_model import clamped_elo
-from .tune_params import ParamError, starts
+from ..play.executors import Executor
+from .iterations import play_iteration
+from .journal import TuneJournal
+from .model import clamped_elo
+from .params import ParamError, starts
+from .settings import TuneSettings
 
 BASELINE, TRIAL = "base", "trial"
 STUDY = "tune"

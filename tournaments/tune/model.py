@@ -35,8 +35,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .stats import elo_from_score
-from .tune_params import Param
+from ..results.elo import elo_from_score
+from .params import Param
 
 
 def clamped_elo(points: float, games: int) -> float:

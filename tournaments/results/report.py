@@ -8,7 +8,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import stats
+from .elo import WDL, elo_interval
+from .pairs import pair_report
+from .sprt import SPRT
+from .tables import crosstable, rating_table, summary_line
 
 
 def engine_names(records: list[dict], header: dict | None = None) -> list[str]:
@@ -29,7 +32,7 @@ def score_for(record: dict, name: str) -> float:
     return first if record["players"][0] == name else 1.0 - first
 
 
-def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | None = None) -> dict:
+def build(records: list[dict], header: dict | None = None, sprt: SPRT | None = None) -> dict:
     """Everything a report shows: per pair W/D/L, Elo, LOS, pentanomial; ratings; SPRT."""
     names = engine_names(records, header)
     kind = header["settings"]["kind"] if header else ("match" if len(names) == 2 else "round-robin")
@@ -40,26 +43,26 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
         pairs.setdefault(key, []).append(r)
     pair_reports = []
     totals = {n: [0, 0, 0] for n in names}
-    cross: dict[tuple[str, str], stats.WDL] = {}
+    cross: dict[tuple[str, str], WDL] = {}
     for (a, b), games in pairs.items():
         results = [(g.get("pair"), score_for(g, a)) for g in sorted(games, key=lambda g: g["id"])]
-        ps = stats.pair_report(a, b, results)
+        ps = pair_report(a, b, results)
         pair_reports.append(ps)
         w, d, l = ps.wins, ps.draws, ps.losses
         totals[a][0] += w; totals[a][1] += d; totals[a][2] += l
         totals[b][0] += l; totals[b][1] += d; totals[b][2] += w
-        cross[(a, b)] = stats.WDL(w, d, l)
-        cross[(b, a)] = stats.WDL(l, d, w)
+        cross[(a, b)] = WDL(w, d, l)
+        cross[(b, a)] = WDL(l, d, w)
     reasons = Counter(r.get("reason", "") for r in records)
     # games played on a Dask cluster name their worker; local games name none
     workers = {r["worker"] for r in records if r.get("worker") is not None}
     out = {"kind": kind, "games": len(records), "engines": names, "pairs": [vars(p) for p in pair_reports],
-           "ratings": {n: rating(stats.WDL(*t)) for n, t in totals.items()},
+           "ratings": {n: rating(WDL(*t)) for n, t in totals.items()},
            "crosstable": {a: {b: {"points": wdl.points, "games": wdl.games} for (a2, b), wdl in cross.items() if a2 == a}
                           for a in names},
            "reasons": dict(reasons), "warnings": repeated_games(pairs), "workers": len(workers)}
     out["_pair_objects"] = pair_reports
-    out["_totals"] = {n: stats.WDL(*t) for n, t in totals.items()}
+    out["_totals"] = {n: WDL(*t) for n, t in totals.items()}
     out["_cross"] = cross
     if sprt is not None and pair_reports:
         ps = pair_reports[0]   # the first pairing: engine 1 against engine 2
@@ -70,10 +73,10 @@ def build(records: list[dict], header: dict | None = None, sprt: stats.SPRT | No
     return out
 
 
-def rating(wdl: stats.WDL) -> dict:
+def rating(wdl: WDL) -> dict:
     """One engine's line of the ratings: W/D/L against the field, games, points, score, and
     its Elo with a 95% interval (trinomial)."""
-    elo, low, high = stats.elo_interval(wdl.wins, wdl.draws, wdl.losses)
+    elo, low, high = elo_interval(wdl.wins, wdl.draws, wdl.losses)
     return {"wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses, "games": wdl.games, "points": wdl.points,
             "score": wdl.score, "elo": elo, "elo_low": low, "elo_high": high}
 
@@ -138,12 +141,12 @@ def as_text(report: dict) -> str:
     for warning in report.get("warnings", []):
         lines.append(f"warning: {warning}")
     lines.append("")
-    lines.append(stats.rating_table(report["_totals"]))
+    lines.append(rating_table(report["_totals"]))
     if report["kind"] == "round-robin" and len(report["engines"]) > 2:
         lines.append("")
-        lines.append(stats.crosstable(report["engines"], report["_cross"]))
+        lines.append(crosstable(report["engines"], report["_cross"]))
     if len(report["engines"]) == 2 and report["_pair_objects"]:
         ps = report["_pair_objects"][0]
         lines.append("")
-        lines.append(stats.summary_line(ps.name_a, ps.name_b, ps.wins, ps.losses, ps.draws))
+        lines.append(summary_line(ps.name_a, ps.name_b, ps.wins, ps.losses, ps.draws))
     return "\n".join(lines)

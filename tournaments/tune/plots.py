@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib.util
 import math
 
-from .tune_params import value_text
-from .tune_report import TuneSummary
+from .params import value_text
+from .report import TuneSummary
 
 
 def available() -> bool:

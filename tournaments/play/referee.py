@@ -2,9 +2,9 @@
 
 This is the only place a tournament game is played, wherever it runs: a worker
 thread of the local pool and a task on a Dask worker both call ``play_game``.  So
-everything it is given is a plain, picklable, frozen value (``Conditions`` for what
-every game of a tournament shares, ``GameSpec`` for the one game), and it returns
-the game's journal record (a dict of JSON values).
+everything it is given is a plain, picklable, frozen value (a ``Lineup``: the engines and
+the ``PlayConditions`` every game of a run shares; ``GameSpec`` for the one game), and it
+returns the game's journal record (a dict of JSON values).
 
 The referee validates every move with our rules and adjudicates: the game's end by
 the rules, the ply cap, an illegal move, a crash, a silence past the move's limit,
@@ -16,111 +16,25 @@ whole process group) and started afresh for the next game.
 """
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass, field
-
-from mcts_engine.rules import RulesError, get_game
+from dataclasses import dataclass
 
 from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
                                 ProcessEngine, make_engine)
-from mcts_engine.client.engine import NEW_GAME_TIMEOUT
-from mcts_engine.client.process import STOP_GRACE
+from mcts_engine.rules import RulesError, get_game
+
+from .conditions import PlayConditions
+
+__all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
 
 
 @dataclass(frozen=True)
-class TimeControl:
-    """How long engines may think: a fixed movetime, a node count, or a clock with increment."""
+class Lineup:
+    """What every game of a run shares: the engines and the conditions they play under.
+    Sent whole to each cluster task."""
 
-    movetime: int | None = None        # ms per move
-    nodes: int | None = None           # iterations per move
-    base: float | None = None          # clock: seconds per game (or per ``moves`` moves)
-    increment: float = 0.0             # clock: seconds added after each move
-    moves: int | None = None           # clock: moves per period (``40/60+0.6``)
-    margin: float = 1.0                # seconds past the limit before a silent engine forfeits
-    hang: float = 30.0                 # seconds a node-limited move may take before it forfeits
-
-    def __post_init__(self) -> None:
-        limits = [name for name, value in (("movetime", self.movetime), ("nodes", self.nodes), ("base", self.base))
-                  if value is not None]
-        if len(limits) != 1:
-            raise ValueError(f"a time control needs exactly one of movetime, nodes and base (a clock), "
-                             f"not {' and '.join(limits) or 'none'}")
-
-    @classmethod
-    def parse(cls, movetime: int | None, nodes: int | None, tc: str | None, margin_ms: int = 1000) -> "TimeControl":
-        """From the command line: ``--movetime MS``, ``--nodes N`` or ``--tc [moves/]seconds[+inc]``."""
-        given = [x is not None for x in (movetime, nodes, tc)]
-        if sum(given) > 1:
-            raise ValueError("give one of --movetime, --nodes, --tc")
-        margin = margin_ms / 1000
-        if tc is not None:
-            text, moves = tc, None
-            try:
-                if "/" in text:
-                    count, text = text.split("/", 1)
-                    moves = int(count)
-                base_text, _, inc_text = text.partition("+")
-                base, increment = float(base_text), float(inc_text or 0)
-            except ValueError:
-                raise ValueError(f"--tc {tc!r}: expected [moves/]seconds[+increment], e.g. 60+0.6") from None
-            if not (0 < base < math.inf and 0 <= increment < math.inf):
-                raise ValueError(f"--tc {tc!r}: the time must be positive (and finite)")
-            if moves is not None and moves < 1:
-                raise ValueError(f"--tc {tc!r}: the moves per period must be at least 1")
-            return cls(base=base, increment=increment, moves=moves, margin=margin)
-        if nodes is not None:
-            return cls(nodes=nodes, margin=margin)
-        return cls(movetime=movetime if movetime is not None else 100, margin=margin)
-
-    def game_limit(self, max_plies: int, startup_timeout: float) -> float:
-        """The longest a game can last when both engines use all they are allowed: their
-        starts, then every move of ``max_plies`` at its limit (a clock: both clocks with
-        every increment and period), plus the grace after a ``stop``."""
-        starts = 2 * (startup_timeout + NEW_GAME_TIMEOUT)
-        if self.base is not None:
-            per_side = math.ceil(max_plies / 2)
-            periods = math.ceil(per_side / self.moves) if self.moves else 1
-            thinking = 2 * (self.base * periods + self.increment * per_side + self.margin)
-        elif self.nodes is not None:
-            thinking = max_plies * self.hang
-        else:
-            thinking = max_plies * (self.movetime / 1000 + self.margin)
-        return starts + thinking + STOP_GRACE
-
-
-@dataclass(frozen=True)
-class Opening:
-    """Where a game starts: a FEN (None: the start position) and moves played from it."""
-
-    fen: str | None
-    moves: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Adjudication:
-    """When the referee ends a game before the rules do."""
-
-    max_plies: int = 1000              # a draw after this many plies
-    resign_score: int | None = None    # cp: a side scoring below -this for resign_moves moves resigns
-    resign_moves: int = 3
-    draw_score: int | None = None      # cp: both |score| <= this for draw_moves moves (after 40 plies): draw
-    draw_moves: int = 8
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """What every game of a tournament shares: the game, the engines, the time control,
-    the openings and the adjudication.  Sent whole to each cluster task."""
-
-    game: str
-    rules: dict
+    conditions: PlayConditions
     engines: tuple[EngineSpec, ...]
-    tc: TimeControl
-    openings: tuple[Opening, ...]
-    adjudication: Adjudication = field(default_factory=Adjudication)
-    startup_timeout: float = 10.0
-    game_timeout: float | None = None  # wall seconds a game may last; None: TimeControl.game_limit
 
     def engine(self, name: str) -> EngineSpec:
         """The spec of the engine called ``name``."""
@@ -128,12 +42,6 @@ class Conditions:
             if spec.name == name:
                 return spec
         raise KeyError(f"no engine {name!r} in this tournament ({', '.join(e.name for e in self.engines)})")
-
-    def time_limit(self) -> float:
-        """Wall seconds one game may last before the side to move forfeits it."""
-        if self.game_timeout is not None:
-            return self.game_timeout
-        return self.tc.game_limit(self.adjudication.max_plies, self.startup_timeout)
 
 
 @dataclass(frozen=True)
@@ -151,8 +59,8 @@ class Engines:
     """The live engine processes of one worker (a thread of the local pool, or one cluster
     task): started on first use, restarted after a forfeit, all ended by ``close``."""
 
-    def __init__(self, conditions: Conditions):
-        self.conditions = conditions
+    def __init__(self, lineup: Lineup):
+        self.lineup = lineup
         self._live: dict[str, ProcessEngine] = {}
 
     def get(self, name: str) -> ProcessEngine:
@@ -162,8 +70,8 @@ class Engines:
             return engine
         if engine is not None:
             engine.quit()
-        c = self.conditions
-        engine = make_engine(c.engine(name), c.startup_timeout, game=c.game, rules=c.rules)
+        c = self.lineup.conditions
+        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules)
         self._live[name] = engine
         engine.start()
         return engine
@@ -187,8 +95,9 @@ class Engines:
         self.close()
 
 
-def play_game(conditions: Conditions, spec: GameSpec, engines: Engines) -> dict:
-    """Play one game to its end with ``engines`` and return its journal record."""
+def play_game(lineup: Lineup, spec: GameSpec, engines: Engines) -> dict:
+    """Play one game to its end with ``engines`` (the lineup's live processes) and return its journal record."""
+    conditions = lineup.conditions
     opening = conditions.openings[spec.opening]
     game = get_game(conditions.game, **conditions.rules)
     state = game.parse_fen(opening.fen) if opening.fen else game.new_state()
@@ -206,7 +115,7 @@ def play_game(conditions: Conditions, spec: GameSpec, engines: Engines) -> dict:
 class _Game:
     """The loop of one game: asks the engine to move, validates, keeps clocks, adjudicates."""
 
-    def __init__(self, conditions: Conditions, engines: Engines, colours: tuple[str, str], state, record: dict):
+    def __init__(self, conditions: PlayConditions, engines: Engines, colours: tuple[str, str], state, record: dict):
         self.c, self.engines, self.state, self.record = conditions, engines, state, record
         self.white = 0 if colours[0] == "W" else 1      # the player of White (clock names by colour)
         self.players = tuple(record["players"])

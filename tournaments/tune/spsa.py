@@ -30,8 +30,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .tune_defaults import A_RATIO, ALPHA, GAMMA
-from .tune_params import Param, clamp, round_random
+from .defaults import A_RATIO, ALPHA, GAMMA
+from .params import Param, clamp, round_random
 
 MIN_INT_C = 0.5       # an integer parameter's smallest perturbation (OpenBench)
 
