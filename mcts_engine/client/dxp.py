@@ -22,8 +22,8 @@ import time
 from dataclasses import dataclass
 
 from ..protocol.conventions import SquareTranslation
-from ..protocol.dxp_messages import (BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept, GameEnd,
-                                     GameRequest, MoveMessage, parse_message)
+from ..protocol.dxp_messages import (HUB_LETTERS, BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept,
+                                     GameEnd, GameRequest, MoveMessage, parse_message)
 from ..rules import RulesError, get_game
 from .errors import EngineCrash, EngineProtocolError, EngineStartError, EngineTimeout
 from .info import GoResult
@@ -168,7 +168,7 @@ class DxpEngineProcess(ProcessEngine):
         colour = "Z" if colours[position.to_move] == "B" else "W"
         cells = None
         if not (at_start and colours[0] == "W"):
-            cells = self.translation.position_out(position.hub_position())[1:].translate(str.maketrans("bB", "zZ"))
+            cells = self.translation.position_out(position.hub_position())[1:].translate(HUB_LETTERS)
         clock = dxp_clock(limits, position.to_move)
         self._send(GameRequest(INITIATOR, colour, clock.minutes, clock.moves, cells, colour))
         answer = self._receive(time.monotonic() + self.startup_timeout, "GAMEACC")

@@ -1,4 +1,4 @@
-"""The engine's text protocol (``../shared/PROTOCOL.md``): one engine session, one class per dialect.
+"""The engine's text protocol (docs/protocol.md): one engine session, one class per dialect.
 
 * ``loop.py``: ``run()`` on standard I/O, ``serve()`` on any transport; the first line
   picks the dialect (``hub`` = Hub, anything else = ours).

@@ -1,4 +1,4 @@
-"""Our UCI/UGI-like dialect (``../shared/PROTOCOL.md``): its commands and its output text.
+"""Our UCI/UGI-like dialect (docs/protocol.md): its commands and its output text.
 
 ``UciProtocol`` reads one line at a time, calls the session, and writes ``info``,
 ``bestmove``, ``response``, ``d`` and ``perft`` lines.  Bad input never ends the

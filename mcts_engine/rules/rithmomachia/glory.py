@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from .geometry import indices
+from ..geometry import indices
 
 
 def progression(a: int, b: int, c: int, constant_ok: bool) -> bool:

@@ -1,4 +1,4 @@
-"""Rithmomachia captures (``../shared/rules/rithmomachia.md`` §5, §6): who takes what after a move.
+"""Rithmomachia captures (§5 and §6 of its rules text; docs/games.md#rithmomachia): who takes what after a move.
 
 Two mixins keep the capture rules apart from the board and the moves:
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .geometry import indices
-from .rithmomachia_glory import glorious_win
-from .rithmomachia_options import PYRAMID
+from ..geometry import indices
+from .glory import glorious_win
+from .options import PYRAMID
 
 WHOLE_BIT = 1 << 20   # in a hit mask: the whole piece (bits 0.. are pyramid components)
 

@@ -1,7 +1,8 @@
 """Rithmomachia, the "Battle of Numbers" (GlukKazan's 2014 article and Axiom program).
 
-Rules: ``../shared/rules/rithmomachia.md`` with the defaults of its §10; every option
-of its §8.1 table and the preset ``author_compat`` (see ``rithmomachia_options``).
+Rules: the Rithmomachia rules text with the defaults of its §10 (how we read it:
+docs/games.md#rithmomachia); every option of its §8.1 table and the preset
+``author_compat`` (see ``options.py``).
 
 Board: 8 files ``a``..``h`` x 16 (or 14) ranks, ``Grid(ranks, 8, ghost=3)``: bit
 ``row * 11 + col``; three ghost columns let a (3 files, 1 rank) leap be one shift
@@ -14,7 +15,7 @@ pyramid is ``(components, alive)``: the tuple of its original component codes an
 the bit mask of those still present.
 
 Captures (§5) are resolved after every move against the post-move position, by the
-capture rules of ``rithmomachia_captures`` (mixed into the game and the state).  Only
+capture rules of ``captures.py`` (mixed into the game and the state).  Only
 targets whose relations can have changed since the mover last resolved are
 examined (the "dirty" cells: cells vacated or filled since then, changed
 pyramids, and the rank/file of the moved piece for eruption); a fresh position
@@ -38,12 +39,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .base import NO_LIMIT, BadPosition, Game, IllegalMove, State
-from .fen import fen_fields, fen_side
-from .geometry import Grid, indices
-from .view import BoardView, MovePath, ViewPiece, square_view
-from .rithmomachia_captures import CaptureArithmetic, CaptureResolution
-from .rithmomachia_options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
+from ..base import NO_LIMIT, BadPosition, Game, IllegalMove, State
+from ..fen import fen_fields, fen_side
+from ..geometry import Grid, indices
+from ..view import BoardView, MovePath, ViewPiece, square_view
+from .captures import CaptureArithmetic, CaptureResolution
+from .options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
 
 Move = int  # from_bit * 256 + to_bit
 ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -59,12 +60,6 @@ def piece_text(piece) -> str:
         return "P(" + "+".join(("" if alive >> i & 1 else "x") + SHAPES[c & 3] + str(c >> 2)
                                for i, c in enumerate(comps)) + ")"
     return SHAPES[piece & 3] + str(piece >> 2)
-
-
-def pyramid_values(piece) -> list[tuple[int, int]]:
-    """The (shape, value) of each component still in a pyramid."""
-    comps, alive = piece
-    return [(c & 3, c >> 2) for i, c in enumerate(comps) if alive >> i & 1]
 
 
 def piece_total(piece) -> int:

@@ -1,4 +1,4 @@
-"""Rithmomachia rule options and set-ups (``../shared/rules/rithmomachia.md`` §2, §8).
+"""Rithmomachia rule options and set-ups (§2 and §8 of its rules text; docs/games.md#rithmomachia).
 
 The option table (§8.1) is the schema ``SCHEMA``: one row per option with its
 default and allowed values; the preset ``author_compat`` (§8.3) is the "reference
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .options import Option, Schema
+from ..options import Option, Schema
 
 # --- pieces ---------------------------------------------------------------------------
 SHAPES = "RTS"              # shape index 0 = Round, 1 = Triangle, 2 = Square
