@@ -17,7 +17,7 @@ from .hub import HubEngineProcess
 from .info import GoResult, merged, parse_info
 from .limits import GoLimits
 from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
-from .specs import EngineSpec, rules_text
+from .specs import EngineSpec
 
 __all__ = ["EngineProcess", "make_engine", "go_command", "parse_option_line", "NEW_GAME_TIMEOUT"]
 
@@ -75,12 +75,7 @@ class EngineProcess(ProcessEngine):
         elif self.game != DEFAULT_GAME:
             raise self._error(EngineStartError, f"the engine does not declare the UCI_Variant option, "
                               f"so it cannot be told to play {self.game}")
-        if self.rules:
-            if "rules" not in declared:
-                raise self._error(EngineStartError, "the engine does not declare the Rules option, so it "
-                                  "cannot be given the rule options " + rules_text(self.rules))
-            options.append(("Rules", rules_text(self.rules)))
-        return options
+        return options + self._rules_setting(declared, "option")
 
     def new_game(self, timeout: float = NEW_GAME_TIMEOUT) -> None:
         """``ucinewgame`` then isready/readyok."""

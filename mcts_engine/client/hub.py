@@ -25,7 +25,6 @@ from .errors import EngineProtocolError, EngineStartError, EngineTimeout
 from .info import EngineInfo, GoResult, Score, merged
 from .limits import GoLimits
 from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
-from .specs import rules_text
 
 __all__ = ["HubEngineProcess", "variant_names", "hub_score", "level_command", "parse_hub_info"]
 
@@ -129,12 +128,7 @@ class HubEngineProcess(ProcessEngine):
         elif self.rules_game.name != HUB_DEFAULT_GAME:
             raise self._error(EngineStartError, f"the engine declares no variant parameter, so it plays "
                               f"{HUB_DEFAULT_GAME} only, not {self.rules_game.name}")
-        if self.rules:
-            if "rules" not in declared:
-                raise self._error(EngineStartError, "the engine does not declare the Rules parameter, so it "
-                                  "cannot be given the rule options " + rules_text(self.rules))
-            out.append(("Rules", rules_text(self.rules)))
-        return out
+        return out + self._rules_setting(declared, "parameter")
 
     def _sync(self, what: str, timeout: float = SYNC_TIMEOUT) -> list[str]:
         """ping -> pong; the texts of the ``error`` lines seen meanwhile."""

@@ -26,12 +26,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .errors import EngineCrash, EngineError, EngineStartError
 from .info import GoResult
 from .limits import GoLimits
-from .specs import EngineSpec
+from .specs import EngineSpec, rules_text
 
 __all__ = ["ProcessEngine", "AdvertisedOption", "group_pids", "TIMED_OUT", "STOP_GRACE"]
 
@@ -229,6 +229,17 @@ class ProcessEngine:
             if line.split()[:1] == [until]:
                 return
             yield line
+
+    def _rules_setting(self, declared: Iterable[str], word: str) -> list[tuple[str, str]]:
+        """``Rules`` and the game's rule options as its text, to send after the game (none
+        without rule options); EngineStartError when the engine declares no ``Rules`` (among
+        ``declared``, lower-case names) ``word`` (option, parameter) to take them."""
+        if not self.rules:
+            return []
+        if "rules" not in declared:
+            raise self._error(EngineStartError, f"the engine does not declare the Rules {word}, so it "
+                              "cannot be given the rule options " + rules_text(self.rules))
+        return [("Rules", rules_text(self.rules))]
 
     def new_game(self) -> None:
         """The next ``go`` is the start of a new game."""
