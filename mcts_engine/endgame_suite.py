@@ -3,7 +3,7 @@
 Issue 17 asks that the search turn a won ending into a win rather than shuffle until a
 no-progress draw.  Each row is a position (our FEN, ``rules/fen.py``), the side that
 wins it, and why it is won under our rules (draughts.md §2.4 and the endgame counts of
-``rules/draughts_variants.py``: English draws after 40 moves without a man move or a
+``rules/draughts/variants.py``: English draws after 40 moves without a man move or a
 capture; International after 25 king-only moves, and 3 pieces against a lone king
 after 16 moves; Russian after 15 king-only moves, 3 kings against a lone king after
 15 moves).  ``mcts-engine bench --endgames`` (``endgames.py``) plays each one out,

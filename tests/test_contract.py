@@ -11,7 +11,7 @@ from toy_games import TakeAway
 
 from mcts_engine.rules import BadPosition, IllegalMove, get_game, list_games
 from mcts_engine.rules.base import NO_LIMIT, Game, State, count_limit, material_share, perft_walk
-from mcts_engine.rules.draughts_variants import VARIANTS
+from mcts_engine.rules.draughts.variants import VARIANTS
 
 # --- the defaults, on a toy game that implements only the abstract core --------------------------
 

@@ -16,7 +16,7 @@ from conftest import (check_copy_is_independent, check_fen_round_trip, check_mov
                       random_game)
 
 from mcts_engine.rules import get_game
-from mcts_engine.rules.draughts_variants import VARIANTS
+from mcts_engine.rules.draughts.variants import VARIANTS
 
 GAMES = sorted(VARIANTS)  # every draughts variant
 # a few rule options on top of the registered variants (name, options)

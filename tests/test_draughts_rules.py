@@ -14,7 +14,7 @@ import pytest
 
 from mcts_engine.rules import (AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame,
                                get_game)
-from mcts_engine.rules.draughts_variants import VARIANTS
+from mcts_engine.rules.draughts.variants import VARIANTS
 
 # ----------------------------------------------------------------------------
 # helpers
@@ -866,7 +866,7 @@ def test_each_endgame_count_is_at_least_its_rule_sets_floor():
     have passed since the last capture: no count of a rule set may be below its floor."""
     from itertools import product
 
-    from mcts_engine.rules.draughts_variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES
+    from mcts_engine.rules.draughts.variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES
     for name, counts in ENDGAME_COUNTS.items():
         if counts is None:
             continue

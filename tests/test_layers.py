@@ -19,6 +19,7 @@ MAX_LINES = 600           # a module outside rules/ that grows past this holds t
 
 # bottom to top: a module may import its own package and the layers below it
 LAYERS = (
+    ("mcts_engine.native",),
     ("mcts_engine", "mcts_engine.rules", "mcts_engine.echo"),
     ("mcts_engine.engine_options", "mcts_engine.tables", "mcts_engine.records"),
     ("mcts_engine.mcts", "mcts_engine.parallel"),
@@ -74,11 +75,13 @@ def imports(name: str, nested: bool = False) -> list[tuple[str, str, int]]:
 
 
 def layer_of(module: str) -> tuple[int, str]:
-    """(layer index, the package of the layer table) of a module: its longest listed prefix."""
+    """(layer index, the package of the layer table) of a module: its longest listed prefix (a
+    top-level package's own ``__init__`` only by its name, so a new subpackage must be listed)."""
     best = None
     for index, packages in enumerate(LAYERS):
         for package in packages:
-            if (module == package or module.startswith(package + ".")) and (best is None or len(package) > len(best[1])):
+            inside = module == package or (module.startswith(package + ".") and package not in PACKAGES)
+            if inside and (best is None or len(package) > len(best[1])):
                 best = (index, package)
     if best is None:
         raise AssertionError(f"{module} is in no layer: put its package in LAYERS ({__file__})")

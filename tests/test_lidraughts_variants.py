@@ -1,6 +1,6 @@
 """The lidraughts and Hub variants: Frysk!, Antidraughts, Breakthrough and Killer draughts.
 
-Each is a row of the draughts table (``draughts_variants.py``) that changes one or two
+Each is a row of the draughts table (``rules/draughts/variants.py``) that changes one or two
 parameters of International or Frisian draughts; their rules are in docs/games.md.
 Here: the worked examples of those notes, start perft against pydraughts (live at a
 small depth; the deeper figures in ``PYDRAUGHTS_PERFT`` were measured with pydraughts

@@ -9,13 +9,13 @@ from __future__ import annotations
 from .base import Game, State
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import parse_rule_options
-from . import alquerque, dablot, draughts, draughts_variants, fanorona, gauntlet, life, rithmomachia
+from . import alquerque, dablot, draughts, fanorona, gauntlet, life, rithmomachia
 
 __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State", "RulesError", "UnknownGame", "BadOption",
            "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
 
 # name -> factory(**options) -> Game
-_FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts_variants.VARIANTS}
+_FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
 _FACTORIES["life"] = lambda **o: life.make_game(**o)
 _FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
 _FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
@@ -25,7 +25,7 @@ _FACTORIES["dablot"] = lambda **o: dablot.make_game(**o)
 _FACTORIES["gauntlet"] = lambda **o: gauntlet.make_game(**o)
 _FACTORIES["fanorona"] = lambda **o: fanorona.make_game(**o)
 _FACTORIES["rithmomachia"] = lambda **o: rithmomachia.make_game(**o)
-_ALIASES = dict(draughts_variants.ALIASES)
+_ALIASES = dict(draughts.ALIASES)
 _CACHE: dict = {}
 
 
@@ -41,7 +41,7 @@ def aliases_of(name: str) -> list[str]:
 
 def is_draughts(name: str) -> bool:
     """Whether ``name`` is a registered draughts variant (its game records are PDN)."""
-    return name in draughts_variants.VARIANTS
+    return name in draughts.VARIANTS
 
 
 def get_game(name: str, **options) -> Game:

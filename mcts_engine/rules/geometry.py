@@ -107,8 +107,8 @@ class Grid:
         out = 0
         for r in range(self.rows):
             for c in range(self.cols):
-                if (where >> self.index(r, c) & 1 and 0 <= r + drow < self.rows
-                        and 0 <= c + dcol < self.cols and self.points >> self.index(r + drow, c + dcol) & 1):
+                if (self.mask(r, c) & where and 0 <= r + drow < self.rows
+                        and 0 <= c + dcol < self.cols and self.mask(r + drow, c + dcol) & self.points):
                     out |= self.mask(r, c)
         return out
 
@@ -127,8 +127,7 @@ class Grid:
         row = int(text[1:]) - 1
         if not 0 <= row < self.rows:
             return None
-        index = self.index(row, col)
-        return index if self.points >> index & 1 else None
+        return self.index(row, col) if self.mask(row, col) & self.points else None
 
     def numbering(self, top_down: bool = True, left_to_right: bool = True) -> list[int]:
         """Bit indices of the points in PDN numbering order (square 1 first).
@@ -138,7 +137,58 @@ class Grid:
         """
         rows = range(self.rows - 1, -1, -1) if top_down else range(self.rows)
         cols = range(self.cols) if left_to_right else range(self.cols - 1, -1, -1)
-        return [self.index(r, c) for r in rows for c in cols if self.points >> self.index(r, c) & 1]
+        return [self.index(r, c) for r in rows for c in cols if self.mask(r, c) & self.points]
+
+
+class DarkGrid(Grid):
+    """The dark squares of a ``size`` x ``size`` draughts board, two cells to a bit (Scan's layout).
+
+    Cell ``(row, col)`` is bit ``(row * stride + col) // 2`` with an odd ``stride = size + ghost``:
+    the dark squares (``row + col`` of one parity; ``invert``: odd) fill the bits row by row,
+    ``ghost`` unused bits after every two rows, and each step between dark squares is one
+    shift: ``delta(1, 1) = (stride + 1) / 2`` and ``delta(1, -1) = (stride - 1) / 2`` along the
+    diagonals, ``delta(0, 2) = 1`` and ``delta(2, 0) = stride`` two cells along the lines.
+    A diagonal step off the east or west edge lands on a ghost bit, so ``ghost = 1`` serves
+    boards with diagonal moves; ``ghost = 3`` makes a step two cells sideways off the edge land
+    on a ghost too (Frisian orthogonal captures).  A board is 36 bits at 8x8 and 55 (64 with
+    ``ghost = 3``) at 10x10, so up to 10x10 the position is one machine word in the native
+    kernel and the same int here; 12x12 takes 78 bits.  Squares keep the row-major order of
+    ``Grid``, so square ranks (the endgame tables' numbering) are the same in both layouts.
+    Light cells have no bit: their ``mask`` is 0.
+    """
+
+    def __init__(self, size: int, invert: bool = False, ghost: int = 1):
+        if size < 2 or size % 2 or ghost not in (1, 3):
+            raise ValueError(f"bad dark-square grid {size}x{size} ghost={ghost}")
+        self.rows = self.cols = size
+        self.ghost = ghost
+        self.stride = size + ghost
+        self.parity = 1 if invert else 0
+        self._coords = {self.index(r, c): (r, c) for r in range(size) for c in range(size)
+                        if (r + c) % 2 == self.parity}
+        self.cells = self.points = sum(1 << i for i in self._coords)
+
+    def is_point(self, row: int, col: int) -> bool:
+        """Whether ``(row, col)`` is a dark square of the board."""
+        return 0 <= row < self.rows and 0 <= col < self.cols and (row + col) % 2 == self.parity
+
+    def index(self, row: int, col: int) -> int:
+        """Bit index of a dark square (a light cell shares its neighbour's bit: see ``mask``)."""
+        return (row * self.stride + col) // 2
+
+    def mask(self, row: int, col: int) -> int:
+        """Single-bit mask of a dark square; 0 for a light cell or a cell off the board."""
+        return 1 << self.index(row, col) if self.is_point(row, col) else 0
+
+    def coords(self, index: int) -> tuple[int, int]:
+        """(row, col) of a square's bit index."""
+        return self._coords[index]
+
+    def delta(self, drow: int, dcol: int) -> int:
+        """The shift between dark squares ``drow`` rows up and ``dcol`` columns right."""
+        if (drow + dcol) % 2:
+            raise ValueError(f"({drow}, {dcol}) leads from a dark square to a light one")
+        return (drow * self.stride + dcol) // 2
 
 
 # --- boards whose lines exist only at some points ------------------------------------

@@ -9,14 +9,14 @@ rows, ``ALIASES`` other names of them.
 The endgame counts the ``endgame`` parameter selects (draughts.md §2.4 and §3.2;
 thresholds as coded in pydraughts) are here too: each gives the number of plies since
 the last capture after which a material balance is drawn, or None.
-``draughts.py`` compiles a row into a move generator.
+``game.py`` compiles a row into a move generator.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from .options import Schema, option_field, schema_of
+from ..options import Schema, option_field, schema_of
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,871 @@
+/* The draughts move generator and game loop for one board word.
+ *
+ * Included once by draughts64.c (BB = u64, SUFFIX = 64) and once by draughts128.c
+ * (BB = u128, SUFFIX = 128), each of which defines POPCNT and CTZ for its word first.
+ * Each function follows its Python reference in rules/draughts/ (generator.py and
+ * state.py) loop for loop, so both list the same moves in the same order and a playout
+ * fed the same random numbers plays the same game; tests/test_native_draughts.py checks it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define FN(name) CAT(CAT(name, _), SUFFIX)
+#define MOVE CAT(Move, SUFFIX)
+#define POS CAT(Pos, SUFFIX)
+#define KEY CAT(Key, SUFFIX)
+#define SCRATCH CAT(Scratch, SUFFIX)
+
+static inline BB SH(BB x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline BB LOWBIT(BB x) { return x & (~x + 1); }
+
+/* ------------------------------------------------------------------------------------------
+ * One whole-board pass over the side to move (MoveGenerator.scan): the pieces that may start
+ * a capture (0: none, the steps are the moves), and the steps as buckets: each set bit t of
+ * `targets` is the step from t shifted back by `delta`.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct { BB targets; int delta, n; } Bucket;
+typedef struct { BB jumpers; int count, nb; Bucket b[MAX_BUCKETS]; } ScanOut;
+
+static inline void add_bucket(ScanOut *o, BB t, int delta)
+{
+    int n = POPCNT(t);
+    o->b[o->nb].targets = t;
+    o->b[o->nb].delta = delta;
+    o->b[o->nb].n = n;
+    o->nb++;
+    o->count += n;
+}
+
+static int flying_capture(const Rules *r, BB mine, BB opp, BB empty)
+{
+    for (int i = 0; i < r->n_king_jump; i++) {
+        int d = r->king_jump[i];
+        BB x = mine;
+        while (x) {
+            x = SH(x, d);
+            if ((x & opp) && (SH(x & opp, d) & empty))
+                return 1;
+            x &= empty;
+        }
+    }
+    return 0;
+}
+
+/* Flying kings: step buckets per direction and distance (MoveGenerator._king_rays); stops at
+ * the first capture found.  `frozen` kings are only tested for captures. */
+static int king_rays(const Rules *r, BB steppers, BB frozen, BB opp, BB empty, ScanOut *o)
+{
+    for (int i = 0; i < r->n_king_step_up; i++) {
+        int d = r->king_step_up[i], k = d;
+        BB x = steppers;
+        while (x) {
+            x <<= d;
+            if (((x & opp) << d) & empty)
+                return 1;
+            x &= empty;
+            if (x)
+                add_bucket(o, x, k);
+            k += d;
+        }
+    }
+    for (int i = 0; i < r->n_king_step_down; i++) {
+        int d = r->king_step_down[i], k = d;
+        BB x = steppers;
+        while (x) {
+            x >>= d;
+            if (((x & opp) >> d) & empty)
+                return 1;
+            x &= empty;
+            if (x)
+                add_bucket(o, x, -k);
+            k += d;
+        }
+    }
+    if (!r->king_jump_equals_step || frozen)
+        return flying_capture(r, frozen | steppers, opp, empty);
+    return 0;
+}
+
+static void scan(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, ScanOut *o)
+{
+    BB empty = (BB)r->points ^ (own | opp);
+    BB mine = own & kings, men = own ^ mine;
+    BB prey = r->man_takes_king ? opp : opp ^ (opp & kings);
+    BB movers[4] = {0, men, mine, own};
+    BB steppers[4] = {0, men, mine, own};
+    const Plan *plan;
+    if (!mine) {
+        plan = &r->plans[turn][0];
+    } else if (frozen && !r->flying) {
+        plan = &r->plans[turn][2];
+        steppers[2] = mine ^ frozen;
+        steppers[3] = own ^ frozen;
+    } else {
+        plan = &r->plans[turn][1];
+    }
+    BB jumpers = 0;
+    o->count = 0;
+    o->nb = 0;
+    for (int i = 0; i < plan->n_shared_up; i++) {
+        const PlanDir *p = &plan->shared_up[i];
+        BB a = movers[p->st] << p->d;
+        BB t = a & empty;
+        if (t)
+            add_bucket(o, t, p->d);
+        t = ((a & prey) << p->d) & empty;
+        if (t)
+            jumpers |= t >> p->dd;
+    }
+    for (int i = 0; i < plan->n_shared_down; i++) {
+        const PlanDir *p = &plan->shared_down[i];
+        BB a = movers[p->st] >> p->d;
+        BB t = a & empty;
+        if (t)
+            add_bucket(o, t, -p->d);
+        t = ((a & prey) >> p->d) & empty;
+        if (t)
+            jumpers |= t << p->dd;
+    }
+    for (int i = 0; i < plan->n_split_up; i++) {
+        const PlanDir *p = &plan->split_up[i];
+        if (p->st) {
+            BB t = (steppers[p->st] << p->d) & empty;
+            if (t)
+                add_bucket(o, t, p->d);
+        }
+        if (p->ju) {
+            BB t = (((movers[p->ju] << p->d) & prey) << p->d) & empty;
+            if (t)
+                jumpers |= t >> p->dd;
+        }
+    }
+    for (int i = 0; i < plan->n_split_down; i++) {
+        const PlanDir *p = &plan->split_down[i];
+        if (p->st) {
+            BB t = (steppers[p->st] >> p->d) & empty;
+            if (t)
+                add_bucket(o, t, -p->d);
+        }
+        if (p->ju) {
+            BB t = (((movers[p->ju] >> p->d) & prey) >> p->d) & empty;
+            if (t)
+                jumpers |= t << p->dd;
+        }
+    }
+    if (mine) {
+        if (r->flying) {
+            if (jumpers)
+                jumpers |= mine;
+            else if (king_rays(r, mine ^ frozen, frozen, opp, empty, o))
+                jumpers = mine;
+        } else if (r->king_only) {
+            for (int i = 0; i < r->n_king_only_up; i++) {
+                int d = r->king_only_up[i];
+                jumpers |= mine & (opp >> d) & (empty >> (2 * d));
+            }
+            for (int i = 0; i < r->n_king_only_down; i++) {
+                int d = r->king_only_down[i];
+                jumpers |= mine & (opp << d) & (empty << (2 * d));
+            }
+        }
+    }
+    o->jumpers = jumpers;
+}
+
+BB FN(jumpers)(const Rules *r, BB own, BB opp, BB kings, int turn)
+{
+    ScanOut o;
+    scan(r, own, opp, kings, turn, 0, &o);
+    return o.jumpers;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Move lists in the scratch buffers.
+ * ---------------------------------------------------------------------------------------- */
+static int grow(void **buf, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*buf, n * size);
+    if (!p)
+        return 0;
+    *buf = p;
+    *cap = n;
+    return 1;
+}
+
+static inline int push_move(SCRATCH *s, BB frm, BB to, BB cap, int crowned)
+{
+    if (s->n == s->cap && !grow((void **)&s->moves, &s->cap, s->n + 1, sizeof(MOVE))) {
+        s->oom = 1;
+        return 0;
+    }
+    MOVE *m = &s->moves[s->n++];
+    m->frm = frm;
+    m->to = to;
+    m->cap = cap;
+    m->crowned = crowned;
+    return 1;
+}
+
+static int push_seq(SCRATCH *s, BB frm, BB to, BB cap, int crowned, int len, int first_king)
+{
+    if (s->n_seqs == s->cap_seqs) {
+        size_t cap = s->cap_seqs, need = s->n_seqs + 1;
+        size_t c1 = cap, c2 = cap;
+        if (!grow((void **)&s->seqs, &cap, need, sizeof(MOVE))
+            || !grow((void **)&s->seq_len, &c1, need, sizeof(int))
+            || !grow((void **)&s->seq_first_king, &c2, need, sizeof(int))) {
+            s->oom = 1;
+            return 0;
+        }
+        s->cap_seqs = cap;
+    }
+    size_t i = s->n_seqs++;
+    s->seqs[i].frm = frm;
+    s->seqs[i].to = to;
+    s->seqs[i].cap = cap;
+    s->seqs[i].crowned = crowned;
+    s->seq_len[i] = len;
+    s->seq_first_king[i] = first_king < 0 ? len + 99 : first_king;
+    return 1;
+}
+
+void FN(scratch_free)(SCRATCH *s)
+{
+    free(s->moves);
+    free(s->seqs);
+    free(s->seq_len);
+    free(s->seq_first_king);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Capture sequences (MoveGenerator.sequences, _extend, _extend_flying): every complete
+ * sequence, before the choice rule, with its length and where its first king was taken.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct {
+    const Rules *r;
+    BB kings, frm, promo, points;
+    int turn;
+    SCRATCH *s;
+} SeqCtx;
+
+static int extend_flying(SeqCtx *c, BB sq, int crowned, BB captured, int ncap, int fk, int last, BB occupied,
+                         BB opp)
+{
+    const Rules *r = c->r;
+    BB prey = opp & ~captured, free = c->points & ~occupied;
+    int found = 0;
+    for (int i = 0; i < r->n_king_jump; i++) {
+        int d = r->king_jump[i];
+        if (d == -last && !r->king_reverse)
+            continue;
+        BB s = SH(sq, d);
+        while (s & free)
+            s = SH(s, d);
+        if (!(s & prey))
+            continue;
+        BB land = SH(s, d);
+        if (!(land & free))
+            continue;
+        found = 1;
+        BB cap2 = captured | s;
+        int fk2 = (fk < 0 && (s & c->kings)) ? ncap : fk;
+        BB occ2 = occupied, opp2 = opp;
+        if (r->immediate) {
+            occ2 ^= s;
+            opp2 ^= s;
+        }
+        BB finals[16];
+        int nf = 0, continuing = 0;
+        while (land & free) {
+            if (extend_flying(c, land, crowned, cap2, ncap + 1, fk2, d, occ2, opp2))
+                continuing = 1;
+            else if (!continuing)
+                finals[nf++] = land;
+            if (r->landing == LAND_NEXT)
+                break;
+            land = SH(land, d);
+        }
+        if (!continuing) {
+            if (r->landing == LAND_KILLER && (s & c->kings) && nf > 1)
+                nf = 1;     /* Killer: after a king as the last piece, just behind it */
+            for (int j = 0; j < nf; j++)
+                push_seq(c->s, c->frm, finals[j], cap2, crowned, ncap + 1, fk2);
+        }
+    }
+    return found;
+}
+
+static int extend(SeqCtx *c, BB sq, int king, int crowned, BB captured, int ncap, int fk, int last, BB occupied,
+                  BB opp)
+{
+    const Rules *r = c->r;
+    if (king && r->flying)
+        return extend_flying(c, sq, crowned, captured, ncap, fk, last, occupied, opp);
+    const int *dirs;
+    int nd;
+    BB prey;
+    if (king) {
+        dirs = r->king_jump;
+        nd = r->n_king_jump;
+        prey = opp & ~captured;
+    } else {
+        dirs = r->man_jump[c->turn];
+        nd = r->n_man_jump[c->turn];
+        prey = r->man_takes_king ? opp & ~captured : opp & ~captured & ~c->kings;
+    }
+    BB empty = c->points & ~occupied;
+    int found = 0;
+    for (int i = 0; i < nd; i++) {
+        int d = dirs[i];
+        BB mid = SH(sq, d);
+        if (!(mid & prey))
+            continue;
+        BB land = SH(mid, d);
+        if (!(land & empty) || (!r->king_reverse && king && d == -last))
+            continue;
+        found = 1;
+        BB cap2 = captured | mid;
+        int fk2 = (fk < 0 && (mid & c->kings)) ? ncap : fk;
+        BB occ2 = occupied, opp2 = opp;
+        if (r->immediate) {
+            occ2 ^= mid;
+            opp2 ^= mid;
+        }
+        int king2 = king;
+        if (!king && (land & c->promo)) {
+            if (r->promotion == PROMO_STOP) {
+                push_seq(c->s, c->frm, land, cap2, 1, ncap + 1, fk2);
+                continue;
+            }
+            king2 = r->promotion == PROMO_FLY;
+        }
+        if (!extend(c, land, king2, crowned || king2 != king, cap2, ncap + 1, fk2, d, occ2, opp2))
+            push_seq(c->s, c->frm, land, cap2, crowned || (!king && (land & c->promo)), ncap + 1, fk2);
+    }
+    return found;
+}
+
+static void sequences(const Rules *r, BB own, BB opp, BB kings, int turn, BB starters, SCRATCH *s)
+{
+    SeqCtx c = {r, kings, 0, (BB)r->promo[turn], (BB)r->points, turn, s};
+    BB occupied = own | opp;
+    s->n_seqs = 0;
+    while (starters) {
+        BB frm = LOWBIT(starters);
+        starters ^= frm;
+        c.frm = frm;
+        extend(&c, frm, (frm & kings) != 0, 0, 0, 0, -1, 0, occupied ^ frm, opp);
+    }
+}
+
+/* The lexicographic key of the choice rule (MoveGenerator._choice_key), packed in one int. */
+static int64_t choice_key(const Rules *r, const SCRATCH *s, size_t i, BB kings)
+{
+    const MOVE *m = &s->seqs[i];
+    int64_t len = s->seq_len[i], nk = POPCNT(m->cap & kings), kf = (m->frm & kings) != 0;
+    switch (r->choice) {
+    case CHOICE_MAX:
+        return len;
+    case CHOICE_MAX_KINGS:
+        return len * 256 + nk;
+    case CHOICE_ITALIAN:
+        return ((((len << 1) | kf) << 8 | nk) << 11) | (1024 - s->seq_first_king[i]);
+    case CHOICE_FRISIAN:
+        return ((len - nk) * 1000 + nk * 1501) * 2 + kf;
+    case CHOICE_KING_FIRST:
+        return kf;
+    default:
+        return 0;
+    }
+}
+
+/* The choice rule, then FMJD-equal sequences merged, first seen first (MoveGenerator.choose). */
+static void choose(const Rules *r, BB kings, SCRATCH *s)
+{
+    size_t n = s->n_seqs;
+    int64_t best = 0;
+    s->n = 0;
+    if (r->choice != CHOICE_FREE && n > 1) {
+        best = choice_key(r, s, 0, kings);
+        for (size_t i = 1; i < n; i++) {
+            int64_t k = choice_key(r, s, i, kings);
+            if (k > best)
+                best = k;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (r->choice != CHOICE_FREE && n > 1 && choice_key(r, s, i, kings) != best)
+            continue;
+        const MOVE *q = &s->seqs[i];
+        int seen = 0;
+        for (size_t j = 0; j < s->n; j++) {
+            const MOVE *m = &s->moves[j];
+            if (m->frm == q->frm && m->to == q->to && m->cap == q->cap && m->crowned == q->crowned) {
+                seen = 1;
+                break;
+            }
+        }
+        if (!seen && !push_move(s, q->frm, q->to, q->cap, q->crowned))
+            return;
+    }
+}
+
+static void steps_from(const Rules *r, const ScanOut *o, BB kings, int turn, SCRATCH *s)
+{
+    BB promo = (BB)r->promo[turn];
+    s->n = 0;
+    for (int i = 0; i < o->nb; i++) {
+        BB targets = o->b[i].targets;
+        int d = o->b[i].delta;
+        while (targets) {
+            BB to = LOWBIT(targets);
+            targets ^= to;
+            BB frm = SH(to, -d);
+            if (!push_move(s, frm, to, 0, (to & promo) != 0 && !(frm & kings)))
+                return;
+        }
+    }
+}
+
+static MOVE pick_step(const Rules *r, const ScanOut *o, BB kings, int turn, double x)
+{
+    int k = (int)(x * o->count);
+    MOVE m = {0, 0, 0, 0};
+    for (int i = 0; i < o->nb; i++) {
+        const Bucket *b = &o->b[i];
+        if (k < b->n) {
+            BB targets = b->targets;
+            while (k) {
+                targets &= targets - 1;
+                k--;
+            }
+            m.to = LOWBIT(targets);
+            m.frm = SH(m.to, -b->delta);
+            m.crowned = (m.to & (BB)r->promo[turn]) != 0 && !(m.frm & kings);
+            return m;
+        }
+        k -= b->n;
+    }
+    return m;
+}
+
+/* Captures of a position that has them (`o` from scan), after the choice rule, in s->moves. */
+static void captures_after_scan(const Rules *r, BB own, BB opp, BB kings, int turn, const ScanOut *o, SCRATCH *s)
+{
+    sequences(r, own, opp, kings, turn, o->jumpers, s);
+    choose(r, kings, s);
+}
+
+int FN(legal)(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, SCRATCH *s)
+{
+    ScanOut o;
+    s->oom = 0;
+    scan(r, own, opp, kings, turn, frozen, &o);
+    if (o.jumpers)
+        captures_after_scan(r, own, opp, kings, turn, &o, s);
+    else
+        steps_from(r, &o, kings, turn, s);
+    return s->oom ? -1 : (int)s->n;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Perft over raw positions (draw rules ignored; where the first king wins, a position with
+ * a king has no moves), counting the last ply in bulk.
+ * ---------------------------------------------------------------------------------------- */
+static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, SCRATCH *s)
+{
+    if (r->goal == GOAL_CROWN && kings)
+        return 0;
+    ScanOut o;
+    scan(r, own, opp, kings, turn, 0, &o);
+    if (depth == 1 && !o.jumpers)
+        return o.count;
+    if (o.jumpers)
+        captures_after_scan(r, own, opp, kings, turn, &o, s);
+    else
+        steps_from(r, &o, kings, turn, s);
+    if (s->oom)
+        return -1;
+    size_t n = s->n;
+    if (depth == 1)
+        return (int64_t)n;
+    MOVE local[128];
+    MOVE *moves = n <= 128 ? local : malloc(n * sizeof(MOVE));
+    if (!moves) {
+        s->oom = 1;
+        return -1;
+    }
+    memcpy(moves, s->moves, n * sizeof(MOVE));
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const MOVE *m = &moves[i];
+        BB k = kings;
+        if (k & m->frm)
+            k ^= m->frm ^ m->to;
+        else if (m->crowned)
+            k |= m->to;
+        int64_t sub = perft_rec(r, opp & ~m->cap, own ^ m->frm ^ m->to, k & ~m->cap, turn ^ 1, depth - 1, s);
+        if (sub < 0) {
+            total = -1;
+            break;
+        }
+        total += sub;
+    }
+    if (moves != local)
+        free(moves);
+    return total;
+}
+
+int64_t FN(perft)(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, SCRATCH *scratch, int *oom)
+{
+    if (depth <= 0)
+        return 1;
+    scratch->oom = 0;
+    int64_t n = perft_rec(r, own, opp, kings, turn, depth, scratch);
+    *oom = scratch->oom;
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Draw rules (DraughtsState.play, _extra_rules, _endgame_drawn; variants.py's counts).
+ * ---------------------------------------------------------------------------------------- */
+static int smallest(int a, int b) { return a < 0 ? b : (b < 0 ? a : (a < b ? a : b)); }
+
+int FN(endgame_limit)(const Rules *r, BB own, BB opp, BB kings)
+{
+    if (r->endgame == COUNT_NONE || POPCNT(own | opp) > r->endgame_max)
+        return -1;
+    int own_men = POPCNT(own & ~kings), own_kings = POPCNT(own & kings);
+    int opp_men = POPCNT(opp & ~kings), opp_kings = POPCNT(opp & kings);
+    BB longd = (BB)r->long_diagonal;
+    int limit = -1;
+    switch (r->endgame) {
+    case COUNT_FMJD: {
+        int sides[2][4] = {{own_men, own_kings, opp_men, opp_kings}, {opp_men, opp_kings, own_men, own_kings}};
+        for (int i = 0; i < 2; i++) {
+            int a_men = sides[i][0], a_kings = sides[i][1], b_men = sides[i][2], b_kings = sides[i][3];
+            if (b_men == 0 && b_kings == 1 && a_kings >= 1) {
+                if (a_men + a_kings == 3)
+                    limit = smallest(limit, 32);
+                if (a_men + a_kings <= 2)
+                    limit = smallest(limit, 10);
+            }
+        }
+        return limit;
+    }
+    case COUNT_RUSSIAN: {
+        int lone_own = (own & kings & longd) != 0, lone_opp = (opp & kings & longd) != 0;
+        int other_own = (own & longd) != 0, other_opp = (opp & longd) != 0;
+        int sides[2][6] = {{own_men, own_kings, opp_men, opp_kings, other_own, lone_opp},
+                           {opp_men, opp_kings, own_men, own_kings, other_opp, lone_own}};
+        for (int i = 0; i < 2; i++) {
+            int a_men = sides[i][0], a_kings = sides[i][1], b_men = sides[i][2], b_kings = sides[i][3];
+            int long_a = sides[i][4], long_b = sides[i][5];
+            if (b_men == 0 && b_kings == 1) {
+                if (a_men == 0 && a_kings >= 3)
+                    limit = smallest(limit, 30);
+                if (a_men + a_kings == 2 && a_kings >= 1)
+                    limit = smallest(limit, 10);
+                if (a_men + a_kings == 3 && a_kings >= 1 && long_b && !long_a)
+                    limit = smallest(limit, 10);
+            }
+        }
+        int own_n = own_men + own_kings, opp_n = opp_men + opp_kings;
+        if (own_kings == opp_kings && opp_kings >= 1 && own_n == opp_n) {
+            if (own_n == 4 || own_n == 5)
+                limit = smallest(limit, 60);
+            if (own_n == 6 || own_n == 7)
+                limit = smallest(limit, 120);
+        }
+        return limit;
+    }
+    case COUNT_FRISIAN:
+        if (own_men || opp_men)
+            return -1;
+        if ((own_kings == 1 && opp_kings == 2) || (own_kings == 2 && opp_kings == 1))
+            return 14;
+        if (own_kings == 1 && opp_kings == 1)
+            return 4;
+        return -1;
+    case COUNT_TURKISH:
+        return own_men + own_kings == 1 && opp_men + opp_kings == 1 ? 0 : -1;
+    default:
+        return -1;
+    }
+}
+
+int FN(endgame_drawn)(const Rules *r, const POS *p)
+{
+    int64_t since = p->ply - p->capture_ply;
+    if (since < r->endgame_floor || POPCNT(p->own | p->opp) > r->endgame_max)
+        return 0;
+    int limit = FN(endgame_limit)(r, p->own, p->opp, p->kings);
+    if (limit < 0 || since < limit)
+        return 0;
+    return limit > 0 || !FN(jumpers)(r, p->own, p->opp, p->kings, p->turn);
+}
+
+BB FN(frozen)(const Rules *r, const POS *p)
+{
+    if (!r->king_move_limit)
+        return 0;
+    BB sq = p->run_sq[p->turn];
+    int64_t n = p->run_n[p->turn];
+    return n >= r->king_move_limit && (sq & p->own & p->kings) && (p->own & ~p->kings) ? sq : 0;
+}
+
+static int push_key(POS *p, BB own, BB opp, BB kings, int turn)
+{
+    if (p->n_hist == p->cap_hist && !grow((void **)&p->hist, &p->cap_hist, p->n_hist + 1, sizeof(KEY)))
+        return 0;
+    KEY *k = &p->hist[p->n_hist++];
+    k->own = own;
+    k->opp = opp;
+    k->kings = kings;
+    k->turn = turn;
+    return 1;
+}
+
+void FN(play)(const Rules *r, POS *p, const MOVE *m, int *oom)
+{
+    BB frm = m->frm, to = m->to, cap = m->cap;
+    int turn = p->turn;
+    BB own0 = p->own, opp0 = p->opp, kings0 = p->kings;
+    BB own = own0 ^ frm ^ to, opp = opp0, kings = kings0;
+    BB by_king = kings & frm;
+    if (by_king)
+        kings ^= frm ^ to;
+    else if (m->crowned)
+        kings |= to;
+    if (cap) {
+        opp &= ~cap;
+        kings &= ~cap;
+    }
+    p->own = opp;
+    p->opp = own;
+    p->kings = kings;
+    p->turn = turn ^ 1;
+    int64_t ply = ++p->ply;
+    if (cap) {
+        p->progress_ply = p->capture_ply = ply;
+        p->n_hist = p->n_kept = 0;
+    } else {
+        if (!by_king && !r->quiet_on_man_move)
+            p->progress_ply = ply;
+        if (by_king || (r->men_sideways && (to == (frm << 1) || frm == (to << 1)))) {
+            if (r->repetition) {   /* a reversible move: count the repetitions since the last irreversible one */
+                if (p->n_hist == 0 && !push_key(p, own0, opp0, kings0, turn))
+                    *oom = 1;
+                size_t seen = 0;
+                for (size_t i = 0; i < p->n_hist; i++) {
+                    const KEY *k = &p->hist[i];
+                    seen += k->turn == (turn ^ 1) && k->own == opp && k->opp == own && k->kings == kings;
+                }
+                if (!push_key(p, opp, own, kings, turn ^ 1))
+                    *oom = 1;
+                if ((int64_t)seen + 1 >= r->repetition)
+                    p->drawn = 1;
+            }
+        } else {
+            p->n_hist = p->n_kept = 0;
+        }
+        if (ply - p->progress_ply >= r->no_progress)
+            p->drawn = 1;
+    }
+    if (r->extra_rules) {
+        if (r->king_move_limit) {
+            if (by_king && !cap) {
+                p->run_n[turn] = p->run_sq[turn] == frm ? p->run_n[turn] + 1 : 1;
+                p->run_sq[turn] = to;
+            } else {
+                p->run_sq[turn] = 0;
+                p->run_n[turn] = 0;
+            }
+        }
+        if (r->endgame != COUNT_NONE && !p->drawn)
+            p->drawn = FN(endgame_drawn)(r, p);
+    }
+}
+
+/* Breakthrough: the player with a king has won (both, from a set-up position: who moved last). */
+static double crowned_winner(const POS *p)
+{
+    BB p0 = p->turn == 0 ? p->own : p->opp;
+    int first = (p->kings & p0) != 0, second = (p->kings & ~p0) != 0;
+    if (first != second)
+        return first ? 1.0 : 0.0;
+    return p->turn == 0 ? 0.0 : 1.0;
+}
+
+double FN(outcome)(const Rules *r, const POS *p)
+{
+    if (p->kings && r->goal == GOAL_CROWN)
+        return crowned_winner(p);
+    ScanOut o;
+    scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
+    if (o.jumpers || o.count)
+        return p->drawn ? 0.5 : -1.0;
+    return r->stuck_score[p->turn];
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Random moves and playouts (DraughtsState.random_move, _random_playout): one draw a ply.
+ * ---------------------------------------------------------------------------------------- */
+int FN(random_move)(const Rules *r, const POS *p, Rand *rand, SCRATCH *s, MOVE *out)
+{
+    if (p->drawn || (p->kings && r->goal == GOAL_CROWN))
+        return 0;
+    ScanOut o;
+    s->oom = 0;
+    scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
+    if (o.jumpers) {
+        captures_after_scan(r, p->own, p->opp, p->kings, p->turn, &o, s);
+        if (s->oom || !s->n)
+            return s->oom ? -1 : 0;
+        double x = rand->next(rand);
+        if (rand->failed)
+            return -1;
+        *out = s->moves[(size_t)(x * (double)s->n)];
+        return 1;
+    }
+    if (!o.count)
+        return 0;
+    double x = rand->next(rand);
+    if (rand->failed)
+        return -1;
+    *out = pick_step(r, &o, p->kings, p->turn, x);
+    return 1;
+}
+
+double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATCH *s, MOVE *record, int *turns,
+                   size_t record_cap, size_t *n_record, int *oom)
+{
+    ScanOut o;
+    s->oom = 0;
+    for (int64_t i = 0; i < max_plies; i++) {
+        if (record && *n_record == record_cap)
+            return -3.0;     /* the caller's record is full: it grows it and goes on */
+        if (p->drawn)
+            return 0.5;
+        if (r->goal == GOAL_CROWN && p->kings)
+            return crowned_winner(p);
+        scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
+        MOVE m;
+        if (o.jumpers) {
+            captures_after_scan(r, p->own, p->opp, p->kings, p->turn, &o, s);
+            if (s->oom) {
+                *oom = 1;
+                return -2.0;
+            }
+            double x = rand->next(rand);
+            if (rand->failed)
+                return -2.0;
+            m = s->moves[(size_t)(x * (double)s->n)];
+        } else if (o.count) {
+            double x = rand->next(rand);
+            if (rand->failed)
+                return -2.0;
+            m = pick_step(r, &o, p->kings, p->turn, x);
+        } else {
+            return r->stuck_score[p->turn];
+        }
+        if (record) {
+            record[*n_record] = m;
+            turns[*n_record] = p->turn;
+            (*n_record)++;
+        }
+        FN(play)(r, p, &m, oom);
+        if (*oom)
+            return -2.0;
+    }
+    return FN(outcome)(r, p);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The evaluation (DraughtsState.evaluate and base.balance_score), to the last bit: the same
+ * operations in the same order, with pow(x, 0.5) as Python's ** 0.5 and no fused multiply-add.
+ * ---------------------------------------------------------------------------------------- */
+double FN(evaluate)(const Rules *r, BB own, BB opp, BB kings, int turn)
+{
+    BB own_men = own & ~kings, opp_men = opp & ~kings;
+    int n_own_k = POPCNT(own & kings), n_opp_k = POPCNT(opp & kings);
+    int n_own_m = POPCNT(own_men), n_opp_m = POPCNT(opp_men);
+    int adv = POPCNT(own_men & (BB)r->far_half[turn]) - POPCNT(opp_men & (BB)r->far_half[1 - turn]);
+    double balance = (double)(n_own_m - n_opp_m) + r->king_value * (double)(n_own_k - n_opp_k);
+    balance = balance + r->eval_advance * (double)adv;
+    int pieces = n_own_m + n_opp_m + n_own_k + n_opp_k;
+    double mover;
+    if (pieces <= 0) {
+        mover = 0.5;
+    } else {
+        double x = r->eval_scale * balance;
+        x = x * pow((double)r->start_pieces / (double)pieces, 0.5);
+        mover = x < -700.0 ? 0.0 : 1.0 / (1.0 + exp(-x));
+    }
+    double first = turn == 0 ? mover : 1.0 - mover;
+    return r->goal == GOAL_LOSE ? 1.0 - first : first;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The endgame tables' numbering (tables/material.py, Numbering.index): each piece class's
+ * squares ranked among all combinations of that many squares, in mixed radix.
+ * ---------------------------------------------------------------------------------------- */
+static int64_t binom(int n, int k)
+{
+    if (k < 0 || n < k)
+        return 0;
+    int64_t c = 1;
+    for (int i = 1; i <= k; i++)
+        c = c * (n - k + i) / i;
+    return c;
+}
+
+static int64_t combination_rank(const Rules *r, BB mask, int k)
+{
+    int n = r->n_points, prev = -1, i = 0;
+    int64_t rank = 0;
+    if (POPCNT(mask) != k)
+        return -1;
+    while (mask) {
+        BB low = LOWBIT(mask);
+        mask ^= low;
+        int a = r->ordinal[CTZ(low)];
+        if (a < 0)
+            return -1;
+        i++;
+        for (int j = prev + 1; j < a; j++)
+            rank += binom(n - 1 - j, k - i);
+        prev = a;
+    }
+    return rank;
+}
+
+int64_t FN(table_index)(const Rules *r, BB own, BB opp, BB kings, const int classes[4])
+{
+    BB parts[4] = {own & kings, own & ~kings, opp & kings, opp & ~kings};
+    int64_t index = 0;
+    for (int c = 0; c < 4; c++) {
+        int64_t rank = combination_rank(r, parts[c], classes[c]);
+        if (rank < 0)
+            return -1;
+        index = index * binom(r->n_points, classes[c]) + rank;
+    }
+    return index;
+}
+
+#undef CAT_
+#undef CAT
+#undef FN
+#undef MOVE
+#undef POS
+#undef KEY
+#undef SCRATCH
