@@ -12,8 +12,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("mcts_engine", "tournaments")
 MAX_LINES = 600           # a module outside rules/ that grows past this holds two concerns
 

@@ -20,9 +20,8 @@ from mcts_engine.client.engine import parse_option_line
 from mcts_engine.client.info import parse_info
 from mcts_engine.client.process import group_pids
 from mcts_engine.client.specs import resolve_cmd
+from support import FAKES, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-FAKES = ROOT / "tests" / "fake_engines"
 GO_TIMEOUT = 10.0        # generous: the machine may be slow and shared
 
 

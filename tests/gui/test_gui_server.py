@@ -20,9 +20,9 @@ from mcts_engine.gui.app import create_app  # noqa: E402
 from mcts_engine.gui.board import GuiConfig  # noqa: E402
 from mcts_engine.gui.session import BoardSession  # noqa: E402
 from mcts_engine.client import GoLimits, parse_engine_arg  # noqa: E402
+from support import FAKES as FAKES_DIR  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FAKES = os.path.join(HERE, "fake_engines")
+FAKES = str(FAKES_DIR)
 
 
 def config(**kwargs) -> GuiConfig:

@@ -27,8 +27,8 @@ from mcts_engine.rules import get_game, list_games
 from mcts_engine.rules.base import State
 from mcts_engine.rules.draughts import DraughtsState
 from mcts_engine.rules.life import LifeState
-from test_mcts_core import SELECTION_CASES, make_node, make_root
-from toy_games import TakeAway, TakeAwayState, wins_for_mover
+from support.trees import SELECTION_CASES, make_node, make_root
+from support.toy_games import TakeAway, TakeAwayState, wins_for_mover
 
 
 def informed_root(*children: tuple) -> Node:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from drivers import EngineProcess
+from support.drivers import EngineProcess
 from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.reuse import TreeMemory
 from mcts_engine.mcts.selection import Ucb1
@@ -20,7 +20,7 @@ from mcts_engine.mcts.final import final_choice
 from mcts_engine.mcts.tree import MB, NODE_BYTES, Budget, Node, Tree, backup, principal_variation
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
-from toy_games import TakeAway
+from support.toy_games import TakeAway
 
 LINUX = Path("/proc/self/status").exists()
 

@@ -18,7 +18,7 @@ from mcts_engine.mcts.tree import EXHAUSTED, Node, considered
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.protocol.options import OptionError, OptionValues
 from mcts_engine.rules import get_game
-from toy_games import TakeAway, TakeAwayState
+from support.toy_games import TakeAway, TakeAwayState
 
 LIFE7 = {"size": 7, "opening": "Bc3,d3,e3,c4:We5,e6,f5,d5"}     # any opening: the FENs set the stones
 

@@ -12,7 +12,7 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game
 from mcts_engine.rules.base import NO_LIMIT
-from toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
+from support.toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
 
 # Positions with exactly one move that forces a win within 5 plies (found by
 # exhaustive search; see the README's testing notes).  (game, FEN, the move)

@@ -24,14 +24,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import in_ci
+from support import in_ci
 from mcts_engine import native
 from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
 from mcts_engine.rules.draughts.variants import variant_with_options
 from mcts_engine.rules.geometry import indices
 from mcts_engine.tables.material import Material, Numbering
 
-from test_perft import PERFT
+from support.perft import PERFT
 
 SWITCHED_OFF = native.reason.startswith("switched off")
 

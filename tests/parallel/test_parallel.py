@@ -21,8 +21,8 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.tree import considered
 from mcts_engine.parallel.pool import WorkerPool
 from mcts_engine.rules import get_game, list_games
-from drivers import EngineProcess, processes_in_group
-from toy_games import Trouble
+from support.drivers import EngineProcess, processes_in_group
+from support.toy_games import Trouble
 
 LINUX = Path("/proc/self/stat").exists()
 

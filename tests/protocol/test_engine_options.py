@@ -4,7 +4,6 @@ current game's defaults; every declared default reads back from its own text."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from mcts_engine.protocol import options as options_module
 from mcts_engine.protocol.hub import HubProtocol
 from mcts_engine.protocol.options import OptionValues, all_options, markdown_table
 from mcts_engine.protocol.uci import UciProtocol
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ import random
 
 import pytest
 
-from conftest import require
-from drivers import EngineProcess, HubDriver, InProcessEngine, engine_command
+from support import require
+from support.drivers import EngineProcess, HubDriver, InProcessEngine, engine_command
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game, list_games
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from drivers import ROOT, EngineProcess, engine_command, engine_env
-from drivers import processes_in_group
+from support.drivers import ROOT, EngineProcess, engine_command, engine_env
+from support.drivers import processes_in_group
 from mcts_engine import __version__
 from mcts_engine.rules import get_game, list_games
 

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from drivers import EngineProcess, InProcessEngine, hub_fields
+from support.drivers import EngineProcess, InProcessEngine, hub_fields
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol.hub import hub_quote
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run

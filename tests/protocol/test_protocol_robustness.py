@@ -12,7 +12,7 @@ import re
 import time
 
 from mcts_engine.rules import get_game, list_games
-from drivers import EngineProcess
+from support.drivers import EngineProcess
 
 SEED = 20240611
 LINES = 3000

@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from conftest import require
-from drivers import engine_command, engine_env
+from support import require
+from support.drivers import engine_command, engine_env
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.rules import get_game
 

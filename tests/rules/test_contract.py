@@ -6,8 +6,8 @@ import inspect
 import random
 
 import pytest
-from conftest import random_game
-from toy_games import TakeAway
+from support import random_game
+from support.toy_games import TakeAway
 
 from mcts_engine.rules import BadPosition, IllegalMove, get_game, list_games
 from mcts_engine.rules.base import NO_LIMIT, Game, State, count_limit, material_share, perft_walk

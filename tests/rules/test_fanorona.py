@@ -9,7 +9,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+from support import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
                       check_playout_matches_loop, check_random_move, check_random_move_uniform, random_game)
 
 from mcts_engine.cli import main

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import (check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move,
+from support import (check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move,
                       check_random_move_uniform, random_game)
 
 from mcts_engine.rules import get_game, parse_rule_options

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from mcts_engine.protocol import serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 READ_TIMEOUT = 20.0       # generous: the machine may be slow and shared
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import require
+from support import require
 from mcts_engine.cli import main
 from mcts_engine.endgame_suite import SUITE
 from mcts_engine.endgames import TABLE_PIECES, build_tables, convert, select, summary
@@ -19,7 +19,7 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.protocol.options import OptionValues
 from mcts_engine.rules import get_game
 from mcts_engine.tables import Material, TableSet
-from test_crosscheck import _our_moves, _pydraughts, _their_moves
+from support.pydraughts_moves import our_moves as _our_moves, pydraughts as _pydraughts, their_moves as _their_moves
 
 QUICK = ["en-3k2k-a", "in-km1m", "ru-km1m"]      # won in a few plies: the fast run plays these
 

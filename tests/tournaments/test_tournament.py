@@ -4,9 +4,7 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,34 +16,8 @@ from tournaments.results.sprt import SPRT
 from tournaments.play.conditions import Opening, PlayConditions, TimeControl, read_openings
 from tournaments.play.runner import TournamentSettings, schedule
 from mcts_engine.client import EngineSpec
-
-FAKES = Path(__file__).parent / "fake_engines"
-PY = sys.executable
-
-
-def tournament_command() -> list[str]:
-    script = Path(sys.executable).parent / "mcts-tournament"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "tournaments"]
-
-
-def run(*args, timeout=120, check=True):
-    proc = subprocess.run(tournament_command() + list(args), capture_output=True, text=True, timeout=timeout)
-    if check:
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
-
-
-def ours(name, *options):
-    return " ".join([f"name={name}", "cmd=mcts-engine"] + [f"option.{o}" for o in options])
-
-
-def fake(name, script, *options):
-    return " ".join([f"name={name}", f'cmd="{PY} {FAKES / script}"'] + [f"option.{o}" for o in options])
-
-
-def games_of(journal):
-    return Journal(str(journal)).load()[1]
-
+from support import FAKES
+from support.tournament import PY, fake, games_of, ours, run, tournament_command
 
 def test_a_match_journals_every_game_in_colour_swapped_pairs(tmp_path):
     journal, pdn = tmp_path / "j.jsonl", tmp_path / "g.pdn"

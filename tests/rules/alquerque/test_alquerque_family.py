@@ -8,8 +8,8 @@ import math
 import random
 
 import pytest
-from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
-                      check_playout_matches_loop, check_random_move, random_game)
+from support import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back, check_playout_cut_off,
+                     check_playout_matches_loop, check_random_move, legal_strs, play_strs, random_game)
 
 from mcts_engine.rules import BadOption, BadPosition, IllegalMove, get_game, parse_rule_options
 from mcts_engine.rules.alquerque import GAMES
@@ -25,21 +25,6 @@ OPTION_GAMES = [("alquerque", {"chain": "optional"}), ("alquerque", {"chain": "s
                 ("fox-and-geese", {"geese": "french", "fox_start": "d5"})]
 ALL_GAMES = [(n, {}) for n in NAMES] + OPTION_GAMES
 ALL_IDS = [n + "".join(f"-{k}={v}" for k, v in o.items()) for n, o in ALL_GAMES]
-
-
-def legal_strs(state) -> set[str]:
-    """The legal moves of ``state`` in notation (and no two moves print the same)."""
-    texts = [state.move_str(m) for m in state.legal_moves()]
-    assert len(set(texts)) == len(texts)
-    return set(texts)
-
-
-def play_strs(state, *moves: str):
-    """A copy of ``state`` after the moves given in notation."""
-    state = state.copy()
-    for text in moves:
-        state.play(state.parse_move(text))
-    return state
 
 
 # ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from mcts_engine.rules import IllegalMove, get_game
-from test_alquerque_family import legal_strs, play_strs
+from support import legal_strs, play_strs
 
 GAME = get_game("fox-and-geese")
 

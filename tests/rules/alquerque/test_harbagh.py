@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from mcts_engine.rules import get_game
-from test_alquerque_family import legal_strs, play_strs
+from support import legal_strs, play_strs
 
 GAME = get_game("harbagh")
 REPLIES = {"c3-c5": {"c7xc3", "b5xc3"}, "b4-c5": {"c6xb4"}, "c4-c5": {"b6xc4", "d6xc4"}, "d5-c5": {"b5xd5"}}

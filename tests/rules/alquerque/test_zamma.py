@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from mcts_engine.rules import IllegalMove, get_game
-from test_alquerque_family import legal_strs, play_strs
+from support import legal_strs, play_strs
 
 GAME = get_game("zamma")
 REPLIES = {"d4-e5": {"f6xd4"}, "e4-e5": {"e6xe4"}, "f5-e5": {"d5xf5"}, "f4-e5": {"d6xf4", "f6xf4", "h6xf4"}}

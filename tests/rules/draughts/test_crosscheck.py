@@ -1,6 +1,6 @@
 """Cross-checks of the draughts move generator against independent implementations.
 
-Two references from the ``test`` extra (``conftest.require``: a test skips when its reference
+Two references from the ``test`` extra (``support.require``: a test skips when its reference
 is not installed, and fails instead when the ``CI`` environment variable is set):
 
 * **pydraughts** (``pip install pydraughts``; tested with 0.6.7), a pure-Python
@@ -72,132 +72,17 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import require
+from support import require
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.geometry import bits
-
-FILES = "abcdefgh"
-
-# our variant name -> pydraughts variant name (no Turkish: see the module docstring)
-PYDRAUGHTS_VARIANTS = {
-    "english": "english",
-    "italian": "italian",
-    "russian": "russian",
-    "brazilian": "brazilian",
-    "international": "standard",
-    "frisian": "frisian",
-    # the lidraughts variants (pydraughts' names); Killer draughts is not in pydraughts
-    "frysk": "frysk!",
-    "antidraughts": "antidraughts",
-    "breakthrough": "breakthrough",
-}
-BIG = {"international", "frisian", "frysk", "antidraughts", "breakthrough"}   # 10x10: longer games
-
-# The squares on which a man of the colour crowns, per variant, written from the
-# PDN diagrams of shared/rules/draughts.md (independent of both engines).  Only
-# used to decide for which pydraughts moves the crowned flag must be looked up by
-# playing the move (a man's route must touch the crowning row to be crowned).
-_RANK8 = frozenset(f + "8" for f in "bdfh")
-_RANK1 = frozenset(f + "1" for f in "aceg")
-_PROMOTION = {
-    "english": {"B": frozenset(map(str, range(29, 33))), "W": frozenset(map(str, range(1, 5)))},
-    "italian": {"W": frozenset(map(str, range(1, 5))), "B": frozenset(map(str, range(29, 33)))},
-    "russian": {"W": _RANK8, "B": _RANK1},
-    "brazilian": {"W": _RANK8, "B": _RANK1},
-    "international": {"W": frozenset(map(str, range(1, 6))), "B": frozenset(map(str, range(46, 51)))},
-    "frisian": {"W": frozenset(map(str, range(1, 6))), "B": frozenset(map(str, range(46, 51)))},
-}
-for _name in ("frysk", "antidraughts", "breakthrough"):
-    _PROMOTION[_name] = _PROMOTION["international"]
-
-
-# ----------------------------------------------------------------------------
-# helpers shared by both references
-# ----------------------------------------------------------------------------
-
-def _our_moves(game, state) -> set[tuple]:
-    """Our legal moves as (start, end, frozenset(captured), crowned) in our notation."""
-    moves = state.legal_moves()
-    assert len(set(moves)) == len(moves), f"{state.fen()}: duplicate moves in legal_moves()"
-    name = game.square_name
-    return {(name(f), name(t), frozenset(name(c) for c in bits(cap)), bool(crown))
-            for f, t, cap, crown in moves}
-
-
-def _fmt(moves) -> list[str]:
-    out = []
-    for start, end, captured, crowned in sorted(moves, key=lambda m: (m[0], m[1], sorted(m[2]), m[3])):
-        text = f"{start}{'x' if captured else '-'}{end}"
-        if captured:
-            text += " [" + ",".join(sorted(captured, key=lambda s: (len(s), s))) + "]"
-        if crowned:
-            text += " crowned"
-        out.append(text)
-    return out
-
-
-def _mismatch_report(title: str, failures: list[tuple[str, set, set]], limit: int = 8) -> str:
-    lines = [f"{title}: {len(failures)} position(s) disagree"]
-    for fen, ours, theirs in failures[:limit]:
-        lines.append(f"  FEN {fen}")
-        lines.append(f"    only ours:   {_fmt(ours - theirs)}")
-        lines.append(f"    only theirs: {_fmt(theirs - ours)}")
-    if len(failures) > limit:
-        lines.append(f"  ... and {len(failures) - limit} more")
-    return "\n".join(lines)
-
-
-# ----------------------------------------------------------------------------
-# pydraughts
-# ----------------------------------------------------------------------------
-
-def _pydraughts():
-    return require("draughts", "pydraughts is not installed (pip install pydraughts)", attribute="Board")
-
-
-def _pyd_algebraic(number: int) -> str:
-    """pydraughts' Russian/Brazilian square number -> algebraic name (a1=1, c1=2, ..., h8=32)."""
-    rank = (number - 1) // 4 + 1
-    file = 2 * ((number - 1) % 4) + (0 if rank % 2 == 1 else 1)
-    return f"{FILES[file]}{rank}"
-
-
-def _pyd_namer(variant: str):
-    if variant in ("russian", "brazilian"):
-        return _pyd_algebraic
-    return str
-
-
-def _their_moves(draughts, variant: str, fen: str) -> set[tuple]:
-    """pydraughts' legal moves of ``fen`` as (start, end, frozenset(captured), crowned), our notation."""
-    return set(_their_routes(draughts, variant, fen))
-
-
-def _their_routes(draughts, variant: str, fen: str) -> list[tuple]:
-    """Like ``_their_moves`` but one entry per pydraughts Move, i.e. per capture route."""
-    board = draughts.Board(PYDRAUGHTS_VARIANTS[variant], fen=fen)
-    name = _pyd_namer(variant)
-    side = fen[0].upper()
-    promotion = _PROMOTION[variant][side]
-    men = set()
-    for field in fen.split(":")[1:]:
-        if field[:1].upper() == side:
-            men = {item for item in field[1:].split(",") if item and item[0] not in "Kk"}
-    out = []
-    for move in board.legal_moves():
-        route = [name(n) for n in move.steps_move]
-        captured = frozenset(name(n) for n in (move.captures or []))
-        crowned = False
-        if route[0] in men and any(sq in promotion for sq in route[1:]):
-            # pydraughts has no crowned flag: play the move and look at the end square
-            after = board.copy()
-            after.push(move)
-            items = {item for field in after.fen.split(":")[1:] for item in field[1:].split(",")}
-            crowned = "K" + route[-1] in items
-        out.append((route[0], route[-1], captured, crowned))
-    return out
-
+from support.pydraughts_moves import BIG, FILES, PYDRAUGHTS_VARIANTS
+from support.pydraughts_moves import fmt_moves as _fmt
+from support.pydraughts_moves import mismatch_report as _mismatch_report
+from support.pydraughts_moves import our_moves as _our_moves
+from support.pydraughts_moves import pydraughts as _pydraughts
+from support.pydraughts_moves import their_moves as _their_moves
+from support.pydraughts_moves import their_routes as _their_routes
 
 def _sample_positions(game, seeds, budget: int, quiet_every: int = 4, max_plies: int = 400):
     """FENs along seeded random games of our engine, biased toward the interesting plies.

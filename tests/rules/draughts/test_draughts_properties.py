@@ -11,7 +11,7 @@ import random
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from conftest import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back,
+from support import (check_copy_is_independent, check_fen_round_trip, check_moves_read_back,
                       check_playout_matches_loop, check_random_move, check_random_move_uniform, chi2_sf,
                       random_game)
 

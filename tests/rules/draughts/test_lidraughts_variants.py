@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from conftest import require
+from support import require
 from mcts_engine.rules import get_game
 
 # pydraughts 0.6.7's start perft (its own variant names), measured by walking

@@ -11,23 +11,7 @@ import pytest
 
 from mcts_engine.rules import get_game
 from mcts_engine.rules.base import Game
-
-# variant -> (rule options, [perft(1), perft(2), ...]) from shared/perft/README.md (drop columns)
-PERFT = {
-    "english": ({}, [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680]),
-    "international": ({}, [9, 81, 658, 4265, 27117, 167140, 1049442]),
-    "russian": ({}, [7, 49, 302, 1469, 7482, 37986, 190146, 929899]),
-    "brazilian": ({}, [7, 49, 302, 1469, 7473, 37628, 187302, 907830]),
-    "pool": ({}, [7, 49, 302, 1469, 7482, 37986, 190146, 929896]),
-    "czech": ({}, [7, 49, 302, 1469, 7361, 36768, 179740, 845931]),
-    "spanish": ({}, [7, 49, 302, 1469, 7361, 36473, 177532, 828783]),
-    "italian": ({}, [7, 49, 302, 1469, 7361, 36473, 177532, 828783]),
-    # the table's "Thai rules, 12-man start" column
-    "thai": ({"men_rows": 3}, [7, 49, 302, 1469, 7361, 36768, 179740, 845931]),
-    "frisian": ({}, [9, 81, 658, 3874, 21265, 102431, 540126]),
-    "canadian": ({}, [11, 121, 1222, 10053, 79049, 584100]),
-    "turkish": ({}, [8, 64, 708, 7538, 85090, 931312]),
-}
+from support.perft import PERFT
 
 # deepest depth that runs unmarked (the whole unmarked row takes well under a second)
 FAST_DEPTH = {"english": 7, "international": 6, "russian": 7, "brazilian": 7, "pool": 7, "czech": 7,

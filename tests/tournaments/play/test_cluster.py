@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require
-from test_tournament import PY, FAKES, fake, games_of, ours, run, tournament_command
+from support import require
+from support import FAKES
+from support.tournament import PY, fake, games_of, ours, run, tournament_command
 
 from tournaments.results import report
 from mcts_engine.client import EngineSpec
@@ -276,7 +277,7 @@ def test_a_batch_is_a_colour_swapped_pair():
 def test_a_tune_plays_its_iterations_on_the_cluster(tmp_path, cluster):
     """``tune --cluster``: each SPSA iteration's pairs are tasks on the workers, journaled by the
     manager into the tune's journal like a local tune's, and the answer is printed."""
-    tunable = Path(__file__).parent / "fake_engines" / "tunable.py"
+    tunable = FAKES / "tunable.py"
     engine = f'name=fake cmd="{PY} {tunable}" option.Width=24'
     journal = tmp_path / "tune.jsonl"
     out = run("tune", "--game", "english", "--opening-plies", "2", "--max-plies", "60", "--engine", engine,

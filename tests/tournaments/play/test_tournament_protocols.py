@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
-from test_tournament import games_of, ours, run
+from support import FAKES
+from support.tournament import games_of, ours, run
 
 from mcts_engine.rules import get_game
 from tournaments.play import referee as referee_module
@@ -26,7 +26,6 @@ from tournaments.results.journal import Journal
 from tournaments.results.report import build, repeated_games
 from mcts_engine.client import EngineSpec, load_engines_file
 
-FAKES = Path(__file__).parent / "fake_engines"
 PY = sys.executable
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require
+from support import FAKES, require
 from tournaments.results.journal import Journal
 
-FAKE = Path(__file__).parent / "fake_engines" / "tunable.py"
+FAKE = FAKES / "tunable.py"
 BEST_C = 0.7
 GAMES = ["--game", "english", "--opening-plies", "4", "--max-plies", "100"]
 
