@@ -52,6 +52,8 @@ class BadMessage(ValueError):
 
 @dataclass(frozen=True)
 class StartGame:
+    """A new game (``new``): its name, rule options and start FEN (None: the start position)."""
+
     game: str
     rules: str = ""
     fen: str | None = None
@@ -59,41 +61,53 @@ class StartGame:
 
 @dataclass(frozen=True)
 class LoadFen:
+    """The current game from a FEN (``fen``)."""
+
     fen: str
 
 
 @dataclass(frozen=True)
 class Click:
+    """A click on a point of the board (``click``)."""
+
     point: str
 
 
 @dataclass(frozen=True)
 class PlayMove:
+    """A move in the game's notation (``move``, from the move list)."""
+
     move: str
 
 
 @dataclass(frozen=True)
 class Cancel:
-    pass
+    """Drop the move being entered (``cancel``)."""
 
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    """Take back a ply (``undo``)."""
 
 
 @dataclass(frozen=True)
 class Players:
+    """Who plays each side, ``human`` or ``engine`` (``players``)."""
+
     players: tuple[str, str]
 
 
 @dataclass(frozen=True)
 class ChooseEngine:
+    """Which of the server's engines plays and analyses (``engine``)."""
+
     name: str
 
 
 @dataclass(frozen=True)
 class SetLimits:
+    """The engine's time per move (``limits``): a move time in ms or a node count."""
+
     movetime: int | None = None
     nodes: int | None = None
 
@@ -104,26 +118,30 @@ class SetLimits:
 
 @dataclass(frozen=True)
 class Go:
-    pass
+    """The engine plays the side to move now (``go``)."""
 
 
 @dataclass(frozen=True)
 class Analyse:
+    """Infinite analysis on or off (``analyse``)."""
+
     on: bool
 
 
 @dataclass(frozen=True)
 class Stop:
-    pass
+    """Stop the engine (``stop``)."""
 
 
 @dataclass(frozen=True)
 class Record:
-    pass
+    """Ask for the game as PDN / PGN-like text (``record``)."""
 
 
 @dataclass(frozen=True)
 class Ping:
+    """A latency check, answered by ``pong`` with the same id (``ping``)."""
+
     id: int = 0
 
 

@@ -77,6 +77,7 @@ def z_quantile(confidence: float) -> float:
 
 
 def check_counts(**counts: int) -> None:
+    """ValueError naming the first of ``counts`` (name=value) that is not a non-negative integer."""
     for name, value in counts.items():
         if value < 0 or value != int(value):
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
