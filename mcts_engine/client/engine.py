@@ -16,7 +16,7 @@ from .errors import EngineProtocolError, EngineStartError, EngineTimeout
 from .hub import HubEngineProcess
 from .info import GoResult, merged, parse_info
 from .limits import GoLimits
-from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
+from .process import AdvertisedOption, ProcessEngine
 from .specs import EngineSpec
 
 __all__ = ["EngineProcess", "make_engine", "go_command", "parse_option_line", "NEW_GAME_TIMEOUT"]
@@ -111,22 +111,9 @@ class EngineProcess(ProcessEngine):
         self.send(position)
         self.send(go)
         start = time.monotonic()
-        deadline = start + timeout
-        stopped = False
         infos: list[str] = []
         errors: list[str] = []
-        while True:
-            line = self._next_line(deadline)
-            if line is TIMED_OUT:
-                if stopped:
-                    raise self._error(EngineTimeout, f"no bestmove within {timeout:g} s "
-                                      f"(+{STOP_GRACE:g} s after stop) for {go!r}")
-                stopped = True
-                self.send("stop")
-                deadline = time.monotonic() + STOP_GRACE
-                continue
-            if line is None:
-                raise self._exited(f"during {go!r}")
+        for line, stopped in self._search_lines(timeout, "bestmove", f" for {go!r}", f"during {go!r}"):
             tokens = line.split()
             if not tokens:
                 continue

@@ -24,7 +24,7 @@ from ..rules import RulesError, aliases_of, get_game
 from .errors import EngineProtocolError, EngineStartError, EngineTimeout
 from .info import EngineInfo, GoResult, Score, merged
 from .limits import GoLimits
-from .process import STOP_GRACE, TIMED_OUT, AdvertisedOption, ProcessEngine
+from .process import AdvertisedOption, ProcessEngine
 
 __all__ = ["HubEngineProcess", "variant_names", "hub_score", "level_command", "parse_hub_info"]
 
@@ -170,20 +170,9 @@ class HubEngineProcess(ProcessEngine):
         self.send(level_command(limits, state.to_move))
         self.send("go think")
         start = time.monotonic()
-        deadline, stopped = start + timeout, False
         infos: list[str] = []
         errors: list[str] = []
-        while True:
-            line = self._next_line(deadline)
-            if line is TIMED_OUT:
-                if stopped:
-                    raise self._error(EngineTimeout, f"no done within {timeout:g} s (+{STOP_GRACE:g} s after stop)")
-                stopped = True
-                self.send("stop")
-                deadline = time.monotonic() + STOP_GRACE
-                continue
-            if line is None:
-                raise self._exited("during go think")
+        for line, stopped in self._search_lines(timeout, "done", "", "during go think"):
             words = line.split(None, 1)
             args = hub_args(words[1] if len(words) > 1 else "")
             if words[:1] == ["info"]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .errors import EngineCrash, EngineError, EngineStartError
+from .errors import EngineCrash, EngineError, EngineStartError, EngineTimeout
 from .info import GoResult
 from .limits import GoLimits
 from .specs import EngineSpec, rules_text
@@ -240,6 +240,25 @@ class ProcessEngine:
             raise self._error(EngineStartError, f"the engine does not declare the Rules {word}, so it "
                               "cannot be given the rule options " + rules_text(self.rules))
         return [("Rules", rules_text(self.rules))]
+
+    def _search_lines(self, timeout: float, answer: str, context: str, during: str) -> Iterator[tuple[str, bool]]:
+        """The engine's lines during a search, each with whether ``stop`` was sent: for
+        ``timeout`` seconds, then ``stop`` and STOP_GRACE more, then EngineTimeout (``no
+        <answer> within ...<context>``); EngineCrash when the engine exits (``during`` says when)."""
+        deadline, stopped = time.monotonic() + timeout, False
+        while True:
+            line = self._next_line(deadline)
+            if line is TIMED_OUT:
+                if stopped:
+                    raise self._error(EngineTimeout, f"no {answer} within {timeout:g} s "
+                                      f"(+{STOP_GRACE:g} s after stop){context}")
+                stopped = True
+                self.send("stop")
+                deadline = time.monotonic() + STOP_GRACE
+                continue
+            if line is None:
+                raise self._exited(during)
+            yield line, stopped
 
     def new_game(self) -> None:
         """The next ``go`` is the start of a new game."""
