@@ -48,6 +48,29 @@ def search_settings(options: list[str] | tuple[str, ...], seed: int | None = 1, 
     return settings if seed is None else replace(settings, seed=seed)
 
 
+CORES = ("native", "python")   # bench --core: the compiled kernel, or the Python rules (the reference)
+
+
+def kernel_playout_rate(game: Game, seconds: float, seed: int = 1) -> dict | None:
+    """Random playouts from the start run by the native kernel alone (in C, batches of them,
+    native random numbers), for at least ``seconds`` of CPU time: the rules' own speed, as the
+    native search runs them; None for a game without the kernel."""
+    if not game.native:
+        return None
+    state = game.new_state()
+    playouts = plies = batch = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds:
+        batch = min(max(batch * 2, 64), 100_000)
+        wins, draws, losses, batch_plies = game.kernel.playouts(state, batch, seed + playouts)
+        playouts += batch
+        plies += batch_plies
+        elapsed = time.process_time() - start
+    return {"playouts": playouts, "plies": plies, "cpu_seconds": elapsed, "playouts_per_sec": playouts / elapsed,
+            "plies_per_sec": plies / elapsed}
+
+
 def playout_rate(game: Game, seconds: float, seed: int = 1) -> dict:
     """Random playouts from the start for at least ``seconds`` of CPU time.
 
@@ -204,28 +227,41 @@ def perft_rate(game: Game, seconds: float) -> dict:
             "leaves_per_sec": leaves / elapsed if elapsed else 0.0}
 
 
-def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
-    """Bench every game: playouts, UCT (with the engine ``options``, ``search_settings``) and
-    perft, about ``seconds`` of CPU time for each."""
+def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...] = (),
+        cores: tuple[str, ...] = ("native",)) -> list[dict]:
+    """Bench every game on each of ``cores`` (``native`` where the game has the kernel,
+    ``python``): playouts, UCT (with the engine ``options``, ``search_settings``) and perft,
+    about ``seconds`` of CPU time for each; a game without the kernel is measured once, as
+    ``python``."""
     rows = []
     for name in games:
-        game = get_game(name)
-        rows.append({"game": name, "playouts": playout_rate(game, seconds, seed),
-                     "uct": uct_rate(game, seconds, seed, search_settings(options, seed, name)),
-                     "perft": perft_rate(game, seconds)})
+        done = set()
+        for core in cores:
+            game = get_game(name, native=core == "native")
+            core = "native" if game.native else "python"
+            if core in done:
+                continue
+            done.add(core)
+            rows.append({"game": name, "core": core, "playouts": playout_rate(game, seconds, seed),
+                         "kernel": kernel_playout_rate(game, seconds, seed),
+                         "uct": uct_rate(game, seconds, seed, search_settings(options, seed, name)),
+                         "perft": perft_rate(game, seconds)})
     return rows
 
 
 def table(rows: list[dict], reference: dict | None = None) -> str:
-    """The bench rows as an aligned text table for people."""
-    head = (f"{'game':<14} {'playouts/s':>11} {'plies/s':>10} {'plies/game':>10} {'uct it/s':>9} "
-            f"{'perft leaves/s':>15} {'depth':>5}")
+    """The bench rows as an aligned text table for people: ``playouts/s`` are playouts called
+    from Python (``state.playout``, as the search calls them), ``kernel/s`` the kernel's own
+    batches in C."""
+    head = (f"{'game':<14} {'core':<6} {'playouts/s':>11} {'kernel/s':>9} {'plies/s':>11} {'plies/game':>10} "
+            f"{'uct it/s':>9} {'perft leaves/s':>15} {'depth':>5}")
     lines = [head, "-" * len(head)]
     for r in rows:
-        p, f = r["playouts"], r["perft"]
-        lines.append(f"{r['game']:<14} {p['playouts_per_sec']:>11,.0f} {p['plies_per_sec']:>10,.0f} "
-                     f"{p['mean_plies']:>10.1f} {r['uct']['iterations_per_sec']:>9,.0f} "
-                     f"{f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
+        p, f, k = r["playouts"], r["perft"], r["kernel"]
+        kernel = f"{k['playouts_per_sec']:>9,.0f}" if k else f"{'-':>9}"
+        lines.append(f"{r['game']:<14} {r['core']:<6} {p['playouts_per_sec']:>11,.0f} {kernel} "
+                     f"{(k or p)['plies_per_sec']:>11,.0f} {p['mean_plies']:>10.1f} "
+                     f"{r['uct']['iterations_per_sec']:>9,.0f} {f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
     if reference:
         lines.append("")
         lines.append("reference (same run, CPU time):")

@@ -14,6 +14,7 @@ import time
 import click
 
 from . import bench as bench_mod
+from . import native
 from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
@@ -178,10 +179,12 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
               help="an engine option (repeatable), e.g. --option Selection=rave: for the UCT searches "
                    "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
                    "(each game's defaults unless Defaults=plain)")
+@click.option("--core", "cores", type=click.Choice(bench_mod.CORES), multiple=True,
+              help="the rules' core to measure (repeatable; default: both, native where the game has it)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
           modes: tuple[str, ...], memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
-          nodes: int | None, options: tuple[str, ...], as_json: bool) -> None:
+          nodes: int | None, options: tuple[str, ...], cores: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
@@ -219,15 +222,16 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed, options)
+    rows = bench_mod.run(names, seconds, seed, options, cores or bench_mod.CORES)
     refs = None
     if reference:
         from . import reference as ref
         refs = {"openspiel checkers (C++)": ref.openspiel_checkers_playouts(seconds, seed)}
     if as_json:
         click.echo(json.dumps({"seconds": seconds, "seed": seed, "options": list(options), "games": rows,
-                               "reference": refs}, indent=2))
+                               "rules": native.status(), "reference": refs}, indent=2))
     else:
+        click.echo(f"rules: {native.status()}")
         click.echo(bench_mod.table(rows, refs))
 
 

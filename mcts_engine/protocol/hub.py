@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from .. import __version__
+from .. import __version__, native
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import Game, RulesError, State
@@ -189,7 +189,8 @@ class HubProtocol:
     # --- commands ------------------------------------------------------------------------------
     def cmd_hub(self, args: dict[str, str]) -> None:
         """hub: identify, declare every option as a param, then wait."""
-        self.write(f"id name={ENGINE_NAME} version={__version__} author={hub_quote(ENGINE_AUTHOR)}")
+        version = __version__ if native.available() else f"{__version__}+python-rules"
+        self.write(f"id name={ENGINE_NAME} version={version} author={hub_quote(ENGINE_AUTHOR)}")
         values = self.session.options.effective()
         for declared in self.session.options.options:
             self.write(param_line(declared, values[declared.key]))

@@ -9,6 +9,7 @@ import sys
 import threading
 from typing import Callable, Protocol, TextIO
 
+from .. import native
 from ..echo import short
 from .hub import HubProtocol
 from .uci import UciProtocol
@@ -99,4 +100,5 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     # The reading thread waits for the GIL while the search thread runs; hand it over
     # after 1 ms instead of 5 so that stop and isready are answered at once.
     sys.setswitchinterval(0.001)
+    native.warn_if_missing()
     return serve(StdioTransport(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout))

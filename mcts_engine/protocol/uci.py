@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .. import __version__
+from .. import __version__, native
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
@@ -177,7 +177,7 @@ class UciProtocol:
     # --- commands ------------------------------------------------------------------------------
     def cmd_uci(self, args: list[str], ok: str = "uciok") -> None:
         """uci: identify, list every option, then uciok."""
-        self.write(f"id name {ENGINE_NAME} {__version__}")
+        self.write(f"id name {ENGINE_NAME} {__version__}{'' if native.available() else ' (python rules)'}")
         self.write(f"id author {ENGINE_AUTHOR}")
         defaults = self.session.options.defaults()
         for declared in self.session.options.options:

@@ -16,6 +16,7 @@ __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State
 
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
+_NATIVE = set(draughts.VARIANTS)     # the games whose factories take ``native``
 _FACTORIES["life"] = lambda **o: life.make_game(**o)
 _FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
 _FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
@@ -44,27 +45,31 @@ def is_draughts(name: str) -> bool:
     return name in draughts.VARIANTS
 
 
-def get_game(name: str, **options) -> Game:
+def get_game(name: str, *, native: bool = True, **options) -> Game:
     """The game called ``name`` (case-insensitive; aliases like ``american`` work) with rule options.
 
+    ``native=False`` gives the game on its Python rules even where the native kernel is built
+    (bench's ``--core python``, the cross-checks); other games always run their Python rules.
     Raises UnknownGame naming the game and the known names, BadOption for a bad option.
     """
     key = str(name).strip().lower()
     key = _ALIASES.get(key, key)
     if key not in _FACTORIES:
         raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(list_games())}")
-    cache_key = (key, tuple(sorted((k, str(v)) for k, v in options.items())))
+    native = native and key in _NATIVE
+    cache_key = (key, native, tuple(sorted((k, str(v)) for k, v in options.items())))
     game = _CACHE.get(cache_key)
     if game is None:
-        game = _CACHE[cache_key] = _FACTORIES[key](**options)
-        game.registry_entry = (_game_from_registry, (game.name, tuple(game.options.items())))
+        game = _CACHE[cache_key] = _FACTORIES[key](**options) if native or key not in _NATIVE \
+            else _FACTORIES[key](native=False, **options)
+        game.registry_entry = (_game_from_registry, (game.name, game.native, tuple(game.options.items())))
     return game
 
 
-def _game_from_registry(name: str, options: tuple) -> Game:
-    """Unpickling a registered game: the receiver's cached game of that name and options."""
+def _game_from_registry(name: str, native: bool, options: tuple) -> Game:
+    """Unpickling a registered game: the receiver's cached game of that name, core and options."""
     wanted = dict(options)
     for game in _CACHE.values():
-        if game.name == name and game.options == wanted:
+        if game.name == name and game.native == native and game.options == wanted:
             return game
-    return get_game(name, **wanted)
+    return get_game(name, native=native, **wanted)

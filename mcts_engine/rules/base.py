@@ -246,6 +246,8 @@ class Game(ABC):
     ``endgame_tables`` says that the endgame tables (``mcts_engine/tables``) can solve this
     game's small endings: draughts variants whose only end is a side left without a move,
     which loses, and whose raw positions are the whole state apart from the draw counters.
+    ``native`` says that the game's rules run in the compiled kernel (``mcts_engine/native``):
+    the draughts family where the kernel is built; every other game runs its Python rules.
     """
 
     name: str
@@ -254,6 +256,7 @@ class Game(ABC):
     colours: tuple[str, str] = ("W", "B")
     hub_squares: int = 0
     endgame_tables: bool = False
+    native: bool = False
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
     registry_entry: tuple | None = None    # set by the registry: how to rebuild this game by name

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from support import in_ci
+from support import ROOT, in_ci
 from mcts_engine import native
 from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
 from mcts_engine.rules.draughts.variants import variant_with_options
@@ -313,6 +313,24 @@ def test_wide_boards_take_the_128_bit_word():
     assert make_game("canadian").kernel.wide and make_game("turkish").kernel.wide
     assert not make_game("international").kernel.wide and not make_game("frisian").kernel.wide
     assert variant_with_options("canadian").size == 12
+
+
+# --- the fallback ---------------------------------------------------------------------------------
+
+FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/test_perft.py", "tables/test_tables.py",
+                    "mcts/test_mcts_core.py", "mcts/test_uct.py", "protocol/test_protocol_inprocess.py")
+
+
+@pytest.mark.slow
+def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
+    """The draughts rules, table, search and protocol tests once more with the kernel switched
+    off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
+    (The whole suite: ``MCTS_ENGINE_NATIVE=0 python -m pytest``.)"""
+    env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+                           *FALLBACK_MODULES], cwd=ROOT / "tests", env=env, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
 # --- sanitizers ---------------------------------------------------------------------------------

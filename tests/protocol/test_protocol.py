@@ -15,7 +15,7 @@ import pytest
 
 from support.drivers import ROOT, EngineProcess, engine_command, engine_env
 from support.drivers import processes_in_group
-from mcts_engine import __version__
+from mcts_engine import __version__, native
 from mcts_engine.rules import get_game, list_games
 
 @pytest.fixture
@@ -87,7 +87,7 @@ EXPECTED_OPTIONS = {
 def test_uci_handshake_lists_every_option(engine):
     engine.send("uci")
     lines = engine.until("uciok")
-    assert lines[0] == f"id name mcts-engine {__version__}"
+    assert lines[0] == f"id name mcts-engine {__version__}" + ("" if native.available() else " (python rules)")
     assert lines[1] == "id author mcts-engine developers"
     assert lines[-1] == "uciok"
     assert options_of(lines) == EXPECTED_OPTIONS

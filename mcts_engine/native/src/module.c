@@ -1193,6 +1193,14 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
+#if defined(__x86_64__) && defined(__POPCNT__)
+    /* built with -mpopcnt (setup.py): refuse to load, rather than crash, on a CPU without it */
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "this CPU lacks the POPCNT instruction the kernel was built for");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&KernelType) < 0)
         return NULL;
     SIXTY_FOUR = PyLong_FromLong(64);

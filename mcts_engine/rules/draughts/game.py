@@ -72,6 +72,7 @@ class DraughtsGame(MoveGenerator, Game):
         the kernel against.
         """
         self.kernel = native_kernel(self) if native else None
+        self.native = self.kernel is not None
         if self.kernel is not None:
             self.legal = self.kernel.legal
             self.jumpers = self.kernel.jumpers
@@ -80,14 +81,11 @@ class DraughtsGame(MoveGenerator, Game):
     def __getstate__(self) -> dict:
         """Pickled without the kernel (a game outside the registry; registered games pickle as
         their name): the receiver compiles its own."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit")}
-        state["_native"] = self.kernel is not None
-        return state
+        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit")}
 
     def __setstate__(self, state: dict) -> None:
-        native = state.pop("_native", False)
         self.__dict__.update(state)
-        self._attach_kernel(native)
+        self._attach_kernel(state["native"])
 
     def _setup_names(self) -> None:
         grid, v = self.grid, self.variant
