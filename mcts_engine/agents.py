@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from typing import Hashable
 
+from .engine_options import choices
 from .mcts.agent import Agent, InfoCallback, SearchInfo, SearchResult
 from .mcts.limits import Limits
 from .mcts.root_parallel import RootParallelAgent
@@ -18,7 +19,7 @@ from .mcts.uct import UctAgent
 from .parallel.pool import WorkerPool
 from .rules.base import Game, State
 
-AGENTS = ("uct", "random", "greedy")
+AGENTS = choices(Settings, "agent")    # uct, random, greedy
 
 
 class RandomAgent(Agent):

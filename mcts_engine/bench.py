@@ -145,15 +145,17 @@ def memory_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", seed: int = 1,
-                  pool=None, settings: Settings | None = None) -> dict:
+def parallel_rate(game: Game, threads: int, seconds: float, seed: int = 1, pool=None,
+                  settings: Settings | None = None) -> dict:
     """UCT iterations per WALL-second from the start with ``threads`` searchers.
 
     Parallel search turns cores into iterations, so this is the one wall-clock
-    benchmark.  Workers are started (in ``pool``, or a private one) before the
-    clock starts; one search of ``seconds`` is timed, after a short warm-up.
+    benchmark: OS threads where the game's rules are native, worker processes (started in
+    ``pool``, or a private one, before the clock starts) where they are Python; one search of
+    ``seconds`` is timed, after a short warm-up.
     """
-    settings = replace(settings or Settings(seed=seed), threads=threads, parallel=mode, move_overhead=0.0)
+    settings = replace(settings or Settings(seed=seed), threads=threads, move_overhead=0.0)
+    mode = "threads" if game.native else "processes"
     own = threads > 1 and pool is None
     if own:
         pool = WorkerPool()
@@ -165,29 +167,29 @@ def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", 
         result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
         elapsed = time.perf_counter() - start
     finally:
+        agent.close()
         if own:
             pool.close()
     return {"threads": threads, "mode": mode, "iterations": result.info.nodes, "wall_seconds": elapsed,
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
-def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds: float,
-                 seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
-    """For each game and mode, UCT iterations per wall-second at each thread count, and the
-    speed-up over the first count; ``options``: engine options (``search_settings``)."""
+def run_parallel(games: list[str], threads: list[int], seconds: float, seed: int = 1,
+                 options: tuple[str, ...] = ()) -> list[dict]:
+    """For each game, UCT iterations per wall-second at each thread count, and the speed-up
+    over the first count; ``options``: engine options (``search_settings``)."""
     pool = WorkerPool()
     rows = []
     try:
         pool.ensure(max(threads) - 1)
         for name in games:
             game = get_game(name)
-            for mode in modes:
-                settings = search_settings(options, seed, name)
-                rates = [parallel_rate(game, t, seconds, mode, seed, pool, settings) for t in threads]
-                base = rates[0]["iterations_per_sec"] or 1.0
-                for r in rates:
-                    r["speedup"] = r["iterations_per_sec"] / base
-                rows.append({"game": name, "mode": mode, "rates": rates})
+            settings = search_settings(options, seed, name)
+            rates = [parallel_rate(game, t, seconds, seed, pool, settings) for t in threads]
+            base = rates[0]["iterations_per_sec"] or 1.0
+            for r in rates:
+                r["speedup"] = r["iterations_per_sec"] / base
+            rows.append({"game": name, "mode": rates[0]["mode"], "rates": rates})
     finally:
         pool.close()
     return rows
@@ -196,12 +198,12 @@ def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds
 def parallel_table(rows: list[dict], reference: dict | None = None) -> str:
     """The parallel bench rows as a text table: it/s (wall) per thread count, and speed-up."""
     counts = [r["threads"] for r in rows[0]["rates"]] if rows else []
-    head = f"{'game':<14} {'mode':<5}" + "".join(f" {f'{t} thr it/s':>12}" for t in counts) + \
+    head = f"{'game':<14} {'mode':<9}" + "".join(f" {f'{t} thr it/s':>12}" for t in counts) + \
         "".join(f" {f'x{t}':>6}" for t in counts[1:])
     lines = [head, "-" * len(head)]
     for row in rows:
         rates = row["rates"]
-        lines.append(f"{row['game']:<14} {row['mode']:<5}"
+        lines.append(f"{row['game']:<14} {row['mode']:<9}"
                      + "".join(f" {r['iterations_per_sec']:>12,.0f}" for r in rates)
                      + "".join(f" {r['speedup']:>6.2f}" for r in rates[1:]))
     if reference:

@@ -1,20 +1,18 @@
 """Every module of the package imports alone, in a fresh interpreter: no import cycle
 (a cycle hidden by import order in one process shows up as an ImportError here); and the
-test dependencies are hard requirements in CI (``conftest.require``)."""
+test dependencies are hard requirements in CI (``support.require``)."""
 from __future__ import annotations
 
 import pkgutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import in_ci, require
+from support import ROOT, in_ci, require
 
 import mcts_engine
 import tournaments
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def all_modules() -> list[str]:

@@ -24,6 +24,7 @@ from .settings import Settings
 REPORT_SECONDS = 0.5
 SLICE_SECONDS = 0.01      # the longest a slice of native search runs between two looks at the clock
 FOREVER = 1 << 62         # "no iteration limit" for a slice
+MAX_DEPTH = 1 << 30       # a deeper depth limit is no limit (the core counts depth in an int)
 
 
 @dataclass
@@ -57,7 +58,7 @@ class TreeGroup:
                 if left is None or left > 0]
         if not jobs:
             return
-        depth = depth or 0
+        depth = min(depth or 0, MAX_DEPTH)
         futures = [self.pool.submit(tree.run, left, seconds, depth) for tree, left in jobs[1:]]
         error = None
         try:

@@ -42,7 +42,6 @@ class UctAgent(Agent):
 
     def __init__(self, game: Game, settings: Settings):
         super().__init__(game, settings)
-        settings.check()
         self.tables = open_tables(game, settings.endgame_tables)
         self.memory = TreeMemory(settings.tree_reuse)
         self.trees = [new_tree(game, settings, self.rng.getrandbits(64), self.rng, self.tables)

@@ -27,7 +27,8 @@ from ..mcts.settings import Settings
 from ..parallel.pool import close_pool, resize_pool
 from ..rules import Game, State
 from ..rules.base import IllegalMove
-from .errors import ProtocolError, short
+from ..echo import short
+from .errors import ProtocolError
 from .options import OptionChange, OptionValues
 
 ENGINE_NAME = "mcts-engine"

@@ -4,7 +4,7 @@
 Search, protocol and tournaments talk to games only through this contract, so a
 rule lives in exactly one place (the game's module) and no caller probes a game with
 ``hasattr``: every member any caller uses is declared here, with a default where a
-game may have nothing better to offer.  See ``../shared/DESIGN.md`` §3.
+game may have nothing better to offer.  docs/architecture.md#the-rules-contract says why it is so shaped.
 
 A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
