@@ -22,10 +22,6 @@ POLICY_CODES = {"random": 0, "capture": 1, "greedy-eps": 2, "mast": 3}
 FINAL_CODES = {"robust": 0, "max": 1}
 
 
-class CoreMissing(RuntimeError):
-    """The native extension, which holds the search core, was not built."""
-
-
 def core_parameters(settings: Settings) -> dict:
     """The search settings as the core reads them."""
     return {"uct_c": settings.uct_c, "prior_weight": settings.prior_weight,
@@ -51,16 +47,15 @@ def capacity(hash_mb: float, per_move: int = 0) -> int:
 def new_tree(game: Game, settings: Settings, seed: int, rng: random.Random, tables: TableSet | None):
     """A search tree for ``game``: native where its rules are, else over its Python states
     (``rng`` draws their playouts; ``tables``' probe is their oracle)."""
-    if native.core is None:
-        raise CoreMissing(f"the search core is native and {native.status()}")
+    core = native.require_core()
     parameters = core_parameters(settings)
     if game.native:
-        return native.core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=game.kernel)
+        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=game.kernel)
     start = game.new_state()
     moves = start.legal_moves()
     per_move = move_bytes(moves[0]) if moves else 0
     oracle = tables.probe if tables is not None else None
-    return native.core.SearchTree(parameters, capacity(settings.hash_mb, per_move), seed, rng=rng, oracle=oracle,
+    return core.SearchTree(parameters, capacity(settings.hash_mb, per_move), seed, rng=rng, oracle=oracle,
                                   compulsory_captures=start.compulsory_captures)
 
 

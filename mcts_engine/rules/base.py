@@ -145,18 +145,6 @@ class State(ABC):
         """
         return 0.0
 
-    def progress(self) -> float:
-        """How close the first player is to converting a won ending, in [0, 1] (0.5: neither
-        side is ahead); higher means fewer and less mobile enemy pieces.
-
-        Mixed into each search iteration's result by the ``ProgressWeight`` option, so that
-        a won ending, where nearly every random playout wins and the means tie, advances
-        instead of shuffling to a no-progress draw.  Kept apart from ``evaluate`` (the
-        playout cut-off's score): it ranks positions inside a won ending.  Default: 0.5
-        (no knowledge).
-        """
-        return 0.5
-
     def is_capture(self, move) -> bool:
         """Whether a legal move captures (the capture playout policy prefers those).
 

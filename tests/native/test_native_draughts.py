@@ -33,7 +33,7 @@ from mcts_engine.tables.material import Material, Numbering
 
 from support.perft import PERFT
 
-SWITCHED_OFF = native.reason.startswith("switched off")
+SWITCHED_OFF = native.switched_off
 
 
 def test_the_kernel_is_built_in_ci():

@@ -621,7 +621,7 @@ class RithmomachiaState(CaptureResolution, State):
         return move
 
     # --- evaluation and display ------------------------------------------------------------
-    def progress(self, colour: int) -> float:
+    def advancement(self, colour: int) -> float:
         """How far ``colour`` is towards a common victory: max of captured count and value over their targets."""
         g = self.game
         return max(self.caps[2 * colour] / g.options["win_piece_count"],
@@ -637,7 +637,7 @@ class RithmomachiaState(CaptureResolution, State):
         if outcome is not None:
             return outcome
         first = self.game.first
-        diff = self.progress(first) - self.progress(first ^ 1)
+        diff = self.advancement(first) - self.advancement(first ^ 1)
         return min(1.0, max(0.0, 0.5 + diff / 2))
 
     def _after(self, move: Move) -> "RithmomachiaState":
