@@ -613,6 +613,7 @@ def test_proofs_are_found_in_a_tree_much_larger_than_its_budget():
 
 # --- threads -----------------------------------------------------------------------------------------
 
+@pytest.mark.skipif(not native.available(), reason="threads are processes where the rules are Python")
 def test_threads_search_side_by_side_and_count_every_tree():
     game = get_game("international")
     agent = make_agent(game, Settings(seed=1, threads=2))
