@@ -27,6 +27,7 @@ from conftest import in_ci, require
 from drivers import engine_env
 from mcts_engine.reference_engines import make_engine
 from mcts_engine.reference_engines.adapter import AdapterProtocol
+from mcts_engine.reference_engines.adjudicate import adjudicate_journal, material
 from mcts_engine.reference_engines.moves import (ForeignMoveError, MoveKey, check_answer, compare_legal,
                                                  identity_map, key_of)
 from mcts_engine.reference_engines.openspiel_mcts import openspiel_squares
@@ -182,17 +183,22 @@ def revived(game, moves: list[str]):
     raise AssertionError("no such continuation")
 
 
-def test_openspiel_own_forty_ply_draw_is_said_and_the_game_goes_on():
-    """Past OpenSpiel's own draw (40 plies without a capture) the adapter says so and plays a
-    legal fallback; once a capture has revived OpenSpiel's game, OpenSpiel plays again."""
+def test_openspiel_own_forty_ply_draw_is_said_and_the_game_goes_on(tmp_path):
+    """Past OpenSpiel's own draw (40 plies without a capture) the adapter says so (also in its
+    Log file) and plays a legal fallback; once a capture has revived OpenSpiel's game,
+    OpenSpiel plays again."""
     pyspiel()
     game = get_game("english")
     moves = quiet_line(game, 40)
     s = Session(make_engine("openspiel-mcts"))
+    log = tmp_path / "adapter.log"
     try:
-        out = s.send("setoption name Iterations value 50", "position startpos moves " + " ".join(moves), "go")
+        out = s.send("setoption name Iterations value 50", f"setoption name Log value {log}",
+                     "position startpos moves " + " ".join(moves), "go")
         assert any("drawn here by its own rule" in line for line in out) and not errors(out), out
         assert len(bestmoves(out)) == 1
+        logged = log.read_text()
+        assert f"ply {len(moves)} " in logged and "drawn here by its own rule" in logged and "fallback" in logged
         state, more = revived(game, moves)
         moves += more
         out = s.send("position startpos moves " + " ".join(moves), "go")
@@ -200,6 +206,30 @@ def test_openspiel_own_forty_ply_draw_is_said_and_the_game_goes_on():
         assert bestmoves(out)[0] in {state.move_str(m) for m in state.legal_moves()}
     finally:
         s.close()
+
+
+def test_adjudication_ends_a_game_at_openspiels_forty_plies_by_material(tmp_path):
+    """adjudicate rewrites a journal: a game with 40 quiet plies is scored by material there
+    (a man ahead wins, equal material draws), a game that ended earlier keeps its result."""
+    game = get_game("english")
+    moves = quiet_line(game, 40)
+    state = game.new_state()
+    for text in moves:
+        state.play(state.parse_move(text))
+    first, second = material(state, game, 1.5)
+    expected = 1.0 if first - second >= 1 else 0.0 if second - first >= 1 else 0.5
+    base = {"type": "game", "pair": 0, "game": "english", "rules": {}, "players": ["a", "b"],
+            "opening": {"fen": None, "moves": moves[:2]}}
+    journal = tmp_path / "j.jsonl"
+    records = [{"type": "tournament", "settings": {}},
+               dict(base, id=0, moves=moves[2:], score_first=0.0, reason="second player wins"),
+               dict(base, id=1, moves=moves[2:10], score_first=1.0, reason="first player wins")]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = adjudicate_journal(journal, tmp_path / "out.jsonl")
+    assert [(d.id, d.ply, d.score_first) for d in done] == [(0, len(moves), expected), (1, None, 1.0)]
+    written = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert written[0] == records[0] and written[2] == records[2]
+    assert written[1]["score_first"] == expected and f"OpenSpiel's 40-ply rule at ply {len(moves)}," in written[1]["reason"]
 
 
 def test_openspiel_process_answers_isready_and_stop_during_a_search():

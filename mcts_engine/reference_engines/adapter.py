@@ -34,6 +34,7 @@ import os
 import random
 import sys
 import threading
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -146,6 +147,8 @@ def common_options(engine: ReferenceEngine) -> tuple[Option, ...]:
                "tournament's --margin room); 0 = the go's limits", min=0, max=3_600_000),
         Option("MoveOverhead", "spin", 30, "ms kept back from each move's time for the worker and the "
                "pipes", min=0, max=5000),
+        Option("Log", "string", "", "a file that every info string line (errors, notes, fallbacks) is "
+               "appended to, with the ply and the FEN: a tournament journal keeps none of them; empty = none"),
     ) + engine.options()
 
 
@@ -179,12 +182,27 @@ class AdapterProtocol:
                 self.write(line)
 
     def error(self, text: str) -> None:
-        """An ``info string error:`` line."""
+        """An ``info string error:`` line (also to the ``Log`` file)."""
         self.emit("info string error: " + one_line(text))
+        self.log("error: " + one_line(text))
 
     def note(self, text: str) -> None:
-        """An ``info string`` line."""
+        """An ``info string`` line (also to the ``Log`` file)."""
         self.emit("info string " + one_line(text))
+        self.log(one_line(text))
+
+    def log(self, text: str) -> None:
+        """Append a line to the ``Log`` file, if one is set: the time, the ply, the FEN, the text."""
+        path = self.values.get("Log")
+        if not path:
+            return
+        try:
+            state = self.position.state()
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f"{stamp} {self.engine.name} ply {len(self.position.moves)} {state.fen()}: {text}\n")
+        except (OSError, RulesError):
+            pass
 
     # --- input ----------------------------------------------------------------------------
     def handle(self, line: str) -> None:

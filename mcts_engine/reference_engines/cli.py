@@ -96,3 +96,29 @@ def check_pydraughts(python: str | None) -> None:
     if version is None:
         raise click.ClickException(f"no py-draughts under {found}: mcts-engine reference-engine setup-pydraughts")
     click.echo(f"py-draughts {version} under {found}")
+
+
+@reference_engine.command("adjudicate")
+@click.argument("journal", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--plies", type=click.IntRange(1), default=40, show_default=True,
+              help="plies without a capture that end a game (OpenSpiel's checkers: 40)")
+@click.option("--king-value", type=click.FloatRange(0), default=1.5, show_default=True,
+              help="a king's material, a man's being 1")
+@click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+              help="material lead that wins an adjudicated game (less: a draw)")
+def adjudicate(journal: Path, output: Path, plies: int, king_value: float, margin: float) -> None:
+    """Write OUTPUT: JOURNAL's games ended where OpenSpiel's own rule ends them (PLIES plies
+    without a capture) and adjudicated by material; read it with mcts-tournament report."""
+    from .adjudicate import adjudicate_journal
+    from ..rules import RulesError
+    if journal.resolve() == output.resolve():
+        raise click.UsageError("OUTPUT must be another file than JOURNAL")
+    try:
+        done = adjudicate_journal(journal, output, plies, king_value, margin)
+    except (ValueError, KeyError, RulesError) as err:
+        raise click.UsageError(f"{journal}: not a journal of draughts games ({err})") from None
+    changed = [d for d in done if d.ply is not None]
+    flipped = sum(d.raw != d.score_first for d in changed)
+    click.echo(f"{len(done)} games, {len(changed)} adjudicated at {plies} plies without a capture "
+               f"({flipped} of them with another result than played out); written to {output}")
