@@ -150,6 +150,21 @@ def test_openspiel_moves_our_rules_forbid_are_caught_and_never_played():
         s.close()
 
 
+def test_openspiel_worker_death_costs_one_fallback_move_then_it_is_restarted():
+    pyspiel()
+    s = Session(make_engine("openspiel-mcts"))
+    try:
+        s.send("setoption name Iterations value 50", "position startpos moves 11-15", "go")
+        s.protocol.bridge.process.kill()
+        out = s.send("go")
+        assert len(bestmoves(out)) == 1 and any("worker exited" in line for line in errors(out)), out
+        assert any("fallback" in line for line in out)
+        out = s.send("go")
+        assert len(bestmoves(out)) == 1 and not errors(out) and not any("fallback" in line for line in out)
+    finally:
+        s.close()
+
+
 def quiet_line(game, plies: int) -> list[str]:
     """A seeded random game's moves up to the first time ``plies`` plies in a row took nothing."""
     for seed in range(1000):

@@ -16,18 +16,18 @@ from __future__ import annotations
 from typing import Callable
 
 from .adapter import ReferenceEngine
+from .openspiel_mcts import OpenSpielMcts
+from .pydraughts_engines import PyDraughtsEngine
 
 __all__ = ["ENGINES", "make_engine"]
 
 
 def _openspiel(**kwargs) -> ReferenceEngine:
-    from .openspiel_mcts import OpenSpielMcts
     return OpenSpielMcts()
 
 
 def _pydraughts(kind: str) -> Callable[..., ReferenceEngine]:
     def make(python: str | None = None, **kwargs) -> ReferenceEngine:
-        from .pydraughts_engines import PyDraughtsEngine
         return PyDraughtsEngine(kind, python)
     return make
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import click
 
+from ..rules import RulesError
 from . import ENGINES, make_engine
+from .adapter import serve
+from .adjudicate import adjudicate_journal
 from .pydraughts_env import (PYDRAUGHTS_REQUIREMENT, PYTHON_VARIABLE, SetupError, default_venv, find_python,
                              installed_version, setup)
 
@@ -33,7 +36,6 @@ def list_engines() -> None:
 
 
 def _serve(name: str, **kwargs) -> None:
-    from .adapter import serve
     sys.setswitchinterval(0.001)     # answer isready and stop at once while a search thread waits
     sys.exit(serve(make_engine(name, **kwargs)))
 
@@ -110,8 +112,6 @@ def check_pydraughts(python: str | None) -> None:
 def adjudicate(journal: Path, output: Path, plies: int, king_value: float, margin: float) -> None:
     """Write OUTPUT: JOURNAL's games ended where OpenSpiel's own rule ends them (PLIES plies
     without a capture) and adjudicated by material; read it with mcts-tournament report."""
-    from .adjudicate import adjudicate_journal
-    from ..rules import RulesError
     if journal.resolve() == output.resolve():
         raise click.UsageError("OUTPUT must be another file than JOURNAL")
     try:
