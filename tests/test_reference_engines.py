@@ -26,7 +26,7 @@ import pytest
 from conftest import in_ci, require
 from drivers import engine_env
 from mcts_engine.reference_engines import make_engine
-from mcts_engine.reference_engines.adapter import AdapterProtocol
+from mcts_engine.reference_engines.adapter import AdapterProtocol, EngineAnswer
 from mcts_engine.reference_engines.adjudicate import adjudicate_journal, material
 from mcts_engine.reference_engines.moves import (ForeignMoveError, MoveKey, check_answer, compare_legal,
                                                  identity_map, key_of)
@@ -96,6 +96,14 @@ def test_a_foreign_move_our_rules_forbid_is_named():
     assert compare_legal(state, squares, legal) is None
     problem = compare_legal(state, squares, legal[1:] + [["21", "17", []]])
     assert "forbid: 21-17" in problem and "lacks moves" in problem
+
+
+def test_a_malformed_worker_answer_is_an_answer_without_a_move():
+    assert not EngineAnswer.from_reply("bestmove 11-15").ok
+    bad = EngineAnswer.from_reply({"ok": True, "move": ["11", "15", []], "nodes": "many"})
+    assert not bad.ok and "malformed" in bad.error
+    good = EngineAnswer.from_reply({"ok": True, "move": ["11", "15", []], "nodes": 300, "seconds": 0.5, "cp": 12})
+    assert good.ok and good.info_line("11-15") == "info nodes 300 nps 600 time 500 score cp 12 pv 11-15"
 
 
 # --- OpenSpiel's MCTS ---------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from ..protocol.options import Option, OptionError
 from ..protocol.uci import option_line, parse_go
 from ..rules import Game, RulesError, State, get_game
 from .bridge import Bridge, BridgeError
-from .moves import ForeignMoveError, MoveKey, SquareMap, check_answer, compare_legal, key_of
+from .moves import ForeignMoveError, SquareMap, check_answer, compare_legal, key_of
 
 SEARCH_GRACE = 10.0     # seconds a worker may answer after its budget before it counts as silent
 SEED_MAX = 2147483647
@@ -91,6 +91,60 @@ class Position:
         for move in self.moves:
             state.play(move)
         return state
+
+
+@dataclass(frozen=True)
+class EngineAnswer:
+    """A worker's answer to a search request (``bridge.py``): the engine's MOVE and legal MOVEs in
+    its own squares, its report, or why it has no move (``own_rules_end``: its rules ended the
+    game where ours go on)."""
+
+    ok: bool
+    move: object = None
+    legal: tuple = ()
+    cp: int | None = None
+    mate: int | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    seconds: float | None = None
+    notes: tuple[str, ...] = ()
+    error: str = ""
+    own_rules_end: bool = False
+
+    @staticmethod
+    def from_reply(reply: object) -> "EngineAnswer":
+        """The answer from a decoded JSON reply; a malformed reply is an answer without a move."""
+        if not isinstance(reply, dict):
+            return EngineAnswer(False, error=f"the worker answered {short(reply)!r}, not an object")
+        def number(key: str, kind: type):
+            return None if reply.get(key) is None else kind(reply[key])
+
+        try:
+            return EngineAnswer(
+                ok=bool(reply.get("ok")), move=reply.get("move"), legal=tuple(reply.get("legal") or ()),
+                cp=number("cp", int), mate=number("mate", int), nodes=number("nodes", int),
+                depth=number("depth", int), seconds=number("seconds", float),
+                notes=tuple(str(n) for n in reply.get("notes") or ()),
+                error=str(reply.get("error") or "no reason given"), own_rules_end=bool(reply.get("own_rules_end")))
+        except (TypeError, ValueError) as err:
+            return EngineAnswer(False, error=f"a malformed answer from the worker ({err}): {short(reply)}")
+
+    def info_line(self, move_text: str) -> str:
+        """``info [depth ..] [nodes .. nps ..] [time ..] [score ..] pv <move>``."""
+        parts = ["info"]
+        if self.depth is not None:
+            parts += ["depth", str(self.depth)]
+        if self.nodes is not None:
+            parts += ["nodes", str(self.nodes)]
+            if self.seconds:
+                parts += ["nps", str(int(self.nodes / self.seconds))]
+        if self.seconds is not None:
+            parts += ["time", str(int(self.seconds * 1000))]
+        if self.mate is not None:
+            parts += ["score", "mate", str(self.mate)]
+        elif self.cp is not None:
+            parts += ["score", "cp", str(self.cp)]
+        return " ".join(parts + ["pv", move_text])
 
 
 class ReferenceEngine(ABC):
@@ -427,7 +481,8 @@ class AdapterProtocol:
         """The engine's move, checked; None (after an info string saying why) when it has none."""
         squares = self.engine.squares(self.position.game)
         try:
-            reply = self.worker_request(self.request_for(budget_, seed), budget_.timeout())
+            answer = EngineAnswer.from_reply(self.worker_request(self.request_for(budget_, seed),
+                                                                 budget_.timeout()))
         except BridgeError as err:
             if self.closed:
                 return None
@@ -437,44 +492,24 @@ class AdapterProtocol:
                     self.bridge.close()
                 self.bridge, self.hello = None, None
             return None
-        for text in reply.get("notes", ()):
+        for text in answer.notes:
             self.note(f"{self.engine.name}: {text}")
-        if not reply.get("ok"):
-            reason = reply.get("error", "no reason given")
-            if reply.get("own_rules_end"):     # the engine's own rules end the game where ours go on
-                self.note(f"{self.engine.name}: {reason}")
+        if not answer.ok:
+            if answer.own_rules_end:     # the engine's own rules end the game where ours go on
+                self.note(f"{self.engine.name}: {answer.error}")
             else:
-                self.error(f"{self.engine.name}: {reason}")
+                self.error(f"{self.engine.name}: {answer.error}")
             return None
-        problem = compare_legal(state, squares, reply.get("legal", ()))
+        problem = compare_legal(state, squares, answer.legal)
         if problem:
             self.error(f"{self.engine.name}: {problem}")
         try:
-            move = check_answer(state, squares, reply.get("move"))
+            move = check_answer(state, squares, answer.move)
         except ForeignMoveError as err:
             self.error(f"{self.engine.name}: {err}")
             return None
-        self.emit(self.info_line(reply, state.move_str(move)))
+        self.emit(answer.info_line(state.move_str(move)))
         return move
-
-    @staticmethod
-    def info_line(reply: dict, move_text: str) -> str:
-        """``info depth .. nodes .. nps .. time .. score .. pv <move>`` from the worker's answer."""
-        parts = ["info"]
-        if reply.get("depth") is not None:
-            parts += ["depth", str(int(reply["depth"]))]
-        nodes, seconds = reply.get("nodes"), reply.get("seconds")
-        if nodes is not None:
-            parts += ["nodes", str(int(nodes))]
-            if seconds:
-                parts += ["nps", str(int(nodes / seconds))]
-        if seconds is not None:
-            parts += ["time", str(int(seconds * 1000))]
-        if reply.get("mate") is not None:
-            parts += ["score", "mate", str(int(reply["mate"]))]
-        elif reply.get("cp") is not None:
-            parts += ["score", "cp", str(int(reply["cp"]))]
-        return " ".join(parts + ["pv", move_text])
 
     def fallback(self, state: State, seed: int):
         """The documented fallback: a uniformly random legal move of our rules."""

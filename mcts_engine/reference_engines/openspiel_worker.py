@@ -74,6 +74,7 @@ class Input:
 
 
 def write(message):
+    """One answer as a JSON line, flushed."""
     sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
@@ -87,6 +88,7 @@ class Checkers:
         self._last = ([], self.game.new_initial_state(), 0)     # the last replay, continued when extended
 
     def action_squares(self, state, action):
+        """(from, to) of an action, in OpenSpiel's square names."""
         text = state.action_to_string(state.current_player(), action)
         return text[:2], text[2:]
 
@@ -180,6 +182,7 @@ class Checkers:
 
 
 def run_search(checkers, state, seconds, nodes, params, seed):
+    """One MCTSBot search from ``state`` (by wall-clock seconds, else simulations); its root node."""
     pyspiel = checkers.pyspiel
     evaluator = pyspiel.RandomRolloutEvaluator(int(params.get("rollouts", 1)), seed)
     bot = pyspiel.MCTSBot(checkers.game, evaluator, float(params.get("uct_c", 2.0)),
@@ -190,6 +193,7 @@ def run_search(checkers, state, seconds, nodes, params, seed):
 
 
 def search(checkers, request, inp):
+    """The answer to a ``search`` request: the whole move, the legal moves, the report."""
     limits, params, seed = request["limits"], request.get("params", {}), int(request.get("seed", 0))
     notes = []
     state, quiet = checkers.replay(request.get("moves", []))
@@ -256,6 +260,7 @@ def search(checkers, request, inp):
 
 
 def main():
+    """Answer requests until ``quit`` or the end of input."""
     inp = Input()
     try:
         import pyspiel

@@ -24,6 +24,7 @@ write_lock = threading.Lock()
 
 
 def write(message):
+    """One answer as a JSON line, flushed (the search thread and the main thread both write)."""
     with write_lock:
         sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
         sys.stdout.flush()
@@ -47,6 +48,8 @@ class Engines:
         self.last = None          # ((variant, start), moves, board): the last replay, continued when extended
 
     def board(self, variant, start, moves):
+        """The board after ``moves`` (MOVEs) from the start or ``start`` (a FEN); a replay that
+        extends the last one continues it.  ValueError names a move py-draughts does not have."""
         if variant not in self.boards:
             raise ValueError(f"py-draughts' engines here play {', '.join(self.boards)}, not {variant!r}")
         cls = self.boards[variant]
@@ -67,6 +70,7 @@ class Engines:
         return board
 
     def engine(self, kind, variant):
+        """The engine object of that kind for that variant, made on first use."""
         if (kind, variant) not in self.engines:
             if kind == "turbo":
                 if variant != "international":
@@ -79,6 +83,7 @@ class Engines:
         return self.engines[kind, variant]
 
     def search(self, request):
+        """The answer to a ``search`` request: the engine's move, the legal moves, its report."""
         params, limits = request.get("params", {}), request["limits"]
         kind, variant = params.get("engine", "turbo"), request["variant"]
         board = self.board(variant, request.get("start"), request.get("moves", []))
@@ -123,6 +128,7 @@ class Engines:
 
 
 def main():
+    """Answer requests until ``quit`` or the end of input; searches run in a thread of their own."""
     try:
         import draughts
         problem = None if hasattr(draughts, "TurboEngine") else \
