@@ -349,7 +349,7 @@ class AdapterProtocol:
         position = Position(game, start_fen)
         state = position.start_state()
         for text in texts:
-            if state.outcome() is not None and not state.play_on():
+            if state.outcome() is not None:
                 raise ProtocolError(f"position: move {short(text)!r} after the end of the game")
             move = state.parse_move(text)
             state.play(move)
