@@ -5,11 +5,13 @@ no compiler works the install goes on and the engine runs on its Python rules, s
 (``mcts_engine/native/__init__.py``).
 """
 import platform
+from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "draughts64.c", "draughts128.c", "rng.c"]
-HEADERS = ["draughts.h", "draughts_impl.h"]
+SOURCE_DIR = Path("mcts_engine/native/src")
+SOURCES = sorted(str(p) for p in SOURCE_DIR.glob("*.c"))
+HEADERS = sorted(str(p) for p in SOURCE_DIR.glob("*.h"))
 
 # -ffp-contract=off: no fused multiply-add, so evaluate() rounds exactly as the Python reference
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-fno-strict-aliasing"]
@@ -17,6 +19,5 @@ if platform.machine().lower() in ("x86_64", "amd64"):
     FLAGS.append("-mpopcnt")     # every x86-64 CPU since 2008; the module checks the CPU when it loads
 
 setup(ext_modules=[Extension("mcts_engine.native._core",
-                             sources=[f"mcts_engine/native/src/{name}" for name in SOURCES],
-                             depends=[f"mcts_engine/native/src/{name}" for name in HEADERS],
+                             sources=SOURCES, depends=HEADERS,
                              extra_compile_args=FLAGS, optional=True)])

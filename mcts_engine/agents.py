@@ -1,24 +1,25 @@
 """``make_agent``: the engine options' ``Settings`` -> the player that searches.
 
-``Agent uct`` is MCTS (``mcts/``): one process, or with ``Threads`` > 1 root parallel
-(default) or tree parallel.  ``random`` and ``greedy`` are the seed articles' "Random"
-and "Eval" players, so they are this same engine with another option.
+``Agent uct`` is MCTS (``mcts/``, on the native search core): with ``Threads`` > 1 root
+parallel, on OS threads for a game with native rules, over worker processes for a game on
+its Python rules.  ``random`` and ``greedy`` are the seed articles' "Random" and "Eval"
+players, so they are this same engine with another option.
 """
 from __future__ import annotations
 
 import threading
 from typing import Hashable
 
+from .engine_options import choices
 from .mcts.agent import Agent, InfoCallback, SearchInfo, SearchResult
 from .mcts.limits import Limits
 from .mcts.root_parallel import RootParallelAgent
 from .mcts.settings import Settings
-from .mcts.tree_parallel import TreeParallelAgent
 from .mcts.uct import UctAgent
 from .parallel.pool import WorkerPool
 from .rules.base import Game, State
 
-AGENTS = ("uct", "random", "greedy")
+AGENTS = choices(Settings, "agent")    # uct, random, greedy
 
 
 class RandomAgent(Agent):
@@ -72,8 +73,6 @@ def make_agent(game: Game, settings: Settings, pool: WorkerPool | None = None) -
         return GreedyAgent(game, settings)
     if settings.agent != "uct":
         raise ValueError(f"unknown agent {settings.agent!r}; agents: {', '.join(AGENTS)}")
-    if settings.threads <= 1:
+    if settings.threads <= 1 or game.native:
         return UctAgent(game, settings)
-    if settings.parallel == "tree":
-        return TreeParallelAgent(game, settings, pool)
     return RootParallelAgent(game, settings, pool)

@@ -7,14 +7,14 @@ second.  Benchmarks are run by hand or in CI as information, never as timed test
 """
 from __future__ import annotations
 
-import gc
+import os
 import random
 import threading
 import time
-import tracemalloc
 from dataclasses import replace
 
 from .agents import make_agent
+from .mcts.core import NODE_BYTES
 from .mcts.limits import Limits
 from .mcts.settings import Settings
 from .mcts.uct import UctAgent
@@ -106,55 +106,56 @@ def uct_rate(game: Game, seconds: float, seed: int = 1, settings: Settings | Non
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
-def memory_per_node(game: Game, nodes: int = 3000, seed: int = 1, settings: Settings | None = None) -> dict:
-    """Bytes per search-tree node after a ``nodes``-iteration search from the start: what the
-    process allocated for the tree (tracemalloc), and the tree's own estimate, which the
-    ``Hash`` budget is checked against.
-
-    A first search of the same size warms the rules' caches, so that only the tree counts.
-    ``settings``: the search's (default settings unless given).
-    """
-    agent = UctAgent(game, settings or Settings(seed=seed))
-    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
-    agent.new_game()
-    gc.collect()
-    tracemalloc.start()
+def resident_bytes() -> int:
+    """This process's resident memory (Linux: /proc/self/statm; elsewhere 0)."""
     try:
-        before = tracemalloc.get_traced_memory()[0]
-        agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
-        gc.collect()
-        allocated = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    count, stack = 0, [agent.root]
-    while stack:
-        node = stack.pop()
-        count += 1
-        stack.extend(node.children)
-    return {"nodes": count, "allocated_per_node": allocated / count,
-            "estimate_per_node": agent.tree.budget.used / count}
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def memory_per_node(game: Game, nodes: int = 30000, seed: int = 1, settings: Settings | None = None) -> dict:
+    """The search tree's memory after a ``nodes``-iteration search from the start: the nodes
+    in the arena (each listed move is a node), its bytes per node (``NODE_BYTES``, fixed), how
+    many nodes ``Hash`` holds, and what the process's resident memory grew by (the arena's
+    pages are taken as they are first used, so this is the tree's real cost).  ``settings``:
+    the search's (default settings unless given)."""
+    settings = settings or Settings(seed=seed)
+    before = resident_bytes()
+    agent = UctAgent(game, settings)
+    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
+    grown = resident_bytes() - before
+    stats = agent.trees[0].stats()
+    agent.close()
+    return {"iterations": stats["iterations"], "nodes": stats["used"], "bytes_per_node": NODE_BYTES,
+            "capacity": stats["capacity"], "hash_mb": settings.hash_mb,
+            "resident_per_node": grown / stats["used"] if stats["used"] else 0.0}
 
 
 def memory_table(rows: list[dict]) -> str:
-    """Bytes per tree node per game, as a text table."""
-    head = f"{'game':<14} {'nodes':>6} {'bytes/node':>11} {'estimate':>9} {'ratio':>6}"
+    """The search tree's memory per game, as a text table."""
+    head = (f"{'game':<14} {'iterations':>10} {'nodes':>9} {'bytes/node':>10} {'resident/node':>13} "
+            f"{'Hash MB':>7} {'holds nodes':>12}")
     lines = [head, "-" * len(head)]
     for r in rows:
         m = r["memory"]
-        lines.append(f"{r['game']:<14} {m['nodes']:>6} {m['allocated_per_node']:>11,.0f} "
-                     f"{m['estimate_per_node']:>9,.0f} {m['estimate_per_node'] / m['allocated_per_node']:>6.2f}")
+        lines.append(f"{r['game']:<14} {m['iterations']:>10,} {m['nodes']:>9,} {m['bytes_per_node']:>10} "
+                     f"{m['resident_per_node']:>13,.1f} {m['hash_mb']:>7} {m['capacity']:>12,}")
     return "\n".join(lines)
 
 
-def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", seed: int = 1,
-                  pool=None, settings: Settings | None = None) -> dict:
+def parallel_rate(game: Game, threads: int, seconds: float, seed: int = 1, pool=None,
+                  settings: Settings | None = None) -> dict:
     """UCT iterations per WALL-second from the start with ``threads`` searchers.
 
     Parallel search turns cores into iterations, so this is the one wall-clock
-    benchmark.  Workers are started (in ``pool``, or a private one) before the
-    clock starts; one search of ``seconds`` is timed, after a short warm-up.
+    benchmark: OS threads where the game's rules are native, worker processes (started in
+    ``pool``, or a private one, before the clock starts) where they are Python; one search of
+    ``seconds`` is timed, after a short warm-up.
     """
-    settings = replace(settings or Settings(seed=seed), threads=threads, parallel=mode, move_overhead=0.0)
+    settings = replace(settings or Settings(seed=seed), threads=threads, move_overhead=0.0)
+    mode = "threads" if game.native else "processes"
     own = threads > 1 and pool is None
     if own:
         pool = WorkerPool()
@@ -166,29 +167,29 @@ def parallel_rate(game: Game, threads: int, seconds: float, mode: str = "root", 
         result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
         elapsed = time.perf_counter() - start
     finally:
+        agent.close()
         if own:
             pool.close()
     return {"threads": threads, "mode": mode, "iterations": result.info.nodes, "wall_seconds": elapsed,
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
 
 
-def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds: float,
-                 seed: int = 1, options: tuple[str, ...] = ()) -> list[dict]:
-    """For each game and mode, UCT iterations per wall-second at each thread count, and the
-    speed-up over the first count; ``options``: engine options (``search_settings``)."""
+def run_parallel(games: list[str], threads: list[int], seconds: float, seed: int = 1,
+                 options: tuple[str, ...] = ()) -> list[dict]:
+    """For each game, UCT iterations per wall-second at each thread count, and the speed-up
+    over the first count; ``options``: engine options (``search_settings``)."""
     pool = WorkerPool()
     rows = []
     try:
         pool.ensure(max(threads) - 1)
         for name in games:
             game = get_game(name)
-            for mode in modes:
-                settings = search_settings(options, seed, name)
-                rates = [parallel_rate(game, t, seconds, mode, seed, pool, settings) for t in threads]
-                base = rates[0]["iterations_per_sec"] or 1.0
-                for r in rates:
-                    r["speedup"] = r["iterations_per_sec"] / base
-                rows.append({"game": name, "mode": mode, "rates": rates})
+            settings = search_settings(options, seed, name)
+            rates = [parallel_rate(game, t, seconds, seed, pool, settings) for t in threads]
+            base = rates[0]["iterations_per_sec"] or 1.0
+            for r in rates:
+                r["speedup"] = r["iterations_per_sec"] / base
+            rows.append({"game": name, "mode": rates[0]["mode"], "rates": rates})
     finally:
         pool.close()
     return rows
@@ -197,12 +198,12 @@ def run_parallel(games: list[str], threads: list[int], modes: list[str], seconds
 def parallel_table(rows: list[dict], reference: dict | None = None) -> str:
     """The parallel bench rows as a text table: it/s (wall) per thread count, and speed-up."""
     counts = [r["threads"] for r in rows[0]["rates"]] if rows else []
-    head = f"{'game':<14} {'mode':<5}" + "".join(f" {f'{t} thr it/s':>12}" for t in counts) + \
+    head = f"{'game':<14} {'mode':<9}" + "".join(f" {f'{t} thr it/s':>12}" for t in counts) + \
         "".join(f" {f'x{t}':>6}" for t in counts[1:])
     lines = [head, "-" * len(head)]
     for row in rows:
         rates = row["rates"]
-        lines.append(f"{row['game']:<14} {row['mode']:<5}"
+        lines.append(f"{row['game']:<14} {row['mode']:<9}"
                      + "".join(f" {r['iterations_per_sec']:>12,.0f}" for r in rates)
                      + "".join(f" {r['speedup']:>6.2f}" for r in rates[1:]))
     if reference:

@@ -19,7 +19,7 @@ from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
 from .agents import AGENTS
-from .mcts.settings import PARALLEL_MODES
+
 
 
 def _game(name: str, rules: str | None):
@@ -162,10 +162,8 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
 @click.option("--threads", "threads", type=click.IntRange(1, 64), multiple=True,
               help="instead: UCT iterations per WALL-second with this many searchers (repeatable, "
                    "e.g. --threads 1 --threads 2)")
-@click.option("--mode", "modes", type=click.Choice(PARALLEL_MODES), multiple=True,
-              help="parallel mode(s) for --threads (default: root)")
 @click.option("--memory", is_flag=True,
-              help="instead: bytes per search-tree node (allocated, and the Hash budget's estimate)")
+              help="instead: the search tree's nodes, bytes per node and resident memory per node")
 @click.option("--endgames", is_flag=True,
               help="instead: play the endgame suite out, the winning side against the engine defending "
                    "(--game filters it, --ending names rows, --movetime/--nodes/--option set the engine)")
@@ -173,19 +171,19 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
 @click.option("--movetime", type=click.IntRange(1), help="--endgames: ms a move (default 200)")
 @click.option("--nodes", type=click.IntRange(1), help="--endgames: UCT iterations a move, instead of --movetime")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="an engine option (repeatable), e.g. --option Selection=rave: for the UCT searches "
+              help="an engine option (repeatable), e.g. --option Playout=mast: for the UCT searches "
                    "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
                    "(each game's defaults unless Defaults=plain)")
 @click.option("--core", "cores", type=click.Choice(bench_mod.CORES), multiple=True,
               help="the rules' core to measure (repeatable; default: both, native where the game has it)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
-          modes: tuple[str, ...], memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
+          memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
           nodes: int | None, options: tuple[str, ...], cores: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
-    With --memory: bytes per tree node after a 3000-iteration search from the start.
+    With --memory: the search tree's nodes and memory after a 30,000-iteration search from the start.
     With --endgames: how many won endings of the suite the engine converts (win, draw, loss).
     """
     if endgames:
@@ -206,7 +204,7 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
                    else bench_mod.memory_table(rows))
         return
     if threads:
-        rows = bench_mod.run_parallel(names, list(threads), list(modes) or ["root"], seconds, seed, options)
+        rows = bench_mod.run_parallel(names, list(threads), seconds, seed, options)
         refs = None
         if reference:
             from . import reference as ref
@@ -305,7 +303,7 @@ def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engi
         from .gui.board import GuiConfig
     except ImportError as err:
         raise click.UsageError(f"the GUI needs its extra: pip install -e '.[gui]' ({err})") from None
-    from tournaments.engine import EngineSpecError, load_engines_file, parse_engine_arg
+    from .client import EngineSpecError, load_engines_file, parse_engine_arg
     _game(game, None)
     try:
         specs = dict(load_engines_file(engines_file)) if engines_file else {}

@@ -4,7 +4,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from test_perft import PERFT
+from support.perft import PERFT
 
 from mcts_engine.cli import main
 from mcts_engine.rules import get_game

@@ -1,20 +1,18 @@
 """Every module of the package imports alone, in a fresh interpreter: no import cycle
 (a cycle hidden by import order in one process shows up as an ImportError here); and the
-test dependencies are hard requirements in CI (``conftest.require``)."""
+test dependencies are hard requirements in CI (``support.require``)."""
 from __future__ import annotations
 
 import pkgutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import in_ci, require
+from support import ROOT, in_ci, require
 
 import mcts_engine
 import tournaments
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def all_modules() -> list[str]:
@@ -28,7 +26,7 @@ def all_modules() -> list[str]:
 
 def test_every_module_imports_alone_in_a_fresh_interpreter():
     modules = all_modules()
-    assert "mcts_engine.mcts.tree" in modules and "mcts_engine.parallel.worker" in modules
+    assert "mcts_engine.mcts.searcher" in modules and "mcts_engine.parallel.worker" in modules
     # one interpreter per module, but all started at once: a few seconds in all
     procs = {name: subprocess.Popen([sys.executable, "-c", f"import {name}"], cwd=ROOT,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

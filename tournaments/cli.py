@@ -8,18 +8,21 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 
 import click
 
+from mcts_engine import records
+from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
-from . import records, report, stats
-from .cluster import ClusterError, ClusterTarget, open_executor
-from .engine import EngineSpec, load_engines_file, parse_engine_arg
-from .executors import ExecutorError
-from .runner import Settings, TimeControl, Tournament, random_openings, read_openings
-from .tune_defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENINGS, OPTIMIZERS, TUNE_HEADER
+from .play.cluster import ClusterError, ClusterTarget, open_executor
+from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings, read_openings
+from .play.executors import ExecutorError
+from .play.runner import Tournament, TournamentSettings
+from .results import report
+from .results.journal import Journal
+from .results.sprt import SPRT
+from .tune.defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENINGS, OPTIMIZERS, TUNE_HEADER
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -109,34 +112,29 @@ def tournament_options(f):
     ], f))
 
 
-@dataclass(frozen=True)
-class Conditions:
-    """How games are played, from the command line: rules, time control, concurrency."""
-
-    rules: dict
-    tc: TimeControl
-    concurrency: int
-
-
-def conditions(o: dict) -> Conditions:
-    """The game's rules (checked by building the game), the time control and the concurrency."""
+def play_conditions(o: dict, openings: int, seed: int) -> PlayConditions:
+    """How the games are played, from the command line's options ``o``: the game and its rules
+    (checked by building the game), the time control, ``openings`` openings (seeded by
+    ``seed``), the adjudication, the game's time limit and the concurrency."""
     rules = parse_rule_options(o["rules"]) if o["rules"] else {}
     get_game(o["game"], **rules)
     if o["cluster"] is not None and o["concurrency"] is not None:
         raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
                          "games at once as it has threads (dask worker --nthreads)")
     tc = TimeControl.parse(o["movetime"], o["nodes"], o["tc"], o["margin"])
-    return Conditions(rules, tc, o["concurrency"] or max(1, min(8, os.cpu_count() or 1)))
+    return PlayConditions(o["game"], rules, tc, openings_of(o, rules, openings, seed),
+                          Adjudication(o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"]),
+                          o["game_timeout"], o["concurrency"] or max(1, min(8, os.cpu_count() or 1)))
 
 
-def openings_of(o: dict, rules: dict, count: int, seed: int) -> list:
+def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, ...]:
     """The openings of ``--openings FILE``, or ``count`` random ones of ``--opening-plies``, or
     the start position."""
     if o["openings_file"]:
         return read_openings(o["openings_file"], o["game"], rules)
     if o["opening_plies"]:
         return random_openings(o["game"], rules, o["opening_plies"], count, seed)
-    return [(None, [])]
+    return (Opening(None),)
 
 
 def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec]:
@@ -154,29 +152,25 @@ def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec
     return out
 
 
-def _sprt(args: tuple[float, float, float, float] | None) -> stats.SPRT | None:
+def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
     """The ``--sprt ELO0 ELO1 ALPHA BETA`` test, or None; bad bounds are a usage error (before any game)."""
     if not args:
         return None
     try:
-        return stats.SPRT(*args)
+        return SPRT(*args)
     except ValueError as err:
         raise click.UsageError(f"--sprt {' '.join(f'{x:g}' for x in args)}: {err}") from None
 
 
 def _run(kind: str, **o) -> None:
     try:
-        c = conditions(o)
+        c = play_conditions(o, max(1, (o["games"] + 1) // 2), o["seed"])
         engines = _engines(o["engines"], o["engines_file"])
-        openings = openings_of(o, c.rules, max(1, (o["games"] + 1) // 2), o["seed"])
-        settings = Settings(game=o["game"], engines=engines, kind=kind, games=o["games"], rules=c.rules, tc=c.tc,
-                            openings=openings, concurrency=c.concurrency, max_plies=o["max_plies"],
-                            resign_score=o["resign_score"], draw_score=o["draw_score"],
-                            game_timeout=o["game_timeout"])
+        settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
         sprt = _sprt(o["sprt"])
-        journal = records.Journal(o["journal"])
+        journal = Journal(o["journal"])
         tournament = Tournament(settings, journal)
         todo, done = tournament.prepare()
     except (ValueError, RulesError, OSError) as err:
@@ -223,7 +217,7 @@ def _stopped(bar, message: str, journal: str, status: int) -> None:
 def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None,
             tuned=None) -> None:
     """Print the report of ``results`` (and, for a tune journal, what the tune found: a
-    ``tune_report.TuneSummary``)."""
+    ``tune.report.TuneSummary``)."""
     rep = report.build(sorted(results, key=lambda r: r["id"]), header, sprt)
     if pdn_file:
         with open(pdn_file, "w", encoding="utf-8") as f:
@@ -232,13 +226,13 @@ def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_f
     if as_json:
         out = report.as_json(rep)
         if tuned is not None:
-            from . import tune_report
+            from .tune import report as tune_report
             out["tune"] = tune_report.as_json(tuned)
         click.echo(json.dumps(out, indent=2, allow_nan=False))
     elif tuned is None:
         click.echo(report.as_text(rep))
     else:
-        from . import tune_report
+        from .tune import report as tune_report
         click.echo(report.as_text(rep) + "\n\n" + tune_report.as_text(tuned))
 
 
@@ -271,8 +265,8 @@ def gauntlet(**o) -> None:
 def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
     """Recompute every statistic from a journal (of a tune too: then also what it found)."""
     try:
-        lines = records.Journal(journal).records()
-        header, games = records.Journal(journal).load()
+        lines = Journal(journal).records()
+        header, games = Journal(journal).load()
         summary = _tune_summary(journal) if lines and lines[0].get("type") == TUNE_HEADER else None
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
@@ -334,29 +328,28 @@ def replay_cmd(records_file: str, board: bool) -> None:
 @click.option("--no-plots", is_flag=True, help="do not write the PNG plots next to the journal")
 def tune(**o) -> None:
     """Tune numeric engine options by playing the engine against itself (SPSA, or Optuna)."""
-    from . import tune as tuner
-    from . import tune_report, tune_run
-    from .tune_params import load_params, value_text
+    from .tune import report as tune_report
+    from .tune import run as tune_run
+    from .tune.confirm import confirm
+    from .tune.iterations import check_engine
+    from .tune.journal import TuneJournal
+    from .tune.params import load_params, value_text
+    from .tune.settings import SpsaKnobs, TuneSettings, paths
     try:
-        c = conditions(o)
+        c = play_conditions(o, min(o["iterations"] * o["pairs"], MAX_OPENINGS), o["seed"])
         [engine] = _engines((o["engine"],), o["engines_file"])
         params = load_params(o["params_file"], o["param_lines"])
-        pool = openings_of(o, c.rules, min(o["iterations"] * o["pairs"], MAX_OPENINGS), o["seed"])
-        settings = tuner.TuneSettings(
-            game=o["game"], engine=engine, params=params, optimizer=o["optimizer"], iterations=o["iterations"],
-            pairs=o["pairs"], seed=o["seed"], rules=c.rules, tc=c.tc,
-            openings=tuple((fen, tuple(moves)) for fen, moves in pool), concurrency=c.concurrency,
-            max_plies=o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"],
-            spsa=tuner.SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]), game_timeout=o["game_timeout"])
+        settings = TuneSettings(engine, params, c, optimizer=o["optimizer"], iterations=o["iterations"],
+                                pairs=o["pairs"], seed=o["seed"], spsa=SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]))
         tune_run.check_optimizer(settings)
-        settings = tuner.check_engine(settings)
+        settings = check_engine(settings)
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
         sprt = _sprt(o["confirm_sprt"])
-        journal = tuner.TuneJournal(o["journal"])
-        files = tuner.paths(o["journal"])
+        journal = TuneJournal(o["journal"])
+        files = paths(o["journal"])
         journaled = len(journal.start(settings).games)
         if o["confirm_games"]:
-            journaled += len(records.Journal(files.confirm).load()[1])
+            journaled += len(Journal(files.confirm).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
     bar = None
@@ -382,8 +375,8 @@ def tune(**o) -> None:
             if o["confirm_games"]:
                 values = tune_report.summarize(journal.load()).values
                 openings = openings_of(o, c.rules, max(1, (o["confirm_games"] + 1) // 2), o["seed"] + 1)
-                confirmation = tuner.confirm(settings, values, o["confirm_games"], files.confirm, openings,
-                                             against, sprt, on_game, executor)
+                confirmation = confirm(settings, values, o["confirm_games"], files.confirm, openings,
+                                       against, sprt, on_game, executor)
     except KeyboardInterrupt:
         _stopped(bar, "interrupted", o["journal"], 130)
     except ClusterError as err:
@@ -405,7 +398,7 @@ def tune(**o) -> None:
 @click.option("--no-plots", is_flag=True, help="do not write the PNG plots next to the journal")
 def tune_report_cmd(journal: str, confirm_sprt, as_json: bool, no_plots: bool) -> None:
     """What a tune found, from its journal: the tuned values as a SPEC fragment, and the plots."""
-    from .tune import paths
+    from .tune.settings import paths
     try:
         summary = _tune_summary(journal, _sprt(confirm_sprt))
     except (ValueError, OSError) as err:
@@ -413,25 +406,26 @@ def tune_report_cmd(journal: str, confirm_sprt, as_json: bool, no_plots: bool) -
     _tune_answer(summary, paths(journal), as_json, no_plots)
 
 
-def _tune_summary(journal: str, sprt: stats.SPRT | None = None, confirmation=None):
+def _tune_summary(journal: str, sprt: SPRT | None = None, confirmation=None):
     """What the tune journaled at ``journal`` found, with its confirmation match (read from its
     journal unless given); ValueError if it is not a tune journal."""
-    from . import tune as tuner
-    from . import tune_report
-    records_ = tuner.TuneJournal(journal).load()
+    from .tune import report as tune_report
+    from .tune.confirm import load_confirmation
+    from .tune.journal import TuneJournal
+    from .tune.settings import paths
+    records_ = TuneJournal(journal).load()
     if records_.header is None:
         raise ValueError(f"journal {journal} is not a tune journal (mcts-tournament report reads match journals)")
     if confirmation is None:
-        confirmation = tuner.load_confirmation(tuner.paths(journal).confirm,
-                                               sprt or stats.SPRT(*CONFIRM_SPRT_ARGS))
+        confirmation = load_confirmation(paths(journal).confirm, sprt or SPRT(*CONFIRM_SPRT_ARGS))
     return tune_report.summarize(records_, confirmation)
 
 
 def _tune_answer(summary, files, as_json: bool, no_plots: bool) -> None:
-    """Write the plots and print what the tune found (a ``tune_report.TuneSummary``; ``files``
-    are its ``tune.TunePaths``)."""
-    from . import tune_report
-    from .tune_plots import available, write_plots
+    """Write the plots and print what the tune found (a ``tune.report.TuneSummary``; ``files``
+    are its ``tune.settings.TunePaths``)."""
+    from .tune import report as tune_report
+    from .tune.plots import available, write_plots
     plots = [] if no_plots else write_plots(summary, files.params_png, files.elo_png)
     if as_json:
         click.echo(json.dumps({**tune_report.as_json(summary), "plots": plots}, indent=2, allow_nan=False))

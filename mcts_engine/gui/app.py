@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -63,7 +64,7 @@ def create_app(config: GuiConfig) -> Starlette:
         if watch is None:
             return JSONResponse({"error": "no journal: start the server with --journal FILE"}, status_code=404)
         try:
-            return JSONResponse(watch.summary())
+            return JSONResponse(await run_in_threadpool(watch.summary))   # the manager's report runs meanwhile
         except WatchError as err:
             return JSONResponse({"error": str(err)}, status_code=404)
 
@@ -72,7 +73,7 @@ def create_app(config: GuiConfig) -> Starlette:
             return JSONResponse({"error": "no journal: start the server with --journal FILE"}, status_code=404)
         try:
             game_id = int(request.path_params["game_id"])
-            return JSONResponse(watch.replay(game_id))
+            return JSONResponse(await run_in_threadpool(watch.replay, game_id))
         except (ValueError, WatchError) as err:
             return JSONResponse({"error": str(err)}, status_code=404)
 

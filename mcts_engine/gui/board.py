@@ -15,13 +15,12 @@ import asyncio
 from dataclasses import asdict, dataclass, field
 from typing import Awaitable, Callable
 
-from tournaments.engine import EngineError, EngineSpec
-
-from ..rules import list_games
+from ..client import EngineError, EngineInfo, EngineSpec, GoLimits
+from ..client.info import parse_info
+from ..rules import is_draughts, list_games
 from ..rules.base import RulesError
-from ..rules.draughts import VARIANTS
 from . import messages as m
-from .engine import EngineHost, Info
+from .engine import EngineHost
 from .session import BoardSession, SessionError
 
 MAX_CRASHES = 3          # engine crashes in a row before the board stops restarting it
@@ -54,7 +53,7 @@ class BoardConnection:
         self.host = EngineHost(config.engines)
         self.engine_name = config.default_engine
         self.players: list[str] = ["human", "engine"]
-        self.limits = m.Limits(movetime=1000)
+        self.limits = m.SetLimits(movetime=1000)
         self.analysing = False
         self.task: asyncio.Task | None = None
         self.search_id = 0
@@ -111,86 +110,119 @@ class BoardConnection:
             await self.error(str(err))
             await self.send_state()
 
-    async def _dispatch(self, msg) -> None:
+    async def _dispatch(self, msg: m.Message) -> None:
+        """Act on one validated message (``HANDLERS`` names the method for its type)."""
+        await HANDLERS[type(msg)](self, msg)
+
+    async def on_ping(self, msg: m.Ping) -> None:
+        """pong, with the ping's id."""
+        await self.send({"type": "pong", "id": msg.id})
+
+    async def on_click(self, msg: m.Click) -> None:
+        """A click: the selection changes (shown), or it completes a move (played), or it is refused."""
+        if await self._engine_thinking():
+            return
+        outcome = self.session.click(msg.point)
+        if outcome.kind == "refused":
+            await self.error(outcome.message)
+            await self.send_state()
+        elif outcome.kind != "move":
+            await self.send_state(outcome.message)
+        else:
+            await self._changed()
+
+    async def on_move(self, msg: m.PlayMove) -> None:
+        """A move by its notation (the move list)."""
+        if await self._engine_thinking():
+            return
+        self.session.play_text(msg.move)
+        await self._changed()
+
+    async def on_cancel(self, msg: m.Cancel) -> None:
+        """Drop the move being entered."""
+        self.session.cancel()
+        await self.send_state()
+
+    async def on_start(self, msg: m.StartGame | m.LoadFen) -> None:
+        """A new game, or the current game from a FEN: built first, so a bad FEN or option changes nothing."""
         s = self.session
-        if isinstance(msg, m.Ping):
-            await self.send({"type": "pong", "id": msg.id})
-        elif isinstance(msg, m.Click) or isinstance(msg, m.PlayMove):
-            if self._engine_to_move() and self._busy():
-                await self.error("the engine is thinking about its move: wait, or press stop")
-                return
-            if isinstance(msg, m.Click):
-                outcome = s.click(msg.point)
-                if outcome.kind == "refused":
-                    await self.error(outcome.message)
-                    await self.send_state()
-                    return
-                if outcome.kind != "move":
-                    await self.send_state(outcome.message)
-                    return
-            else:
-                s.play_text(msg.move)
-            await self._changed()
-        elif isinstance(msg, m.Cancel):
-            s.cancel()
-            await self.send_state()
-        elif isinstance(msg, (m.NewGame, m.LoadFen)):
-            # validate on a scratch session first, so a bad FEN or option changes nothing
-            scratch = BoardSession.__new__(BoardSession)
-            if isinstance(msg, m.NewGame):
-                scratch.new_game(msg.game, msg.rules, msg.fen)
-            else:
-                scratch.new_game(s.game.name, s.rules_text, msg.fen)
-            await self._halt()
-            self.session = scratch
-            await self._changed()
-        elif isinstance(msg, m.Undo):
-            await self._halt()
+        game, rules = (msg.game, msg.rules) if isinstance(msg, m.StartGame) else (s.game.name, s.rules_text)
+        fresh = BoardSession(game, rules, msg.fen)
+        await self._halt()
+        self.session = fresh
+        await self._changed()
+
+    async def on_undo(self, msg: m.Undo) -> None:
+        """Take back a ply, and the engine's replies in play, so that a human is to move."""
+        s = self.session
+        await self._halt()
+        s.undo(1)
+        while s.played and self.players[s.state.to_move] == "engine" and "human" in self.players:
             s.undo(1)
-            while s.played and self.players[s.state.to_move] == "engine" and "human" in self.players:
-                s.undo(1)
-            await self._changed(auto=False)
-        elif isinstance(msg, m.Players):
-            self.players = list(msg.players)
+        await self._changed(auto=False)
+
+    async def on_players(self, msg: m.Players) -> None:
+        """Who plays each side."""
+        self.players = list(msg.players)
+        await self._halt()
+        await self._changed()
+
+    async def on_choose_engine(self, msg: m.ChooseEngine) -> None:
+        """Another of the server's engines plays and analyses."""
+        if msg.name not in self.config.engines:
+            raise SessionError(f"engine {msg.name!r} is not one of the server's engines: "
+                               f"{', '.join(self.config.engines) or 'none'}")
+        await self._halt()
+        self.engine_name = msg.name
+        await self.host.close()
+        await self._changed()
+
+    async def on_limits(self, msg: m.SetLimits) -> None:
+        """The engine's time per move from now on."""
+        self.limits = msg
+        await self.send_state()
+
+    async def on_go(self, msg: m.Go) -> None:
+        """The engine plays the side to move now."""
+        await self._halt()
+        if self.session.outcome is not None:
+            raise SessionError("the game is over")
+        self._start_search("move")
+        await self.send_state()
+
+    async def on_analyse(self, msg: m.Analyse) -> None:
+        """Infinite analysis on or off."""
+        self.analysing = msg.on
+        if msg.on:
+            if not self._busy():
+                self._start_search("analyse")
+        elif not self._engine_to_move():
             await self._halt()
-            await self._changed()
-        elif isinstance(msg, m.ChooseEngine):
-            if msg.name not in self.config.engines:
-                raise SessionError(f"engine {msg.name!r} is not one of the server's engines: "
-                                   f"{', '.join(self.config.engines) or 'none'}")
-            await self._halt()
-            self.engine_name = msg.name
-            await self.host.close()
-            await self._changed()
-        elif isinstance(msg, m.Limits):
-            self.limits = msg
-            await self.send_state()
-        elif isinstance(msg, m.Go):
-            await self._halt()
-            if s.outcome is not None:
-                raise SessionError("the game is over")
-            self._start_search("move")
-            await self.send_state()
-        elif isinstance(msg, m.Analyse):
-            self.analysing = msg.on
-            if msg.on:
-                if not self._busy():
-                    self._start_search("analyse")
-            elif not self._engine_to_move():
+        await self.send_state()
+
+    async def on_stop(self, msg: m.Stop) -> None:
+        """Stop the engine: its move is played in play, an analysis ends."""
+        self.analysing = False
+        if self._busy():
+            if self._engine_to_move():
+                self.host.stop()       # its bestmove is played
+            else:
                 await self._halt()
-            await self.send_state()
-        elif isinstance(msg, m.Stop):
-            self.analysing = False
-            if self._busy():
-                if self._engine_to_move():
-                    self.host.stop()       # its bestmove is played
-                else:
-                    await self._halt()
-            await self.send_state()
-        elif isinstance(msg, m.Record):
-            players = tuple(self.engine_name or "engine" if p == "engine" else "human" for p in self.players)
-            await self.send({"type": "record", "text": s.record_text(players),
-                             "filename": f"{s.game.name}.{'pdn' if _is_draughts(s.game.name) else 'pgn'}"})
+        await self.send_state()
+
+    async def on_record(self, msg: m.Record) -> None:
+        """The game as PDN (draughts) or PGN-like text."""
+        s = self.session
+        players = tuple(self.engine_name or "engine" if p == "engine" else "human" for p in self.players)
+        await self.send({"type": "record", "text": s.record_text(players),
+                         "filename": f"{s.game.name}.{'pdn' if is_draughts(s.game.name) else 'pgn'}"})
+
+    async def _engine_thinking(self) -> bool:
+        """Whether a human move must wait: the engine is thinking about its own move (then said)."""
+        if self._engine_to_move() and self._busy():
+            await self.error("the engine is thinking about its move: wait, or press stop")
+            return True
+        return False
 
     # --- the engine -------------------------------------------------------------------------
     def _engine_to_move(self) -> bool:
@@ -244,7 +276,7 @@ class BoardConnection:
             if my != self.search_id:
                 return
             await self.status("thinking" if kind == "move" else "analysing")
-            limits = {"infinite": True} if kind == "analyse" else self.limits.as_go()
+            limits = GoLimits(infinite=True) if kind == "analyse" else self.limits.go_limits()
 
             def on_info(line: str) -> None:
                 loop.call_soon_threadsafe(self._info, my, line)
@@ -288,14 +320,27 @@ class BoardConnection:
     def _info(self, my: int, line: str) -> None:
         if my != self.search_id:
             return
-        info = Info.read(line)
-        message = {"type": "info", **asdict(info), "line": line[:500]}
-        message["pv_paths"] = self.session.pv_paths(info.pv) if info.pv else []
+        info = parse_info(line)
+        message = {"type": "info", **info_fields(info), "line": line[:500]}
+        message["pv_paths"] = self.session.pv_paths(list(info.pv)) if info.pv else []
         task = asyncio.get_running_loop().create_task(self.send(message))
         self._sending.add(task)                 # a strong reference until it is sent
         task.add_done_callback(self._sending.discard)
 
 
-def _is_draughts(name: str) -> bool:
-    """Whether a game is a draughts variant (its record is PDN)."""
-    return name in VARIANTS
+def info_fields(info: EngineInfo) -> dict:
+    """An info line's fields as the page reads them: the numbers, ``score_cp`` or ``mate``,
+    ``wdl``, the PV (a list) and the ``string`` (None where the line says nothing)."""
+    score = info.score
+    return {"depth": info.depth, "seldepth": info.seldepth, "nodes": info.nodes, "nps": info.nps, "time": info.time,
+            "score_cp": score.cp if score else None, "mate": score.mate if score else None,
+            "wdl": list(info.wdl) if info.wdl else None, "pv": list(info.pv or ()), "string": info.string or ""}
+
+
+HANDLERS = {m.Ping: BoardConnection.on_ping, m.Click: BoardConnection.on_click, m.PlayMove: BoardConnection.on_move,
+            m.Cancel: BoardConnection.on_cancel, m.StartGame: BoardConnection.on_start,
+            m.LoadFen: BoardConnection.on_start, m.Undo: BoardConnection.on_undo,
+            m.Players: BoardConnection.on_players, m.ChooseEngine: BoardConnection.on_choose_engine,
+            m.SetLimits: BoardConnection.on_limits, m.Go: BoardConnection.on_go,
+            m.Analyse: BoardConnection.on_analyse, m.Stop: BoardConnection.on_stop,
+            m.Record: BoardConnection.on_record}

@@ -1,11 +1,10 @@
 """The engine a board hosts: a subprocess spoken to through our protocol.
 
-The process is the tournament manager's ``EngineProcess`` (spawn in its own process
-group, handshake, options, the game and its rules, ``go`` with timeouts, crash
-detection, clean shutdown); every ``info``
-line reaches the driver's ``on_info`` hook the moment it arrives (the manager only keeps
-them until ``bestmove``); ``HostedEngine`` adds a lock so that ``stop`` can be sent while
-``go`` waits.  Any program
+The process is the engine client's ``EngineProcess`` (``mcts_engine.client``: spawn in
+its own process group, handshake, options, the game and its rules, ``go`` with timeouts,
+crash detection, clean shutdown), the driver the tournament manager uses too; every
+``info`` line reaches the driver's ``on_info`` hook the moment it arrives;
+``HostedEngine`` adds a lock so that ``stop`` can be sent while ``go`` waits.  Any program
 that speaks the protocol can be hosted; which commands may run is fixed by the server's
 command line or engines file (``EngineSpec``), never by the page.
 
@@ -19,54 +18,13 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Callable
 
-from tournaments.engine import EngineError, EngineProcess, EngineSpec, GoResult, parse_info
+from ..client import EngineError, EngineProcess, EngineSpec, GoLimits, GoResult
 
 INFINITE_TIMEOUT = 24 * 3600.0    # seconds a "go infinite" may run before we stop it
 NODES_TIMEOUT = 120.0             # seconds a "go nodes N" may take
 START_TIMEOUT = 20.0              # seconds for the handshake (a cold Python start on a busy machine)
-
-
-@dataclass
-class Info:
-    """One ``info`` line, read: the numbers, the score, win/draw/loss and the principal variation."""
-
-    depth: int | None = None
-    seldepth: int | None = None
-    nodes: int | None = None
-    nps: int | None = None
-    time: int | None = None
-    score_cp: int | None = None
-    mate: int | None = None
-    wdl: tuple[int, int, int] | None = None
-    pv: list[str] = field(default_factory=list)
-    string: str = ""
-
-    @classmethod
-    def read(cls, line: str) -> "Info":
-        """An info line's fields (tolerant: what it lacks stays None); the tournament's parser
-        reads the numbers, score and PV, this adds ``wdl`` and ``string``."""
-        fields = parse_info(line)
-        info = cls(**{k: fields[k] for k in ("depth", "seldepth", "nodes", "nps", "time") if k in fields},
-                   pv=list(fields.get("pv", [])))
-        if "score" in fields:
-            kind, value = fields["score"]
-            if kind == "cp":
-                info.score_cp = value
-            else:
-                info.mate = value
-        tokens = line.split()
-        if "wdl" in tokens:
-            at = tokens.index("wdl")
-            try:
-                info.wdl = (int(tokens[at + 1]), int(tokens[at + 2]), int(tokens[at + 3]))
-            except (IndexError, ValueError):
-                pass
-        if "string" in tokens:
-            info.string = line.split(" string ", 1)[-1][:300]
-        return info
 
 
 class HostedEngine(EngineProcess):
@@ -111,19 +69,19 @@ class EngineHost:
         self.engine, self.key = engine, key
         return engine
 
-    async def search(self, start_fen: str, moves: list[str], limits: dict,
+    async def search(self, start_fen: str, moves: list[str], limits: GoLimits,
                      on_info: Callable[[str], None]) -> GoResult:
         """Search the position (start FEN and moves); ``on_info`` gets every info line (on the
         worker thread).  Raises EngineError on a crash or timeout (the process is then gone)."""
         engine = self.engine
         if engine is None:
             raise EngineError("no engine is running")
-        if limits.get("infinite"):
+        if limits.infinite:
             timeout = INFINITE_TIMEOUT
-        elif limits.get("nodes"):
+        elif limits.nodes:
             timeout = NODES_TIMEOUT
         else:
-            timeout = limits.get("movetime", 1000) / 1000 + 10
+            timeout = (limits.movetime or 1000) / 1000 + 10
         engine.on_info = on_info
         self.searching = True
         try:

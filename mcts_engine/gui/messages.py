@@ -36,6 +36,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..client import GoLimits
+
 MAX_FRAME = 16_384       # characters in one frame from the page
 MAX_TEXT = 2_000         # characters in a FEN or a rule-options string
 MAX_NAME = 64            # characters in a game, engine, point or move name
@@ -49,7 +51,9 @@ class BadMessage(ValueError):
 
 
 @dataclass(frozen=True)
-class NewGame:
+class StartGame:
+    """A new game (``new``): its name, rule options and start FEN (None: the start position)."""
+
     game: str
     rules: str = ""
     fen: str | None = None
@@ -57,75 +61,91 @@ class NewGame:
 
 @dataclass(frozen=True)
 class LoadFen:
+    """The current game from a FEN (``fen``)."""
+
     fen: str
 
 
 @dataclass(frozen=True)
 class Click:
+    """A click on a point of the board (``click``)."""
+
     point: str
 
 
 @dataclass(frozen=True)
 class PlayMove:
+    """A move in the game's notation (``move``, from the move list)."""
+
     move: str
 
 
 @dataclass(frozen=True)
 class Cancel:
-    pass
+    """Drop the move being entered (``cancel``)."""
 
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    """Take back a ply (``undo``)."""
 
 
 @dataclass(frozen=True)
 class Players:
+    """Who plays each side, ``human`` or ``engine`` (``players``)."""
+
     players: tuple[str, str]
 
 
 @dataclass(frozen=True)
 class ChooseEngine:
+    """Which of the server's engines plays and analyses (``engine``)."""
+
     name: str
 
 
 @dataclass(frozen=True)
-class Limits:
+class SetLimits:
+    """The engine's time per move (``limits``): a move time in ms or a node count."""
+
     movetime: int | None = None
     nodes: int | None = None
 
-    def as_go(self) -> dict:
-        """The limits as ``EngineProcess.go`` takes them."""
-        return {"nodes": self.nodes} if self.nodes else {"movetime": self.movetime}
+    def go_limits(self) -> GoLimits:
+        """The limits as the engine client takes them."""
+        return GoLimits(nodes=self.nodes) if self.nodes else GoLimits(movetime=self.movetime)
 
 
 @dataclass(frozen=True)
 class Go:
-    pass
+    """The engine plays the side to move now (``go``)."""
 
 
 @dataclass(frozen=True)
 class Analyse:
+    """Infinite analysis on or off (``analyse``)."""
+
     on: bool
 
 
 @dataclass(frozen=True)
 class Stop:
-    pass
+    """Stop the engine (``stop``)."""
 
 
 @dataclass(frozen=True)
 class Record:
-    pass
+    """Ask for the game as PDN / PGN-like text (``record``)."""
 
 
 @dataclass(frozen=True)
 class Ping:
+    """A latency check, answered by ``pong`` with the same id (``ping``)."""
+
     id: int = 0
 
 
-Message = (NewGame | LoadFen | Click | PlayMove | Cancel | Undo | Players | ChooseEngine | Limits | Go | Analyse
+Message = (StartGame | LoadFen | Click | PlayMove | Cancel | Undo | Players | ChooseEngine | SetLimits | Go | Analyse
            | Stop | Record | Ping)
 
 
@@ -184,16 +204,16 @@ def _players(f: _Fields) -> Players:
     return Players((value[0], value[1]))
 
 
-def _limits(f: _Fields) -> Limits:
+def _limits(f: _Fields) -> SetLimits:
     movetime = f.integer("movetime", *MOVETIME_RANGE)
     nodes = f.integer("nodes", *NODES_RANGE)
     if (movetime is None) == (nodes is None):
         raise BadMessage("limits: give exactly one of 'movetime' (ms) and 'nodes'")
-    return Limits(movetime, nodes)
+    return SetLimits(movetime, nodes)
 
 
 _READERS = {
-    "new": lambda f: NewGame(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
+    "new": lambda f: StartGame(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
                              f.text("fen", MAX_TEXT, optional=True)),
     "fen": lambda f: LoadFen(f.text("fen", MAX_TEXT)),
     "click": lambda f: Click(f.text("point")),

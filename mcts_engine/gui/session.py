@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.records import game_record_text
-
+from ..records import game_record_text
 from ..rules import get_game, parse_rule_options
 from ..rules.base import Game, RulesError, State
 from ..rules.view import MovePath
@@ -48,8 +47,8 @@ def result_text(game: Game, outcome: float | None) -> str:
 class BoardSession:
     """The game on one board and the move being entered on it."""
 
-    def __init__(self, game: str = DEFAULT_GAME):
-        self.new_game(game)
+    def __init__(self, game: str = DEFAULT_GAME, rules: str = "", fen: str | None = None):
+        self.new_game(game, rules, fen)
 
     # --- setting up ------------------------------------------------------------------------
     def new_game(self, name: str, rules: str = "", fen: str | None = None) -> None:
@@ -172,7 +171,7 @@ class BoardSession:
         return out
 
     def record_text(self, players: tuple[str, str], event: str = "mcts-engine gui") -> str:
-        """The game as PDN (draughts) or PGN-like text, by the tournament's record writer."""
+        """The game as PDN (draughts) or PGN-like text (``mcts_engine.records``, as the manager writes its games)."""
         outcome = self.outcome
         record = {"game": self.game.name, "rules": dict(self.rule_options), "players": list(players), "id": 0,
                   "event": event, "start_fen": self.start_fen, "moves": self.move_texts, "score_first": outcome,

@@ -1,77 +1,133 @@
 """The tournament watcher: a journal's standings, crosstable, Elo and games, for the page.
 
-It reads the journal the tournament manager writes (``tournaments.records.Journal``:
-it skips a line cut short by a running writer) and computes everything with the
-manager's own report (``tournaments.report.build``) and statistics
-(``tournaments.stats``), so the page shows what ``mcts-tournament report`` prints.  A
-game is replayed through our rules into frames for the board: the geometry once, then
-per ply the pieces, the move and its path.
+The statistics are the tournament manager's own: the watcher runs ``mcts-tournament report
+JOURNAL --json`` (this installation's manager, ``python -m tournaments``) whenever the
+journal has changed, so the page shows what the report prints, and the engine package
+talks to the manager only through its command line, as the manager talks to engines only
+through their protocol.  The games themselves the watcher reads from the journal, a file of
+JSON lines (a line cut short by a running writer is skipped), and replays through our rules
+into frames for the board: the geometry once, then per ply the pieces, the move and its path.
 """
 from __future__ import annotations
 
-import math
+import json
 import os
-
-from tournaments import report, stats
-from tournaments.records import Journal, JournalError
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 from ..rules import get_game
 from ..rules.base import RulesError
+
+REPORT_TIMEOUT = 60.0        # seconds the manager's report may take
+PACKAGES = Path(__file__).resolve().parents[2]   # where this installation's packages are (the manager's too)
 
 
 class WatchError(ValueError):
     """A journal or game the watcher cannot show (the text says why)."""
 
 
-def _finite(x: float) -> float | str:
-    """A number for JSON: infinite Elo (a 100% or 0% score) as the text ``+inf`` / ``-inf``."""
-    return x if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+@dataclass(frozen=True)
+class JournalContents:
+    """What a journal holds: its tournament header (or None) and its finished games."""
+
+    header: dict | None
+    games: list[dict]
+
+
+def read_journal(path: str) -> JournalContents:
+    """The journal's header (the last, as in a tune journal) and games; lines of other types and
+    a line cut short are skipped."""
+    if not os.path.exists(path):
+        raise WatchError(f"journal {path} does not exist (yet)")
+    header, games = None, []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except OSError as err:
+        raise WatchError(str(err)) from None
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") == "tournament":
+            header = record
+        elif isinstance(record, dict) and record.get("type") == "game":
+            games.append(record)
+    return JournalContents(header, games)
+
+
+def manager_report(path: str) -> dict:
+    """The manager's report of the journal at ``path`` as JSON (``mcts-tournament report --json``)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PACKAGES) + os.pathsep + env.get("PYTHONPATH", "")
+    try:
+        done = subprocess.run([sys.executable, "-m", "tournaments", "report", path, "--json"], capture_output=True,
+                              text=True, timeout=REPORT_TIMEOUT, env=env)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise WatchError(f"the tournament manager's report failed: {err}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise WatchError(f"the tournament manager's report failed: {last}")
+    return json.loads(done.stdout)
+
+
+def _finite(x: float | None, score: float, low: bool) -> float | str:
+    """An Elo figure for the page: the report's null (an infinite figure) as ``+inf`` or ``-inf``
+    (all wins: +inf, all losses: -inf, else by the side of the interval)."""
+    if x is not None:
+        return x
+    if score in (0.0, 1.0):
+        return "+inf" if score == 1.0 else "-inf"
+    return "-inf" if low else "+inf"
+
+
+def standings(report: dict) -> list[dict]:
+    """Each engine's games, W/D/L, points, score and Elo with its interval, best first."""
+    out = []
+    for name, r in report["ratings"].items():
+        out.append({"name": name, "games": r["games"], "wins": r["wins"], "draws": r["draws"], "losses": r["losses"],
+                    "points": r["points"], "score": r["score"], "elo": _finite(r["elo"], r["score"], False),
+                    "elo_low": _finite(r["elo_low"], r["score"], True),
+                    "elo_high": _finite(r["elo_high"], r["score"], False)})
+    out.sort(key=lambda r: (-r["score"], -r["points"], r["name"]))
+    return out
 
 
 class JournalWatch:
-    """One journal file, read afresh at every request (a running tournament grows it)."""
+    """One journal file, read afresh at every request (a running tournament grows it); the
+    manager's report is asked again only when the file has changed."""
 
     def __init__(self, path: str):
         self.path = path
-        self.journal = Journal(path)
+        self._report: tuple[tuple[int, int], dict] | None = None    # (the file's mtime and size, report)
 
-    def _load(self) -> tuple[dict | None, list[dict]]:
-        if not os.path.exists(self.path):
-            raise WatchError(f"journal {self.path} does not exist (yet)")
-        try:
-            return self.journal.load()
-        except (JournalError, OSError) as err:
-            raise WatchError(str(err)) from None
+    def _statistics(self) -> dict:
+        stat = os.stat(self.path)
+        key = (stat.st_mtime_ns, stat.st_size)
+        if self._report is None or self._report[0] != key:
+            self._report = (key, manager_report(self.path))
+        return self._report[1]
 
     def summary(self) -> dict:
         """Standings (Elo with its 95% interval), pairs, crosstable and the list of games."""
-        header, games = self._load()
-        built = report.build(games, header) if games or header else None
-        names = built["engines"] if built else []
-        standings = []
-        for name, wdl in (built["_totals"].items() if built else []):
-            elo, low, high = stats.elo_interval(wdl.wins, wdl.draws, wdl.losses)
-            standings.append({"name": name, "games": wdl.games, "wins": wdl.wins, "draws": wdl.draws,
-                              "losses": wdl.losses, "points": wdl.points, "score": wdl.score,
-                              "elo": _finite(elo), "elo_low": _finite(low), "elo_high": _finite(high)})
-        standings.sort(key=lambda r: (-r["score"], -r["points"], r["name"]))
-        cross = {}
-        for (a, b), wdl in (built["_cross"].items() if built else []):
-            cross.setdefault(a, {})[b] = {"points": wdl.points, "games": wdl.games}
-        pairs = [report.as_json({"p": vars(p)})["p"] for p in (built["_pair_objects"] if built else [])]
-        settings = (header or {}).get("settings", {})
+        contents = read_journal(self.path)
+        games = sorted(contents.games, key=lambda g: g["id"])
+        settings = (contents.header or {}).get("settings", {})
+        report = self._statistics() if games else {"kind": settings.get("kind", ""), "pairs": [], "ratings": {},
+                                                  "crosstable": {}}
+        names = report.get("engines") or [e["name"] for e in settings.get("engines", [])]
         game_list = [{"id": g["id"], "players": g["players"], "score_first": g.get("score_first"),
-                      "reason": g.get("reason", ""), "plies": len(g.get("moves", []))}
-                     for g in sorted(games, key=lambda g: g["id"])]
+                      "reason": g.get("reason", ""), "plies": len(g.get("moves", []))} for g in games]
         return {"path": os.path.basename(self.path), "game": settings.get("game") or (games[0]["game"] if games else ""),
-                "kind": built["kind"] if built else "", "engines": names, "standings": standings, "pairs": pairs,
-                "crosstable": cross, "games": game_list, "count": len(games),
-                "text": report.as_text(built) if built and games else ""}
+                "kind": report["kind"], "engines": names, "standings": standings(report), "pairs": report["pairs"],
+                "crosstable": report["crosstable"], "games": game_list, "count": len(games)}
 
     def replay(self, game_id: int) -> dict:
         """One game as frames for the board: the geometry, then the pieces after every ply."""
-        _, games = self._load()
-        record = next((g for g in games if g.get("id") == game_id), None)
+        record = next((g for g in read_journal(self.path).games if g.get("id") == game_id), None)
         if record is None:
             raise WatchError(f"no game {game_id} in {os.path.basename(self.path)}")
         try:

@@ -1,8 +1,8 @@
 """The final-move choice, and root statistics merged over several searchers.
 
-``final_choice`` picks the root child to play in one tree (``FinalMove`` robust or
-max); root-parallel search sums each searcher's ``RootChild`` statistics with
-``merge_children`` and chooses the same way, or lets the searchers vote
+``final_choice`` picks the root child to play (``FinalMove`` robust or max; the native
+core's ``tree_final_child`` chooses the same way); root-parallel search sums each searcher's
+``RootChild`` statistics with ``merge_children`` and chooses the same way, or lets the searchers vote
 (``majority_vote``, ``ParallelMerge vote``).  ``set_score`` turns the chosen child's
 statistics into the reported score, wdl and mate.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .agent import SearchInfo
-from .tree import Node
 
 
 @dataclass
@@ -31,7 +30,7 @@ class RootChild:
 
 
 def final_choice(children: list, final_move: str = "robust"):
-    """The root child to play among ``children`` (Nodes or RootChilds): a proven win (the
+    """The root child to play among ``children`` (RootChilds): a proven win (the
     shortest), else the most visited (``robust``) or best mean (``max``) child that is not a
     proven loss, else the proven loss that lasts longest.  None if there is none."""
     if not children:
@@ -59,13 +58,6 @@ def set_score(info: SearchInfo, best) -> None:
         moves = (best.proof + 2) // 2
         info.mate = {1.0: moves, 0.0: -moves}.get(best.proven)
         info.wdl = {1.0: (1000, 0, 0), 0.5: (0, 1000, 0), 0.0: (0, 0, 1000)}[best.proven]
-
-
-def root_children(root: Node | None) -> list[RootChild]:
-    """The statistics of ``root``'s children, small enough to send between processes."""
-    if root is None:
-        return []
-    return [RootChild(ch.move, ch.n, ch.w, ch.d, ch.proven, ch.proof) for ch in root.children]
 
 
 def merge_children(reports: list[list[RootChild]]) -> list[RootChild]:

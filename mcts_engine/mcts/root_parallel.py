@@ -1,39 +1,142 @@
-"""Root-parallel UCT (``Parallel root``): every searcher grows its own tree, merged at the end.
+"""Root parallel search over worker processes, for games on their Python rules.
 
-Each worker gets a ``SearchJob`` with its own seed (and, under a node limit, a fixed
-share of the nodes); this process searches its share with its own ``UctAgent``.  While
-searching, the local searcher's reports merge in the workers' latest ``SearchReport``s;
-at the end the root children's statistics are summed and the move chosen as in one tree
-(``ParallelMerge visits``), or by a majority vote of the searchers (``vote``).  Each
-worker keeps its tree between moves (tree reuse).  Under a node limit, the share of a
-worker that died, failed or was given up is searched here after the others finished.
+A game whose rules run in Python holds the GIL while it searches, so its ``Threads N`` are
+this process plus N-1 worker processes (``parallel.pool``).  Every searcher grows its own
+tree: each worker runs a ``SearchTask`` (its own ``UctAgent``, its own seed and, under a
+node limit, a fixed share of the nodes) and reports its root statistics; this process
+searches its share meanwhile.  At the end the root children's statistics are summed and the
+move chosen as in one tree (``ParallelMerge visits``) or by a majority vote of the searchers
+(``vote``).  Each worker keeps its tree between moves (tree reuse).  Under a node limit the
+share of a worker that died, failed or was given up is searched here afterwards.
+
+Games with native rules run their threads inside ``UctAgent`` instead (OS threads, one
+arena each): no process, no pickling.
 """
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
-from typing import Hashable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Hashable
 
-from ..parallel.messages import JobFailed, SearchJob, SearchReport, StopJob
-from ..parallel.pool import Worker
-from ..rules.base import State
-from .agent import InfoCallback, SearchInfo, SearchResult
-from .final import final_choice, majority_vote, merge_children, root_children, set_score
+from ..parallel.messages import JobFailed, StopJob
+from ..parallel.pool import Worker, WorkerPool, is_shared, shared_pool
+from ..rules.base import Game, State
+from .agent import Agent, InfoCallback, SearchInfo, SearchResult
+from .final import RootChild, final_choice, majority_vote, merge_children, set_score
 from .limits import Limits, now, split_nodes
-from .parallel_agent import ParallelAgent
-from .searcher import Searcher
+from .settings import Settings
+from .uct import UctAgent
 
+SEED_STRIDE = 7919       # worker i searches with seed + i * SEED_STRIDE
 STOP_WAIT = 2.0          # seconds a worker may take to answer after a stop before it is replaced
 SILENT_WAIT = 120.0      # seconds a worker searching a nodes share may go without a report
 
 
-class RootParallelAgent(ParallelAgent):
+# --- the tasks a worker runs ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SearchReport:
+    """A worker's statistics: progress while searching, then the final report (``final``) with
+    the move that searcher would play."""
+
+    job: int
+    nodes: int
+    children: list[RootChild]
+    seldepth: int
+    pv: list = field(default_factory=list)
+    move: object = None
+    final: bool = False
+    hashfull: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchTask:
+    """Search ``state`` of ``game`` in your own tree and report its root statistics (the game
+    travels with the state: a registered game pickles as its name and options)."""
+
+    job: int
+    game: Game
+    state: State
+    limits: Limits
+    history: tuple
+    settings: Settings
+
+    def run(self, context: dict, stop: threading.Event, send: Callable[[Any], None]) -> None:
+        """Search with the worker's agent (made again when the game or settings change)."""
+        key = (self.game, self.settings)
+        if context.get("key") != key:
+            if context.get("agent") is not None:
+                context["agent"].close()
+            context["agent"], context["key"] = UctAgent(self.game, self.settings), key
+        agent = context["agent"]
+
+        def progress(info: SearchInfo) -> None:
+            send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv,
+                              hashfull=info.hashfull))
+
+        result = agent.search(self.state, self.limits, stop, progress, self.history)
+        info = result.info
+        send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv, result.move,
+                          final=True, hashfull=info.hashfull))
+
+
+@dataclass(frozen=True)
+class NewGameTask:
+    """Forget the last game's tree and statistics, and reseed."""
+
+    job: int = 0
+
+    def run(self, context: dict, stop: threading.Event, send: Callable[[Any], None]) -> None:
+        """Reset the worker's agent, if it has one."""
+        if context.get("agent") is not None:
+            context["agent"].new_game()
+
+
+# --- this side ---------------------------------------------------------------------------------
+
+class RootParallelAgent(Agent):
     """Root parallel search over this process and the pool's workers."""
+
+    def __init__(self, game: Game, settings: Settings, pool: WorkerPool | None = None):
+        super().__init__(game, settings)
+        self.local = UctAgent(game, replace(settings, threads=1))
+        self.pool = pool or shared_pool()
+        self.job = 0
+        self.notes(self.pool.ensure(settings.threads - 1))
+        self.pool.broadcast(NewGameTask())   # workers forget trees and reseed, as a new agent does
+
+    def notes(self, texts: list[str]) -> None:
+        """Pass the pool's notes on (as info strings in the engine)."""
+        for text in texts:
+            self.note(text)
+
+    def new_game(self) -> None:
+        super().new_game()
+        self.local.new_game()
+        self.pool.broadcast(NewGameTask())
+
+    def close(self) -> None:
+        """Stop the local threads and the workers of a private pool (the shared pool lives until
+        ``close_pool``)."""
+        self.local.close()
+        if not is_shared(self.pool):
+            self.pool.close()
+
+    def worker_settings(self, worker: Worker) -> Settings:
+        """The settings a worker searches with: ours, with its own seed and one thread."""
+        seed = self.settings.seed
+        if seed:
+            seed = (seed + worker.index * SEED_STRIDE) % 2147483647 or 1
+        else:
+            seed = self.rng.randrange(1, 2147483647)
+        return replace(self.settings, seed=seed, threads=1)
 
     def search(self, state: State, limits: Limits, stop: threading.Event,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Start the workers' searches, search here, collect and merge."""
-        workers = self.start_job()
+        self.notes(self.pool.ensure(self.settings.threads - 1))
+        self.job = self.pool.next_job()
+        workers = self.pool.live()
         shares = split_nodes(limits.nodes, 1 + len(workers))
         reports: dict[int, SearchReport] = {}      # worker index -> latest report
         busy = self._send_jobs(workers, shares[1:], state, limits, history)
@@ -47,46 +150,41 @@ class RootParallelAgent(ParallelAgent):
                 emitted.append(self._merged_info(info, reports, now() - start))
                 on_info(emitted[-1])
 
-        local_limits = replace(limits, nodes=shares[0])
-        result = self.local.search(state, local_limits, stop, merged_info if busy else on_info, history)
+        result = self.local.search(state, replace(limits, nodes=shares[0]), stop, merged_info if busy else on_info,
+                                   history)
         self._collect(busy, reports, stop, fixed=limits.nodes_only())
         if limits.nodes_only() and not stop.is_set():
-            result = self._make_up(state, limits.nodes, result, reports, stop)
+            result = self._make_up(state, limits.nodes, result, reports)
         if not reports:
             return result
         info = self._merged_info(result.info, reports, now() - start)
-        merged = merge_children([root_children(self.local.root)] + [r.children for r in reports.values()])
+        merged = merge_children([self.local.group.children()] + [r.children for r in reports.values()])
         if self.settings.merge == "vote":
-            choices = [result.move] + [r.move for r in reports.values() if r.final]
-            best = majority_vote(choices, merged)
+            best = majority_vote([result.move] + [r.move for r in reports.values() if r.final], merged)
         else:
             best = final_choice(merged, self.settings.final_move)
         if best is None:
             return result
         set_score(info, best)
-        info.pv = self._pv_for(best.move, result, reports)
+        pvs = [pv for pv in [result.info.pv] + [r.pv for r in reports.values()] if pv and pv[0] == best.move]
+        info.pv = max(pvs, key=len) if pvs else [best.move]
         ponder = info.pv[1] if len(info.pv) > 1 else None
         if emitted and emitted[-1].same_report(info):
             info = emitted[-1]   # already printed: the caller prints a final info only if new
         return SearchResult(best.move, ponder, info)
 
-    def _make_up(self, state: State, nodes: int, result: SearchResult, reports: dict,
-                 stop: threading.Event) -> SearchResult:
+    def _make_up(self, state: State, nodes: int, result: SearchResult, reports: dict) -> SearchResult:
         """Under a node limit, search here the share of a worker that died, failed or hung
         (what its last report did not count), so that the search still has ``nodes`` iterations."""
         missing = nodes - result.info.nodes - sum(r.nodes for r in reports.values())
         if missing <= 0:
             return result
-        local = self.local
-        tree = local.tree
-        extra = Searcher(Limits(nodes=missing), stop, None, self.settings).run(
-            tree, lambda progress: local.iterate(tree, state, progress))
-        before = result.info
-        total = before.nodes + extra.nodes
-        info = replace(extra, nodes=total, time=before.time + extra.time,
-                       seldepth=max(before.seldepth, extra.seldepth),
-                       depth=(before.depth * before.nodes + extra.depth * extra.nodes) / total if total else 0.0)
-        return local.result(tree, state, info)
+        tree = self.local.trees[0]
+        tree.run(missing, 0.0, 0)
+        done = tree.stats()
+        info = replace(result.info, nodes=done["iterations"], seldepth=done["seldepth"],
+                       depth=done["depth_sum"] / done["iterations"] if done["iterations"] else 0.0)
+        return self.local.result(state, info)
 
     def _send_jobs(self, workers: list[Worker], shares: list, state: State, limits: Limits,
                    history: tuple) -> list[Worker]:
@@ -95,9 +193,9 @@ class RootParallelAgent(ParallelAgent):
         for w, share in zip(workers, shares):
             if share == 0:
                 continue
-            job = SearchJob(self.job, self.game, state, replace(limits, nodes=share), history,
-                            self.worker_settings(w))
-            if w.send(job):
+            task = SearchTask(self.job, self.game, state, replace(limits, nodes=share), history,
+                              self.worker_settings(w))
+            if w.send(task):
                 busy.append(w)
             else:
                 self.died(w)
@@ -139,7 +237,7 @@ class RootParallelAgent(ParallelAgent):
                     reports[w.index] = msg
                     if msg.final:
                         busy.remove(w)
-                elif isinstance(msg, JobFailed) and msg.job == self.job:
+                elif isinstance(msg, JobFailed) and msg.job in (self.job, -1):
                     self.note(f"search worker {w.index} failed: {msg.error}; the search goes on without it")
                     busy.remove(w)
         except EOFError:
@@ -148,11 +246,10 @@ class RootParallelAgent(ParallelAgent):
 
     def _merged_info(self, local: SearchInfo, reports: dict, elapsed: float) -> SearchInfo:
         """The local searcher's info with the workers' latest reports merged in."""
-        merged = merge_children([root_children(self.local.root)] + [r.children for r in reports.values()])
-        nodes = local.nodes + sum(r.nodes for r in reports.values())
+        merged = merge_children([self.local.group.children()] + [r.children for r in reports.values()])
         hashfulls = [h for h in [local.hashfull] + [r.hashfull for r in reports.values()] if h is not None]
-        info = SearchInfo(nodes=nodes, time=elapsed, depth=local.depth,
-                          seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]),
+        info = SearchInfo(nodes=local.nodes + sum(r.nodes for r in reports.values()), time=elapsed,
+                          depth=local.depth, seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]),
                           hashfull=max(hashfulls) if hashfulls else None)
         best = final_choice(merged, self.settings.final_move)
         if best is not None:
@@ -160,9 +257,12 @@ class RootParallelAgent(ParallelAgent):
             info.pv = local.pv if local.pv and local.pv[0] == best.move else [best.move]
         return info
 
-    @staticmethod
-    def _pv_for(move, result: SearchResult, reports: dict) -> list:
-        """The longest principal variation among the searchers that starts with ``move``."""
-        pvs = [result.info.pv] + [r.pv for r in reports.values()]
-        pvs = [pv for pv in pvs if pv and pv[0] == move]
-        return max(pvs, key=len) if pvs else [move]
+    def died(self, worker: Worker) -> None:
+        """Report a worker that died during this search (it is replaced at the next one)."""
+        self.note(worker.describe_death() + "; the search goes on without it")
+        worker.dead = True
+
+    def silent(self, worker: Worker) -> None:
+        """Give up a worker that does not answer (it is killed now, replaced later)."""
+        self.note(f"search worker {worker.index} (pid {worker.pid}) is not answering; searching without it")
+        worker.stop(0.1)

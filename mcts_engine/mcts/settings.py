@@ -1,53 +1,77 @@
-"""The search's parameters, as the engine options set them, and each choice's allowed values."""
+"""The search's parameters, each declared once as the engine option that sets it.
+
+Every field but ``endgame_tables`` carries its engine option (``engine_options.engine_field``:
+protocol name, type, range or choices, help, whether a game's measured defaults may set
+it); the protocol's option table, its parser into ``Settings``, the Hub parameters and the
+option table of docs/protocol.md are all derived from these declarations.  Adding an
+option is adding a field here (and reading it where the search uses it).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .playouts import POLICIES, PlayoutSpec
+from ..engine_options import EngineOption, engine_field
 
-PLAYOUTS = tuple(POLICIES)
-FINAL_MOVES = ("robust", "max")
-SELECTION_RULES = ("ucb1", "rave", "grave")
-AMAF_RULES = ("rave", "grave")        # the rules that keep all-moves-as-first statistics
-PARALLEL_MODES = ("root", "tree")
-MERGES = ("visits", "vote")
+PLAYOUTS = ("random", "capture", "greedy-eps", "mast")   # the native core's playout policies
+MAX_THREADS = 64                      # the Threads option's maximum
+MAX_HASH_MB = 1 << 20                 # the Hash option's maximum (MB): a terabyte
+ENHANCEMENTS = "search.md#enhancements"
 
 
 @dataclass(frozen=True)
 class Settings:
     """Agent parameters, set from engine options (frozen: an agent is rebuilt when they change)."""
 
-    agent: str = "uct"                # uct | random | greedy
-    uct_c: float = 1.0                # UCB1 exploration constant (values in [0, 1])
-    selection: str = "ucb1"           # ucb1 | rave | grave (all-moves-as-first statistics)
-    rave_bias: float = 1e-5           # RAVE/GRAVE: the bias in beta = m / (m + n + bias * m * n)
-    grave_ref: int = 50               # GRAVE: visits a node needs to lend its AMAF table below
-    prior_weight: float = 0.0         # progressive bias from heuristic(move); 0 = off (every rule)
-    minimax_weight: float = 0.0       # implicit minimax of evaluate() mixed into the mean; 0 = off (every rule)
-    widening: float = 0.0             # progressive widening: a node considers ceil(w * sqrt(visits)) moves; 0 = off
-    playout: str = "random"           # random | capture | greedy-eps | mast | nst | decisive
-    playout_depth: int = 0            # 0 = to the end; N = cut off after N plies and evaluate
-    epsilon: float = 0.1              # exploration rate of greedy-eps, mast and nst playouts
-    keep_stats: bool = False          # mast/nst: keep the move statistics across games (always across moves)
-    tree_reuse: bool = True
-    hash_mb: int = 256                # the search tree's memory budget, MB per search process
-    solver: bool = True
-    final_move: str = "robust"        # robust (most visits) | max (best mean)
-    progress_weight: float = 0.0      # share of the leaf's progress() in each iteration's result; 0 = off
-    endgame_tables: str = ""          # the endgame tables' directory; "" = no tables
-    seed: int = 0                     # 0 = a fresh random seed per game
-    move_overhead: float = 0.03       # seconds kept back per move for I/O
-    threads: int = 1                  # searchers: this process + threads-1 worker processes
-    parallel: str = "root"            # root (merge separate trees) | tree (one tree, shared playouts)
-    merge: str = "visits"             # root mode: visits (summed) | vote (majority of the searchers)
-
-    @property
-    def playout_spec(self) -> PlayoutSpec:
-        """The playout policy these settings ask for (what a worker builds the same one from)."""
-        return PlayoutSpec(self.playout, self.playout_depth, self.epsilon, self.keep_stats)
-
-    @property
-    def amaf(self) -> bool:
-        """Whether the selection rule keeps all-moves-as-first statistics, so that every
-        playout (here or in a worker) must report the moves it played."""
-        return self.selection in AMAF_RULES
+    agent: str = engine_field("uct", EngineOption(
+        "Agent", "combo", "UCT search, a uniformly random move, or the best one-ply material move",
+        choices=("uct", "random", "greedy")))
+    uct_c: float = engine_field(1.0, EngineOption(
+        "UCT_C", "real", "UCB1 exploration constant", low=0.0, game_default=True))
+    prior_weight: float = engine_field(0.0, EngineOption(
+        "PriorWeight", "real", "progressive bias: weight of the move's `heuristic` in "
+        f"selection, fading as 1/(visits+1); 0 = off (see [enhancements]({ENHANCEMENTS}))", low=0.0,
+        game_default=True))
+    minimax_weight: float = engine_field(0.0, EngineOption(
+        "MinimaxWeight", "real", "implicit minimax: share of the backed-up `evaluate()` "
+        "minimax in a child's value; 0 = off", low=0.0, high=1.0, game_default=True))
+    widening: float = engine_field(0.0, EngineOption(
+        "Widening", "real", "progressive widening: a node considers its first `ceil(w * sqrt(visits))` moves "
+        "(at least 1), best first by the move's `heuristic`; 0 = off, every move "
+        f"([search.md]({ENHANCEMENTS}))", low=0.0, game_default=True))
+    playout: str = engine_field("random", EngineOption(
+        "Playout", "combo", "playout policy ([search.md](search.md#playouts-and-agents)): uniformly random, "
+        "captures first, the best `heuristic` (epsilon-greedy), or the best average result of the move (MAST)",
+        choices=PLAYOUTS, game_default=True))
+    playout_depth: int = engine_field(0, EngineOption(
+        "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
+        low=0, high=10000, game_default=True))
+    epsilon: float = engine_field(0.1, EngineOption(
+        "Epsilon", "real", "random-move rate of greedy-eps and mast", low=0.0, high=1.0, game_default=True))
+    keep_stats: bool = engine_field(False, EngineOption(
+        "KeepStats", "check", "mast: keep the move statistics across games too (they always last the moves "
+        "of one game); false = forgotten at `ucinewgame`", game_default=True))
+    tree_reuse: bool = engine_field(True, EngineOption(
+        "TreeReuse", "check", "keep the subtree when the next position extends the last"))
+    hash_mb: int = engine_field(256, EngineOption(
+        "Hash", "spin", "MB of search tree per searcher (each of `Threads` has its own), 64-byte nodes; a full "
+        "tree prunes its least visited subtrees (see [memory](search.md#memory-the-hash-option))",
+        low=1, high=MAX_HASH_MB))
+    solver: bool = engine_field(True, EngineOption(
+        "Solver", "check", "MCTS-Solver: prove wins/losses, report `score mate`", game_default=True))
+    final_move: str = engine_field("robust", EngineOption(
+        "FinalMove", "combo", "most visited root move, or best mean", choices=("robust", "max"),
+        game_default=True))
+    # the endgame tables' directory, "" = no tables: set by the options EndgameTables and
+    # TablePath (protocol/options.py), so it is no option itself
+    endgame_tables: str = ""
+    seed: int = engine_field(0, EngineOption(
+        "Seed", "spin", "random seed; 0 = fresh; equal seeds + `nodes` limit = identical output",
+        low=0, high=2147483647))
+    move_overhead: float = engine_field(0.03, EngineOption(
+        "MoveOverhead", "spin", "ms kept back per move for communication", low=0, high=5000, per=1000))
+    threads: int = engine_field(1, EngineOption(
+        "Threads", "spin", "searchers: OS threads where the game's rules are native, else this process plus "
+        "Threads-1 worker processes (see [parallel search](search.md#parallel-search))", low=1, high=MAX_THREADS))
+    merge: str = engine_field("visits", EngineOption(
+        "ParallelMerge", "combo", "Threads > 1: summed root visits, or the move most searchers chose",
+        choices=("visits", "vote")))

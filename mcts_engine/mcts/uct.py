@@ -1,10 +1,11 @@
-"""UCT in one process: the agent behind ``Agent uct`` with ``Threads 1``.
+"""UCT in this process: the agent behind ``Agent uct``, on the native search core.
 
-One iteration: ``Tree.descend`` from the root (UCB1 through fully expanded nodes, one
-untried move expanded), a playout from the leaf unless its result is known (a finished
-game or a proof), and ``backup``.  ``Searcher`` runs iterations until a limit;
-``TreeMemory`` keeps the tree between moves.  Root- and tree-parallel search build on
-this agent (``root_parallel.py``, ``tree_parallel.py``).
+Each search runs ``SearchTree``s (``core.py``) in slices under ``Searcher``: one tree, or
+with ``Threads N`` on a game with native rules, N trees on N OS threads (root parallel:
+each in its own arena, their root statistics merged for the final choice).  A game on its
+Python rules searches one tree here; its ``Threads N`` runs in worker processes
+(``root_parallel.py``).  ``TreeMemory`` says which moves lead from the last root to the
+new one, and each tree keeps that subtree (tree reuse).
 """
 from __future__ import annotations
 
@@ -14,13 +15,12 @@ from typing import Hashable
 from ..rules.base import Game, State
 from ..tables import TableSet
 from .agent import Agent, InfoCallback, SearchInfo, SearchResult
-from .final import final_choice
+from .core import feed_tables, new_tree
+from .final import final_choice, majority_vote
 from .limits import Limits
 from .reuse import TreeMemory
-from .searcher import Progress, Searcher
-from .selection import make_selection
+from .searcher import Searcher, TreeGroup
 from .settings import Settings
-from .tree import Budget, Node, Oracle, Tree, backup, best_last
 
 
 def open_tables(game: Game, directory: str) -> TableSet | None:
@@ -32,113 +32,82 @@ def open_tables(game: Game, directory: str) -> TableSet | None:
     return tables if tables.max_pieces else None
 
 
+def tree_count(game: Game, settings: Settings) -> int:
+    """How many trees a search here runs: one per thread where the rules are native."""
+    return max(1, settings.threads) if game.native else 1
+
+
 class UctAgent(Agent):
-    """UCT with MCTS-Solver and tree reuse, in this process."""
+    """UCT with MCTS-Solver, tree reuse and the endgame tables, in this process."""
 
     def __init__(self, game: Game, settings: Settings):
         super().__init__(game, settings)
-        self.policy = settings.playout_spec.make()
-        self.selection = make_selection(settings)
-        self.memory = TreeMemory(settings.tree_reuse, settings.hash_mb)
-        self.tree: Tree | None = None      # the tree of the last search
-        # a leaf's result: the playout's, or with ProgressWeight mixed with progress()
-        self.simulate = self.policy.run if not settings.progress_weight else self.progress_playout
         self.tables = open_tables(game, settings.endgame_tables)
-        self.oracle: Oracle | None = self.tables.probe if self.tables is not None else None
-        self.policy.oracle = self.oracle
+        self.memory = TreeMemory(settings.tree_reuse)
+        self.trees = [new_tree(game, settings, self.rng.getrandbits(64), self.rng, self.tables)
+                      for _ in range(tree_count(game, settings))]
+        self.group = TreeGroup(self.trees)
 
-    def progress_playout(self, state: State, rng) -> float:
-        """``ProgressWeight`` w: ``w * state.progress() + (1 - w) * playout`` for the first
-        player (w = 1: no playout at all).  In a won ending nearly every random playout
-        wins, so the means tie and the search shuffles; the leaf's progress (enemy pieces
-        gone, a lone king with fewer safe squares) gives it a direction to win in."""
-        weight = self.settings.progress_weight
-        ahead = state.progress()
-        if weight >= 1.0:
-            return ahead
-        return weight * ahead + (1.0 - weight) * self.policy.run(state, rng)
+    def close(self) -> None:
+        """Stop the search threads."""
+        self.group.close()
 
     def new_game(self) -> None:
-        super().new_game()
-        self.policy.new_game()
+        """Forget the trees (and the MAST statistics, unless ``KeepStats``) and reseed (the same
+        generator: a tree over Python states draws its playouts from it)."""
+        self.rng.seed(self.settings.seed or None)
         self.memory.clear()
-        self.tree = None
-
-    @property
-    def root(self) -> Node | None:
-        """The root of the last search's tree."""
-        return self.tree.root if self.tree is not None else None
+        for tree in self.trees:
+            tree.clear()
+            tree.reseed(self.rng.getrandbits(64))
+            if not self.settings.keep_stats:
+                tree.clear_stats()
 
     def search(self, state: State, limits: Limits, stop: threading.Event,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
-        self.warm_tables(state)
+        self.start_trees(state, limits, history)
         searcher = Searcher(limits, stop, on_info, self.settings)
-        tree = self.search_tree(state, limits, history)
         try:
-            info = searcher.run(tree, lambda progress: self.iterate(tree, state, progress))
+            info = searcher.run(self.group)
         except BaseException:
             self.forget_tree()
             raise
-        return self.result(tree, state, info)
+        return self.result(state, info)
 
-    def warm_tables(self, state: State) -> None:
-        """Load the endgame tables before the clock starts once ``state`` nears them."""
-        if self.tables is not None:
-            self.tables.warm(state)
+    def start_trees(self, state: State, limits: Limits, history: tuple) -> None:
+        """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
+        to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
+        tables loaded and handed over before the clock starts."""
+        walk = None if limits.searchmoves else self.memory.walk(state, history)
+        for tree in self.trees:
+            feed_tables(tree, self.game, self.tables, state)
+            tree.set_root(state, walk)
+            if limits.searchmoves:
+                tree.restrict_root(limits.searchmoves)
+            tree.reset_stats()
+        if limits.searchmoves:
+            self.memory.clear()
+        else:
+            self.memory.remember(state, history)
 
     def forget_tree(self) -> None:
-        """Drop the tree: a search that failed part-way (a playout raised between a descent
-        and its backup) leaves a new node without a visit, which the next search must not
-        inherit through tree reuse."""
+        """Drop the trees: a search that failed part-way (a rules callback raised between a
+        descent and its backup) leaves a node without its visit, which the next search must
+        not inherit through tree reuse."""
         self.memory.clear()
-        self.tree = None
+        for tree in self.trees:
+            tree.clear()
 
-    def iterate(self, tree: Tree, state: State, progress: Progress) -> None:
-        """One iteration on a copy of ``state`` (the root's position)."""
-        rng = self.rng
-        leaf = tree.descend(state.copy(), rng)
-        result = leaf.result
-        if not tree.amaf:
-            if result is None:
-                result = self.simulate(leaf.state, rng)
-            backup(leaf.path, result)
-        else:                        # RAVE/GRAVE: the playout's moves feed the AMAF statistics
-            moves = []
-            if result is None:
-                record = self.policy.run_recorded(leaf.state, rng)
-                result, moves = record.outcome, record.moves
-            backup(leaf.path, result)
-            tree.backup_amaf(leaf.path, moves, result)
-        progress.iterations += 1
-        progress.descended(leaf.depth)
-
-    def search_tree(self, state: State, limits: Limits, history: tuple) -> Tree:
-        """The tree to search: the reused subtree for ``state`` (or a new one); a fresh root
-        restricted to ``limits.searchmoves`` when given (not kept for reuse)."""
-        if limits.searchmoves:
-            root = Node.root_of(state)
-            root.untried = [m for m in state.legal_moves() if m in limits.searchmoves]
-            self.rng.shuffle(root.untried)
-            if self.settings.widening:
-                best_last(state, root.untried)
-            budget = Budget.megabytes(self.settings.hash_mb)
-            budget.listed(root.untried)
-        else:
-            root = self.memory.root_for(state, history)
-            budget = self.memory.budget
-        rule = self.selection
-        self.tree = Tree(root, rule.select, self.settings.solver, budget, priors=rule.needs_priors,
-                         minimax=rule.needs_minimax, rave=rule.rave, reference=rule.reference,
-                         oracle=self.oracle, widening=self.settings.widening)
-        return self.tree
-
-    def result(self, tree: Tree, state: State, info: SearchInfo) -> SearchResult:
-        """The move to play from the tree's root and the reply to ponder on; any legal move
-        if no iteration ran (stopped at once)."""
-        root = tree.root
-        best = final_choice(root.children, self.settings.final_move)
+    def result(self, state: State, info: SearchInfo) -> SearchResult:
+        """The move to play and the reply to ponder on; any legal move if no iteration ran."""
+        merged = self.group.children()
+        best = final_choice(merged, self.settings.final_move)
+        if best is not None and self.settings.merge == "vote" and len(self.trees) > 1:
+            votes = [tree.root_children()[tree.final_index()][0] for tree in self.trees
+                     if tree.final_index() is not None]
+            best = majority_vote(votes, merged)
         if best is None:
             return SearchResult(state.random_move(self.rng), None, info)
-        ponder = max(best.children, key=lambda n: n.n).move if best.children else None
-        return SearchResult(best.move, ponder, info)
+        line = info.pv if info.pv and info.pv[0] == best.move else self.group.pv(best.move)
+        return SearchResult(best.move, line[1] if len(line) > 1 else None, info)

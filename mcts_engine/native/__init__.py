@@ -1,10 +1,16 @@
-"""The native (compiled) kernel: draughts rules at machine speed, loaded if it was built.
+"""The native (compiled) core: the search loop for every game, and the draughts rules kernel.
 
 ``pip install`` compiles ``src/*.c`` into ``_core`` with the machine's C compiler
-(``setup.py``).  Where that failed, or where ``MCTS_ENGINE_NATIVE=0`` is set, ``core`` is None
-and everything runs on the Python rules, which are the reference the kernel is checked
-against in every test run; ``status()`` says which, for ``id name``, ``info string`` and bench,
-and ``warn_if_missing()`` says it once on stderr, so nobody measures the slow path by mistake.
+(``setup.py``); ``core`` is that module, or None where the build failed.  The search core
+(``SearchTree``) needs it: without it the engine still speaks its protocols and plays the
+random and greedy agents, and a search says how to mend the install (``require_core``).
+
+The draughts rules kernel (``DraughtsKernel``) is the fast path of the draughts family; the
+Python rules stay the reference it is checked against in every test run.  ``MCTS_ENGINE_NATIVE=0``
+switches the kernel off (the search then calls the draughts games' Python rules back, as it
+does for every other game).  ``available()`` says whether the kernel is on, ``status()`` says
+which rules run, for ``id name``, bench and the warning ``warn_if_missing()`` prints once on
+stderr, so nobody measures the slow path by mistake.
 """
 from __future__ import annotations
 
@@ -13,36 +19,47 @@ import os
 import sys
 from types import ModuleType
 
-SWITCH = "MCTS_ENGINE_NATIVE"     # set to 0 to run on the Python rules although the kernel is built
+SWITCH = "MCTS_ENGINE_NATIVE"     # set to 0 to run the draughts family on its Python rules
 
 
 def _load() -> tuple[ModuleType | None, str]:
-    if os.environ.get(SWITCH, "1").strip().lower() in ("0", "no", "off", "false"):
-        return None, f"switched off ({SWITCH}=0)"
     try:
-        return importlib.import_module(f"{__name__}._core"), "native kernel"
+        return importlib.import_module(f"{__name__}._core"), ""
     except ImportError as err:
         return None, f"not built ({err}); reinstall with a C compiler: pip install -e ."
 
 
-core, reason = _load()
+core, build_problem = _load()
+switched_off = os.environ.get(SWITCH, "1").strip().lower() in ("0", "no", "off", "false")
+reason = build_problem or (f"switched off ({SWITCH}=0)" if switched_off else "native kernel")
 _warned = False
 
 
+class CoreMissing(RuntimeError):
+    """The native extension, which holds the search core, was not built."""
+
+
 def available() -> bool:
-    """Whether the compiled kernel is loaded and on."""
-    return core is not None
+    """Whether the draughts rules kernel is built and on."""
+    return core is not None and not switched_off
+
+
+def require_core() -> ModuleType:
+    """The compiled module, for the search core; CoreMissing saying how to build it."""
+    if core is None:
+        raise CoreMissing(f"the search core is compiled and was {build_problem}")
+    return core
 
 
 def status() -> str:
     """One line on the rules' speed path: ``native kernel`` or why the Python rules run."""
-    return reason if core is not None else f"python rules: native kernel {reason}"
+    return reason if available() else f"python rules: native kernel {reason}"
 
 
 def warn_if_missing() -> None:
-    """Say once on stderr that the engine runs on the slow Python rules, and why (not when
-    switched off on purpose)."""
+    """Say once on stderr that the extension is missing (not when the kernel is switched off
+    on purpose): the search cannot run, and the rules are 20-50 times slower."""
     global _warned
-    if core is None and not _warned and not reason.startswith("switched off"):
+    if core is None and not _warned:
         _warned = True
-        print(f"warning: mcts-engine runs on its Python rules, 20-50 times slower: {status()}", file=sys.stderr)
+        print(f"warning: mcts-engine's native core is {build_problem}", file=sys.stderr)

@@ -1,3 +1,3 @@
-"""Transport for parallel search: the worker pool (``pool``), the worker loop (``worker``)
-and the typed messages between them (``messages``).  The search itself lives in
-``mcts_engine.mcts`` (``root_parallel``, ``tree_parallel``)."""
+"""Transport for work in other processes: the worker pool (``pool``), the worker loop
+(``worker``) and the messages between them (``messages``).  It knows no search: the tasks
+it carries are defined where the work is (``mcts_engine.mcts.root_parallel``)."""

@@ -1,4 +1,4 @@
-"""The engine's text protocol (``../shared/PROTOCOL.md``): one engine session, one class per dialect.
+"""The engine's text protocol (docs/protocol.md): one engine session, one class per dialect.
 
 * ``loop.py``: ``run()`` on standard I/O, ``serve()`` on any transport; the first line
   picks the dialect (``hub`` = Hub, anything else = ours).
@@ -9,9 +9,10 @@
 from .errors import ProtocolError
 from .hub import HubProtocol
 from .loop import StdioTransport, Transport, run, serve
-from .options import Option, OptionError, option_table
+from ..engine_options import OptionError
+from .options import all_options
 from .session import FinishedSearch, Position, Session, side_name
 from .uci import UciProtocol
 
 __all__ = ["run", "serve", "Transport", "StdioTransport", "UciProtocol", "HubProtocol", "Session",
-           "FinishedSearch", "Position", "side_name", "Option", "OptionError", "option_table", "ProtocolError"]
+           "FinishedSearch", "Position", "side_name", "OptionError", "all_options", "ProtocolError"]

@@ -38,13 +38,11 @@ from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from .conventions import SquareTranslation
-from .dxp_messages import (DXP_PORT, BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept, GameEnd,
-                           GameRequest, MoveMessage, parse_message)
+from .dxp_messages import (DXP_LETTERS, DXP_PORT, BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept,
+                           GameEnd, GameRequest, MoveMessage, parse_message)
 from .session import ENGINE_NAME, FinishedSearch, Session, build_position
 
 DEFAULT_MOVETIME = 1.0          # seconds a move when the GAMEREQ gives no time
-DXP_LETTERS = str.maketrans("zZ", "bB")      # DXP's Black ("zwart") is Hub's b
-HUB_LETTERS = str.maketrans("bB", "zZ")
 
 
 @dataclass

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 DXP_PORT = 27531
 NAME_WIDTH = 32
 MAX_MESSAGE = 127
+DXP_LETTERS = str.maketrans("zZ", "bB")      # a DXP position's Black ("zwart") as Hub's b
+HUB_LETTERS = str.maketrans("bB", "zZ")      # and back: a Hub position's pieces as DXP writes them
 
 
 class DxpError(ValueError):

@@ -36,8 +36,9 @@ from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import Game, RulesError, State
 from .conventions import SquareTranslation
-from .errors import ProtocolError, one_line, short
-from .options import Option, OptionError
+from ..echo import one_line, short
+from ..engine_options import DeclaredOption, OptionError
+from .errors import ProtocolError
 from .session import ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, move_texts
 
 HUB_BOARDS = {50: "international", 32: "english", 72: "canadian", 64: "turkish"}  # squares -> usual game
@@ -67,17 +68,16 @@ def hub_quote(value: object) -> str:
     return f'"{value}"' if (not value or any(c in value for c in ' ="')) else value
 
 
-def param_line(opt: Option, value: object) -> str:
+def param_line(declared: DeclaredOption, value: object) -> str:
     """An option and its current value as a Hub ``param`` line."""
+    opt = declared.option
     name = "variant" if opt.name == "UCI_Variant" else opt.name
-    kind = "real" if opt.real else {"check": "bool", "spin": "int", "combo": "enum"}.get(opt.type, "string")
-    if opt.type == "check":
-        value = "true" if value else "false"
-    line = f"param name={name} value={hub_quote(value)} type={kind}"
-    if opt.type == "spin":
-        line += f" min={opt.min} max={opt.max}"
-    if opt.type == "combo":
-        line += f" values={hub_quote(' '.join(opt.vars))}"
+    kind = {"check": "bool", "spin": "int", "combo": "enum", "real": "real"}.get(opt.kind, "string")
+    line = f"param name={name} value={hub_quote(opt.text(value))} type={kind}"
+    if opt.kind == "spin":
+        line += f" min={opt.low} max={opt.high}"
+    if opt.kind == "combo":
+        line += f" values={hub_quote(' '.join(opt.choices))}"
     return line
 
 
@@ -191,16 +191,16 @@ class HubProtocol:
         """hub: identify, declare every option as a param, then wait."""
         version = __version__ if native.available() else f"{__version__}+python-rules"
         self.write(f"id name={ENGINE_NAME} version={version} author={hub_quote(ENGINE_AUTHOR)}")
-        options = self.session.options
-        for key, opt in options.table.items():
-            self.write(param_line(opt, options.values[key]))
+        values = self.session.options.effective()
+        for declared in self.session.options.options:
+            self.write(param_line(declared, values[declared.key]))
         self.write("wait")
 
     def cmd_set_param(self, args: dict[str, str]) -> None:
         """set-param name=<param> value=<value>: checked before a running search is stopped;
         a parameter we do not have is ignored (bridges send their own, e.g. ``initial-time``)."""
         name, value = args.get("name", ""), args.get("value")
-        if name.lower() != "variant" and " ".join(name.split()).lower() not in self.session.options.table:
+        if name.lower() != "variant" and self.session.options.declared(name) is None:
             return
         if name.lower() == "variant":
             name = "UCI_Variant"

@@ -10,7 +10,7 @@ import threading
 from typing import Callable, Protocol, TextIO
 
 from .. import native
-from .errors import short
+from ..echo import short
 from .hub import HubProtocol
 from .uci import UciProtocol
 

@@ -27,7 +27,8 @@ from ..mcts.settings import Settings
 from ..parallel.pool import close_pool, resize_pool
 from ..rules import Game, State
 from ..rules.base import IllegalMove
-from .errors import ProtocolError, short
+from ..echo import short
+from .errors import ProtocolError
 from .options import OptionChange, OptionValues
 
 ENGINE_NAME = "mcts-engine"
@@ -198,13 +199,20 @@ class Session:
         """Stop any search, then apply a checked change; a new game resets the position to its start."""
         self.stop()
         self.options.apply(change)
-        if change.key == "threads":   # start (or stop) the worker processes now, not at the next go
-            for text in resize_pool(change.value - 1):
-                self.output.note(text)
         if change.game is not None:
             self.game = change.game
             self.position = self.start_position()
             self.agent = None
+        if change.key == "threads" or change.game is not None:
+            self.sync_workers()
+
+    def sync_workers(self) -> None:
+        """Start (or stop) the worker processes now, not at the next go: Threads - 1 of them for
+        a game on its Python rules, none for a game whose rules are native (its threads are OS
+        threads of this process)."""
+        threads = self.options.values["threads"]
+        for text in resize_pool(0 if self.game.native else threads - 1):
+            self.output.note(text)
 
     def set_option(self, name: str, value: str | None) -> None:
         """Check, then apply an option change."""

@@ -1,4 +1,4 @@
-"""Our UCI/UGI-like dialect (``../shared/PROTOCOL.md``): its commands and its output text.
+"""Our UCI/UGI-like dialect (docs/protocol.md): its commands and its output text.
 
 ``UciProtocol`` reads one line at a time, calls the session, and writes ``info``,
 ``bestmove``, ``response``, ``d`` and ``perft`` lines.  Bad input never ends the
@@ -25,8 +25,9 @@ from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from ..rules.base import IllegalMove, divide
-from .errors import ProtocolError, one_line, short
-from .options import Option, OptionError
+from ..echo import one_line, short
+from ..engine_options import DeclaredOption, OptionError
+from .errors import ProtocolError
 from .session import (ENGINE_AUTHOR, ENGINE_NAME, FinishedSearch, Session, build_position, move_texts,
                       side_name)
 
@@ -37,19 +38,14 @@ GO_KEYWORDS = GO_NUMBERS | {"infinite", "ponder", "searchmoves"}
 QUERIES = ("gameover", "p1turn", "result", "fen", "moves", "rules")
 
 
-def option_line(opt: Option) -> str:
-    """``option name X type T default D [min a max b] [var v ...]``, as ``uci`` lists an option."""
-    default = opt.default
-    if opt.type == "check":
-        default = "true" if default else "false"
-    elif opt.type == "string" and default == "":
-        default = "<empty>"
-    line = f"option name {opt.name} type {opt.type}"
-    if opt.type != "button":
-        line += f" default {default}"
-    if opt.type == "spin":
-        line += f" min {opt.min} max {opt.max}"
-    return line + "".join(f" var {v}" for v in opt.vars)
+def option_line(declared: DeclaredOption, default: object) -> str:
+    """``option name X type T default D [min a max b] [var v ...]``, as ``uci`` lists an option
+    (``default``: its default for the current game)."""
+    opt = declared.option
+    line = f"option name {opt.name} type {opt.protocol_type} default {opt.text(default) or '<empty>'}"
+    if opt.kind == "spin":
+        line += f" min {opt.low} max {opt.high}"
+    return line + "".join(f" var {v}" for v in opt.choices)
 
 
 def notation(position: State, move) -> str:
@@ -183,8 +179,9 @@ class UciProtocol:
         """uci: identify, list every option, then uciok."""
         self.write(f"id name {ENGINE_NAME} {__version__}{'' if native.available() else ' (python rules)'}")
         self.write(f"id author {ENGINE_AUTHOR}")
-        for opt in self.session.options.table.values():
-            self.write(option_line(opt))
+        defaults = self.session.options.defaults()
+        for declared in self.session.options.options:
+            self.write(option_line(declared, defaults[declared.key]))
         self.write(ok)
 
     def cmd_ugi(self, args: list[str]) -> None:

@@ -11,7 +11,7 @@ from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesErr
 from .options import parse_rule_options
 from . import alquerque, dablot, draughts, fanorona, gauntlet, life, rithmomachia
 
-__all__ = ["get_game", "list_games", "Game", "State", "RulesError", "UnknownGame", "BadOption",
+__all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State", "RulesError", "UnknownGame", "BadOption",
            "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
 
 # name -> factory(**options) -> Game
@@ -33,6 +33,16 @@ _CACHE: dict = {}
 def list_games() -> list[str]:
     """The registered game names, sorted."""
     return sorted(_FACTORIES)
+
+
+def aliases_of(name: str) -> list[str]:
+    """The other names the registry accepts for the game ``name`` (``american`` for english), in its order."""
+    return [alias for alias, ours in _ALIASES.items() if ours == name]
+
+
+def is_draughts(name: str) -> bool:
+    """Whether ``name`` is a registered draughts variant (its game records are PDN)."""
+    return name in draughts.VARIANTS
 
 
 def get_game(name: str, *, native: bool = True, **options) -> Game:

@@ -1,7 +1,7 @@
 """One table-driven engine for the Alquerque family: Alquerque, Zamma, Harbagh, Fox and Geese.
 
-Rules: ``../shared/rules/alquerque.md``, ``zamma.md``, ``harbagh.md`` and
-``fox-and-geese.md``, with the defaults of their Ambiguities sections.  Each game is
+Rules: the rules texts of Alquerque, Zamma, Harbagh and Fox and Geese, with the defaults
+of their Ambiguities sections (docs/games.md#alquerque-zamma-harbagh-fox-and-geese).  Each game is
 a row of parameters (``Rules`` below, table ``GAMES``): the board (which lines
 exist where, from ``geometry.py``), the setup, which way men step, the capture
 obligation and choice, chains, removal (immediate or at the end of the move, the

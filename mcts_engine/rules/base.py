@@ -4,7 +4,7 @@
 Search, protocol and tournaments talk to games only through this contract, so a
 rule lives in exactly one place (the game's module) and no caller probes a game with
 ``hasattr``: every member any caller uses is declared here, with a default where a
-game may have nothing better to offer.  See ``../shared/DESIGN.md`` §3.
+game may have nothing better to offer.  docs/architecture.md#the-rules-contract says why it is so shaped.
 
 A ``Game`` is an immutable rule set (a variant plus options); a ``State`` is one
 position of that game including whatever history its draw rules need, so that
@@ -144,18 +144,6 @@ class State(ABC):
         Used by the greedy playout policy and by priors.  Default: 0.0 for every move.
         """
         return 0.0
-
-    def progress(self) -> float:
-        """How close the first player is to converting a won ending, in [0, 1] (0.5: neither
-        side is ahead); higher means fewer and less mobile enemy pieces.
-
-        Mixed into each search iteration's result by the ``ProgressWeight`` option, so that
-        a won ending, where nearly every random playout wins and the means tie, advances
-        instead of shuffling to a no-progress draw.  Kept apart from ``evaluate`` (the
-        playout cut-off's score): it ranks positions inside a won ending.  Default: 0.5
-        (no knowledge).
-        """
-        return 0.5
 
     def is_capture(self, move) -> bool:
         """Whether a legal move captures (the capture playout policy prefers those).

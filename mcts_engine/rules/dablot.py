@@ -1,7 +1,7 @@
 """Dablot Prejjesne: the Sámi capture game with ranked pieces (King > Prince > Man).
 
-Rules: ``../shared/rules/dablot.md`` with the defaults of its Ambiguities section
-(§9, the Dagaz rules).  In short: 72 points (a 6x7 lattice of grid points plus the
+Rules: the Dablot rules text with the defaults of its Ambiguities section (§9, the
+Dagaz rules; docs/games.md#dablot-prejjesne-dablot).  In short: 72 points (a 6x7 lattice of grid points plus the
 30 cell centres), 30 pieces a side (28 men, a Prince, a King); Black moves first.
 Every piece steps one point along any line, or jumps an adjacent enemy piece
 along a line to the empty point beyond, the captured piece leaving at once; the

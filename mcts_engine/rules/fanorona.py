@@ -1,7 +1,7 @@
 """Fanorona: the 9x5 capture-by-approach-or-withdrawal game of Madagascar.
 
-Rules: ``../shared/rules/fanorona.md`` with the defaults of its Ambiguities section
-(§9).  In short: 9x5 points, orthogonal lines everywhere, diagonals only through the
+Rules: the Fanorona rules text with the defaults of its Ambiguities section (§9;
+docs/games.md#fanorona-fanorona).  In short: 9x5 points, orthogonal lines everywhere, diagonals only through the
 "strong" points (file index + rank even, a1 strong); White (player 0, ranks 1-2 and
 b3 d3 g3 i3) moves first, e3 starts empty.  A turn is one paika (a step to an
 adjacent empty point, allowed only when no capture exists anywhere) or one capturing

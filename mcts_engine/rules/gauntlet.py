@@ -1,7 +1,6 @@
 """Gauntlet (Phillip L. Leduc): six runners try to break through twelve blockers.
 
-Rules: ``../shared/rules/gauntlet.md`` with the defaults of its Ambiguities section
-(§9).  In short: an 8x8 board; White (player 0, moves first) has six runners on
+Rules: the Gauntlet rules text with the defaults of its Ambiguities section (§9; docs/games.md#gauntlet-gauntlet).  In short: an 8x8 board; White (player 0, moves first) has six runners on
 b1-g1 that move only north; Black has six left blockers on a2-a7 that move only
 east and six right blockers on h2-h7 that move only west.  A piece steps one
 square in its own direction to an empty square, or jumps an adjacent enemy piece

@@ -1,7 +1,7 @@
 """Life: the two-colour drop game on Conway's Game of Life (GlukKazan 2014).
 
-Rules: ``../shared/rules/life.md`` (rebuilt from the author's Axiom code), with the
-defaults of its Ambiguities section.  In short: a 19x19 board without wrap-around,
+Rules: the Life rules text (rebuilt from the author's Axiom code; docs/games.md#life), with
+the defaults of its Ambiguities section.  In short: a 19x19 board without wrap-around,
 B (Black, the first player) and W (White) stones, a 22-stone opening; a move drops
 one stone of the mover's colour on an empty cell touching at least one stone (8
 neighbours, board as it stands before the move); then one synchronous Life tick of
@@ -59,10 +59,6 @@ SCHEMA = Schema("life", (
     Option("size", "int", 19, "cells per side of the square board", low=7, high=26),
     Option("opening", "text", "standard", "the start position: " + ", ".join(OPENINGS)),
 ))
-
-
-def _maj(a: int, b: int, c: int) -> int:
-    return (a & b) | (c & (a ^ b))
 
 
 class LifeGame(Game):

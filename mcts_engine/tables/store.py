@@ -101,6 +101,10 @@ class TableSet:
         for material in self.on_disk():
             self.table(material)
 
+    def loaded(self) -> list[Table]:
+        """The tables read into memory so far (what a native search probes)."""
+        return [table for table in self._tables.values() if table is not None]
+
     def probe(self, state: State) -> TableHit | None:
         """The tables' verdict on ``state`` (a draughts position of this game): a win or loss
         that fits in the quiet plies left under the draw rules

@@ -69,6 +69,23 @@ double rand_native_next(Rand *r);
 u64 rand_next_u64(Rand *r);
 void rand_seed(Rand *r, u64 seed);
 
+/* The endgame tables, as the search probes them: one solved material each (its values in a
+ * buffer the Python side keeps alive), read-only and shared by every searcher. */
+typedef struct {
+    int classes[4];           /* kings and men of the side to move, kings and men of the other */
+    int turn;                 /* the player to move where men stand; 0 for kings only */
+    const void *values;       /* signed integers of `itemsize` bytes (tables/solve.py's encoding) */
+    int itemsize;
+    int64_t size;
+    int count;                /* the material's endgame count, -1 for none */
+    int exact;                /* a position it leaves unknown is a draw */
+} TableRef;
+
+typedef struct {
+    TableRef *t;
+    int n, max_pieces;
+} Tables;
+
 /* The generator instantiated for each word (draughts_impl.h). */
 #define DECLARE_KERNEL(SUFFIX, BB)                                                             \
     typedef struct { BB frm, to, cap; int crowned; } Move##SUFFIX;                             \
@@ -104,7 +121,9 @@ void rand_seed(Rand *r, u64 seed);
                             Scratch##SUFFIX *s, Move##SUFFIX *record, int *turns,              \
                             size_t record_cap, size_t *n_record, int *oom);                    \
     int64_t table_index_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, const int classes[4]); \
-    void scratch_free_##SUFFIX(Scratch##SUFFIX *s);
+    void scratch_free_##SUFFIX(Scratch##SUFFIX *s);                                            \
+    int table_probe_##SUFFIX(const Rules *r, const Tables *tables, const Pos##SUFFIX *p,        \
+                             double *result, int *plies);
 
 DECLARE_KERNEL(64, u64)
 DECLARE_KERNEL(128, u128)

@@ -1,5 +1,5 @@
 /* The draughts kernel on a 128-bit word: Canadian 12x12 and the boards played on every square. */
-#include "draughts.h"
+#include "search.h"
 
 #define BB u128
 #define SUFFIX 128

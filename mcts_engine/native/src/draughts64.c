@@ -1,5 +1,5 @@
 /* The draughts kernel on one 64-bit word: 8x8 and 10x10 dark-square boards. */
-#include "draughts.h"
+#include "search.h"
 
 #define BB u64
 #define SUFFIX 64

@@ -862,6 +862,263 @@ int64_t FN(table_index)(const Rules *r, BB own, BB opp, BB kings, const int clas
     return index;
 }
 
+/* The tables' verdict on a position (TableSet.probe): 1 with the first player's result and
+ * the plies to the end, 0 where no table or nothing certain. */
+int FN(table_probe)(const Rules *r, const Tables *tables, const POS *p, double *result, int *plies)
+{
+    if (!tables || POPCNT(p->own | p->opp) > tables->max_pieces)
+        return 0;
+    int c[4] = {POPCNT(p->own & p->kings), POPCNT(p->own & ~p->kings), POPCNT(p->opp & p->kings),
+                POPCNT(p->opp & ~p->kings)};
+    int turn = c[1] || c[3] ? p->turn : 0;
+    const TableRef *tr = NULL;
+    for (int i = 0; i < tables->n && !tr; i++) {
+        const TableRef *x = &tables->t[i];
+        if (x->turn == turn && x->classes[0] == c[0] && x->classes[1] == c[1] && x->classes[2] == c[2]
+            && x->classes[3] == c[3])
+            tr = x;
+    }
+    if (!tr)
+        return 0;
+    int64_t index = FN(table_index)(r, p->own, p->opp, p->kings, c);
+    if (index < 0 || index >= tr->size)
+        return 0;
+    int64_t v = tr->itemsize == 1 ? ((const int8_t *)tr->values)[index]
+              : tr->itemsize == 2 ? ((const int16_t *)tr->values)[index]
+                                  : ((const int32_t *)tr->values)[index];
+    if (v == 0) {
+        if (!tr->exact)
+            return 0;
+        *result = 0.5;
+        *plies = 0;
+        return 1;
+    }
+    int64_t n = (v < 0 ? -v : v) - 1;
+    int64_t left = r->no_progress - (p->ply - p->progress_ply);
+    if (tr->count >= 0 && tr->count - (p->ply - p->capture_ply) < left)
+        left = tr->count - (p->ply - p->capture_ply);
+    if (n > left)
+        return 0;
+    *result = (v > 0) == (p->turn == 0) ? 1.0 : 0.0;
+    *plies = (int)n;
+    return 1;
+}
+
+#ifdef MCTS_SEARCH_H
+/* ------------------------------------------------------------------------------------------
+ * The search core's backend: positions are POS structs, moves MoveSlots of square numbers.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct {
+    const Rules *r;
+    const Tables *tables;
+    SCRATCH s;
+} CAT(BackendCtx, SUFFIX);
+#define CTX CAT(BackendCtx, SUFFIX)
+
+static inline MOVE slot_move(const MoveSlot *m)
+{
+    MOVE x;
+    x.frm = (BB)1 << m->d.frm;
+    x.to = (BB)1 << m->d.to;
+    x.cap = (BB)(((u128)m->d.cap_hi << 64) | m->d.cap_lo);
+    x.crowned = m->d.crowned;
+    return x;
+}
+
+static int b_pos_init(Backend *b, void *pos)
+{
+    (void)b;
+    memset(pos, 0, sizeof(POS));
+    return 0;
+}
+
+static void b_pos_free(Backend *b, void *pos)
+{
+    (void)b;
+    free(((POS *)pos)->hist);
+    ((POS *)pos)->hist = NULL;
+}
+
+static int b_pos_copy(Backend *b, void *dst, const void *src)
+{
+    (void)b;
+    POS *d = dst;
+    const POS *s = src;
+    KEY *hist = d->hist;
+    size_t cap = d->cap_hist;
+    *d = *s;
+    d->hist = hist;
+    d->cap_hist = cap;
+    if (s->n_hist > d->cap_hist) {
+        size_t c = d->cap_hist ? d->cap_hist : 64;
+        while (c < s->n_hist)
+            c *= 2;
+        KEY *h = realloc(d->hist, c * sizeof(KEY));
+        if (!h)
+            return -1;
+        d->hist = h;
+        d->cap_hist = c;
+    }
+    if (s->n_hist)
+        memcpy(d->hist, s->hist, s->n_hist * sizeof(KEY));
+    return 0;
+}
+
+static int b_to_move(Backend *b, const void *pos)
+{
+    (void)b;
+    return ((const POS *)pos)->turn;
+}
+
+static int b_list(Backend *b, void *pos, MoveBuf *out)
+{
+    CTX *c = b->ctx;
+    POS *p = pos;
+    if (p->drawn || (p->kings && c->r->goal == GOAL_CROWN))
+        return 0;
+    if (FN(legal)(c->r, p->own, p->opp, p->kings, p->turn, FN(frozen)(c->r, p), &c->s) < 0)
+        return -1;
+    for (size_t i = 0; i < c->s.n; i++) {
+        const MOVE *m = &c->s.moves[i];
+        MoveSlot slot;
+        memset(&slot, 0, sizeof(slot));
+        slot.d.frm = (uint8_t)CTZ(m->frm);
+        slot.d.to = (uint8_t)CTZ(m->to);
+        slot.d.cap_lo = (u64)m->cap;
+        slot.d.cap_hi = (u64)((u128)m->cap >> 64);
+        slot.d.crowned = (uint8_t)m->crowned;
+        if (movebuf_push(out, &slot) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int b_play(Backend *b, void *pos, const MoveSlot *m)
+{
+    CTX *c = b->ctx;
+    MOVE x = slot_move(m);
+    int oom = 0;
+    FN(play)(c->r, pos, &x, &oom);
+    return oom ? -1 : 0;
+}
+
+static double b_outcome(Backend *b, void *pos)
+{
+    CTX *c = b->ctx;
+    return FN(outcome)(c->r, pos);
+}
+
+static double b_evaluate(Backend *b, void *pos)
+{
+    CTX *c = b->ctx;
+    const POS *p = pos;
+    return FN(evaluate)(c->r, p->own, p->opp, p->kings, p->turn);
+}
+
+/* DraughtsState.heuristic: the material a move gains for its mover. */
+static double b_heuristic(Backend *b, void *pos, const MoveSlot *m)
+{
+    CTX *c = b->ctx;
+    const POS *p = pos;
+    MOVE x = slot_move(m);
+    double kv = c->r->king_value;
+    double gain = (double)POPCNT(x.cap & ~p->kings) + kv * (double)POPCNT(x.cap & p->kings);
+    if (c->r->goal == GOAL_CROWN && x.crowned)
+        return gain + 1000.0;
+    if (x.crowned)
+        gain += kv - 1.0;
+    return c->r->goal == GOAL_LOSE ? -gain : gain;
+}
+
+static int b_is_capture(Backend *b, void *pos, const MoveSlot *m)
+{
+    (void)b;
+    (void)pos;
+    return m->d.cap_lo != 0 || m->d.cap_hi != 0;
+}
+
+static double b_random_playout(Backend *b, void *pos, int64_t plies, Rand *rng)
+{
+    CTX *c = b->ctx;
+    size_t n = 0;
+    int oom = 0;
+    double r = FN(playout)(c->r, pos, plies, rng, &c->s, NULL, NULL, 0, &n, &oom);
+    return r <= -2.0 ? -2.0 : r;
+}
+
+static int b_oracle(Backend *b, void *pos, double *result, int *plies)
+{
+    CTX *c = b->ctx;
+    return FN(table_probe)(c->r, c->tables, pos, result, plies);
+}
+
+static uint64_t b_move_hash(Backend *b, const MoveSlot *m)
+{
+    (void)b;
+    uint64_t x = ((uint64_t)m->d.frm | (uint64_t)m->d.to << 8 | (uint64_t)m->d.crowned << 16) ^ m->d.cap_lo * 0x9e3779b97f4a7c15ULL
+                 ^ m->d.cap_hi * 0xc2b2ae3d27d4eb4fULL;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return x ^ (x >> 29);
+}
+
+static int b_move_equal(Backend *b, const MoveSlot *x, const MoveSlot *y)
+{
+    (void)b;
+    return x->d.frm == y->d.frm && x->d.to == y->d.to && x->d.cap_lo == y->d.cap_lo && x->d.cap_hi == y->d.cap_hi
+           && x->d.crowned == y->d.crowned;
+}
+
+static void b_move_keep(Backend *b, MoveSlot *m)
+{
+    (void)b;
+    (void)m;
+}
+
+/* A backend of the draughts kernel for one tree (its own scratch buffers); -1 out of memory. */
+int FN(backend_init)(Backend *b, const Rules *r, const Tables *tables)
+{
+    CTX *c = calloc(1, sizeof(CTX));
+    if (!c)
+        return -1;
+    c->r = r;
+    c->tables = tables;
+    memset(b, 0, sizeof(*b));
+    b->ctx = c;
+    b->pos_size = sizeof(POS);
+    b->compulsory_captures = 1;
+    b->retains_moves = 0;
+    b->pos_init = b_pos_init;
+    b->pos_free = b_pos_free;
+    b->pos_copy = b_pos_copy;
+    b->to_move = b_to_move;
+    b->list = b_list;
+    b->play = b_play;
+    b->outcome = b_outcome;
+    b->evaluate = b_evaluate;
+    b->heuristic = b_heuristic;
+    b->is_capture = b_is_capture;
+    b->random_playout = b_random_playout;
+    b->oracle = b_oracle;
+    b->move_hash = b_move_hash;
+    b->move_equal = b_move_equal;
+    b->move_retain = b_move_keep;
+    b->move_release = b_move_keep;
+    return 0;
+}
+
+void FN(backend_free)(Backend *b)
+{
+    CTX *c = b->ctx;
+    if (c) {
+        FN(scratch_free)(&c->s);
+        free(c);
+    }
+    b->ctx = NULL;
+}
+#undef CTX
+#endif
+
 #undef CAT_
 #undef CAT
 #undef FN

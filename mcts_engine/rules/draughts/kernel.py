@@ -48,6 +48,6 @@ def kernel_spec(game: MoveGenerator) -> dict[str, Any]:
 
 def native_kernel(game: MoveGenerator):
     """The compiled kernel of ``game``, or None where the native kernel is not available."""
-    if native.core is None:
+    if not native.available():
         return None
     return native.core.DraughtsKernel(kernel_spec(game))

@@ -11,7 +11,6 @@ from .generator import Move, MoveGenerator
 
 EVAL_SCALE = 0.5     # evaluate(): logistic slope per man of balance at full board
 EVAL_ADVANCE = 0.1   # evaluate(): the extra worth of a man in the opponent's half
-PROGRESS_DISTANCE = 0.5      # progress(): weight of the strong kings' distance to the weak pieces
 
 
 class DraughtsState(TurnState):
@@ -369,72 +368,6 @@ class DraughtsState(TurnState):
             return gain + 1000.0           # the first king wins
         gain += kv - 1 if move[3] else 0
         return -gain if g.variant.goal == "lose" else gain
-
-    def progress(self) -> float:
-        """How close the side with more material is to winning, for the first player, in
-        [0, 1] (equal material, or antidraughts and breakthrough: 0.5).
-
-        The stronger side scores its material share ``share`` (men 1, kings ``king_value``)
-        plus a confinement bonus, ``(1 - share) / (2 + safe + PROGRESS_DISTANCE * far)``:
-        ``safe`` counts the weaker side's moves (it to move) after which the stronger side
-        has no capture, ``far`` the stronger kings' steps to the nearest weaker piece.  A
-        capture that is due (the side to move can capture) counts as made, so a hanging
-        piece is seen.  The score grows as enemy pieces go (the decisive progress) and,
-        between captures, as the weaker pieces lose their safe squares and the kings close
-        in (a lone king driven into a corner), which is what converts a king ending.
-        """
-        g = self.game
-        if g.variant.goal != "block":
-            return 0.5
-        kv, kings = g.king_value, self.kings
-        own = (self.own & ~kings).bit_count() + kv * (self.own & kings).bit_count()
-        opp = (self.opp & ~kings).bit_count() + kv * (self.opp & kings).bit_count()
-        if own == opp:
-            return 0.5
-        weak_to_move = own < opp
-        strong_mask, weak_mask = (self.opp, self.own) if weak_to_move else (self.own, self.opp)
-        strong, weak = max(own, opp), min(own, opp)
-        if g.jumpers(self.own, self.opp, kings, self.turn):   # a capture is due: count it taken
-            if weak_to_move:
-                strong -= kv if strong_mask & kings else 1.0
-            else:
-                weak -= kv if weak_mask & kings else 1.0
-            value = 1.0 if weak <= 0 else strong / (strong + weak)
-        else:
-            share = strong / (strong + weak)
-            far = PROGRESS_DISTANCE * self._distance(strong_mask, weak_mask)
-            value = share + (1.0 - share) / (2 + self._safe_moves(weak_to_move) + far)
-        strong_player = self.turn ^ 1 if weak_to_move else self.turn
-        return value if strong_player == 0 else 1.0 - value
-
-    def _distance(self, strong: int, weak: int) -> int:
-        """The stronger side's kings' distance (king steps, less one) to the nearest weaker piece, summed."""
-        coords = self.game.grid.coords
-        targets = [coords(i) for i in indices(weak)]
-        total = 0
-        for i in indices(strong & self.kings):
-            r, c = coords(i)
-            total += min(max(abs(r - tr), abs(c - tc)) for tr, tc in targets) - 1
-        return total
-
-    def _safe_moves(self, weak_to_move: bool) -> int:
-        """The weaker side's moves (as if it were to move) after which the other side has
-        no capture."""
-        g = self.game
-        if weak_to_move:
-            own, opp, turn = self.own, self.opp, self.turn
-        else:
-            own, opp, turn = self.opp, self.own, self.turn ^ 1
-        kings, safe = self.kings, 0
-        for frm, to, cap, crown in g.legal(own, opp, kings, turn):
-            mine, theirs, k = own ^ frm ^ to, opp & ~cap, kings & ~cap
-            if kings & frm:
-                k ^= frm ^ to
-            elif crown:
-                k |= to
-            if not g.jumpers(theirs, mine, k, turn ^ 1):
-                safe += 1
-        return safe
 
     def board_text(self) -> str:
         """The board as text, seen from the first player's side, with the square names per row.

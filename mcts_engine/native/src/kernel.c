@@ -1,0 +1,749 @@
+/* DraughtsKernel: one draughts variant's rules, compiled from the spec rules/draughts/kernel.py
+ * makes, and their hot operations on raw masks and on DraughtsState objects. */
+#include "glue.h"
+
+static int spec_int(PyObject *spec, const char *key, int *out)
+{
+    PyObject *v = PyDict_GetItemString(spec, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "kernel spec lacks %s", key);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int spec_double(PyObject *spec, const char *key, double *out)
+{
+    PyObject *v = PyDict_GetItemString(spec, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "kernel spec lacks %s", key);
+        return -1;
+    }
+    *out = PyFloat_AsDouble(v);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int spec_mask(PyObject *spec, const char *key, int index, u128 *out)
+{
+    PyObject *v = PyDict_GetItemString(spec, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "kernel spec lacks %s", key);
+        return -1;
+    }
+    if (index >= 0) {
+        if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) <= index) {
+            PyErr_Format(PyExc_ValueError, "kernel spec %s: a tuple expected", key);
+            return -1;
+        }
+        v = PyTuple_GET_ITEM(v, index);
+    }
+    return to_u128(v, out);
+}
+
+/* A tuple of ints (or of tuples whose first item is the int) into dirs[]. */
+static int read_dirs(PyObject *seq, int *dirs, int *n, const char *what)
+{
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > MAX_DIRS) {
+        PyErr_Format(PyExc_ValueError, "kernel spec %s: a tuple of at most %d directions expected", what, MAX_DIRS);
+        return -1;
+    }
+    *n = (int)PyTuple_GET_SIZE(seq);
+    for (int i = 0; i < *n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(seq, i);
+        if (PyTuple_Check(item) && PyTuple_GET_SIZE(item) > 0)
+            item = PyTuple_GET_ITEM(item, 0);
+        long d = PyLong_AsLong(item);
+        if (d == -1 && PyErr_Occurred())
+            return -1;
+        if (d == 0 || d > 40 || d < -40) {
+            PyErr_Format(PyExc_ValueError, "kernel spec %s: direction %ld out of range", what, d);
+            return -1;
+        }
+        dirs[i] = (int)d;
+    }
+    return 0;
+}
+
+/* One group of a scan plan: (d, dd, st) entries (shared) or (d, dd, st, ju) entries (split). */
+static int read_plan_group(PyObject *seq, PlanDir *out, int *n, int shared)
+{
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > MAX_DIRS) {
+        PyErr_SetString(PyExc_ValueError, "kernel spec plans: a tuple of directions expected");
+        return -1;
+    }
+    *n = (int)PyTuple_GET_SIZE(seq);
+    for (int i = 0; i < *n; i++) {
+        PyObject *e = PyTuple_GET_ITEM(seq, i);
+        int size = shared ? 3 : 4;
+        if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != size) {
+            PyErr_SetString(PyExc_ValueError, "kernel spec plans: a bad entry");
+            return -1;
+        }
+        long v[4];
+        for (int j = 0; j < size; j++) {
+            v[j] = PyLong_AsLong(PyTuple_GET_ITEM(e, j));
+            if (v[j] == -1 && PyErr_Occurred())
+                return -1;
+        }
+        if (v[0] <= 0 || v[0] > 40 || v[1] != 2 * v[0] || v[2] < 0 || v[2] > 3 || (!shared && (v[3] < 0 || v[3] > 3))) {
+            PyErr_SetString(PyExc_ValueError, "kernel spec plans: an entry out of range");
+            return -1;
+        }
+        out[i].d = (int)v[0];
+        out[i].dd = (int)v[1];
+        out[i].st = (int)v[2];
+        out[i].ju = shared ? (int)v[2] : (int)v[3];
+    }
+    return 0;
+}
+
+static int read_plans(Rules *r, PyObject *spec)
+{
+    PyObject *plans = PyDict_GetItemString(spec, "plans");
+    if (!plans || !PyTuple_Check(plans) || PyTuple_GET_SIZE(plans) != 2) {
+        PyErr_SetString(PyExc_ValueError, "kernel spec plans: two players expected");
+        return -1;
+    }
+    for (int p = 0; p < 2; p++) {
+        PyObject *cases = PyTuple_GET_ITEM(plans, p);
+        if (!PyTuple_Check(cases) || PyTuple_GET_SIZE(cases) != 3) {
+            PyErr_SetString(PyExc_ValueError, "kernel spec plans: three cases expected");
+            return -1;
+        }
+        for (int c = 0; c < 3; c++) {
+            PyObject *g = PyTuple_GET_ITEM(cases, c);
+            Plan *plan = &r->plans[p][c];
+            if (!PyTuple_Check(g) || PyTuple_GET_SIZE(g) != 4
+                || read_plan_group(PyTuple_GET_ITEM(g, 0), plan->shared_up, &plan->n_shared_up, 1) < 0
+                || read_plan_group(PyTuple_GET_ITEM(g, 1), plan->shared_down, &plan->n_shared_down, 1) < 0
+                || read_plan_group(PyTuple_GET_ITEM(g, 2), plan->split_up, &plan->n_split_up, 0) < 0
+                || read_plan_group(PyTuple_GET_ITEM(g, 3), plan->split_down, &plan->n_split_down, 0) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "kernel spec plans: four groups expected");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"spec", NULL};
+    PyObject *spec;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!", kwlist, &PyDict_Type, &spec))
+        return -1;
+    Rules *r = &self->rules;
+    memset(r, 0, sizeof(*r));
+    PyObject *v;
+    if (spec_int(spec, "wide", &r->wide) < 0 || spec_mask(spec, "points", -1, &r->points) < 0
+        || spec_mask(spec, "promo", 0, &r->promo[0]) < 0 || spec_mask(spec, "promo", 1, &r->promo[1]) < 0
+        || spec_mask(spec, "far_half", 0, &r->far_half[0]) < 0 || spec_mask(spec, "far_half", 1, &r->far_half[1]) < 0
+        || spec_mask(spec, "long_diagonal", -1, &r->long_diagonal) < 0 || read_plans(r, spec) < 0)
+        return -1;
+    if (!r->wide && (r->points >> 64)) {
+        PyErr_SetString(PyExc_ValueError, "kernel spec: the board does not fit 64 bits; set wide");
+        return -1;
+    }
+    if (!(v = PyDict_GetItemString(spec, "king_step_up")) || read_dirs(v, r->king_step_up, &r->n_king_step_up, "king_step_up") < 0
+        || !(v = PyDict_GetItemString(spec, "king_step_down")) || read_dirs(v, r->king_step_down, &r->n_king_step_down, "king_step_down") < 0
+        || !(v = PyDict_GetItemString(spec, "king_jump")) || read_dirs(v, r->king_jump, &r->n_king_jump, "king_jump") < 0
+        || !(v = PyDict_GetItemString(spec, "man_jump")) || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2
+        || read_dirs(PyTuple_GET_ITEM(v, 0), r->man_jump[0], &r->n_man_jump[0], "man_jump") < 0
+        || read_dirs(PyTuple_GET_ITEM(v, 1), r->man_jump[1], &r->n_man_jump[1], "man_jump") < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "kernel spec: bad directions");
+        return -1;
+    }
+    v = PyDict_GetItemString(spec, "king_only");
+    if (v && v != Py_None) {
+        if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2
+            || read_dirs(PyTuple_GET_ITEM(v, 0), r->king_only_up, &r->n_king_only_up, "king_only") < 0
+            || read_dirs(PyTuple_GET_ITEM(v, 1), r->king_only_down, &r->n_king_only_down, "king_only") < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "kernel spec: bad king_only");
+            return -1;
+        }
+        r->king_only = 1;
+    }
+    int64_t no_progress;
+    v = PyDict_GetItemString(spec, "no_progress");
+    if (!v || to_i64(v, &no_progress) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "kernel spec lacks no_progress");
+        return -1;
+    }
+    r->no_progress = no_progress;
+    if (spec_int(spec, "king_jump_equals_step", &r->king_jump_equals_step) < 0
+        || spec_int(spec, "flying", &r->flying) < 0 || spec_int(spec, "man_takes_king", &r->man_takes_king) < 0
+        || spec_int(spec, "king_reverse", &r->king_reverse) < 0 || spec_int(spec, "immediate", &r->immediate) < 0
+        || spec_int(spec, "promotion", &r->promotion) < 0 || spec_int(spec, "landing", &r->landing) < 0
+        || spec_int(spec, "choice", &r->choice) < 0 || spec_int(spec, "goal", &r->goal) < 0
+        || spec_int(spec, "repetition", &r->repetition) < 0 || spec_int(spec, "quiet_on_man_move", &r->quiet_on_man_move) < 0
+        || spec_int(spec, "men_sideways", &r->men_sideways) < 0 || spec_int(spec, "king_move_limit", &r->king_move_limit) < 0
+        || spec_int(spec, "extra_rules", &r->extra_rules) < 0 || spec_int(spec, "endgame", &r->endgame) < 0
+        || spec_int(spec, "endgame_max", &r->endgame_max) < 0 || spec_int(spec, "endgame_floor", &r->endgame_floor) < 0
+        || spec_int(spec, "start_pieces", &r->start_pieces) < 0
+        || spec_double(spec, "king_value", &r->king_value) < 0 || spec_double(spec, "eval_scale", &r->eval_scale) < 0
+        || spec_double(spec, "eval_advance", &r->eval_advance) < 0)
+        return -1;
+    v = PyDict_GetItemString(spec, "stuck_score");
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {
+        PyErr_SetString(PyExc_ValueError, "kernel spec: stuck_score must be two floats");
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        r->stuck_score[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(v, i));
+        if (r->stuck_score[i] == -1.0 && PyErr_Occurred())
+            return -1;
+    }
+    if (r->promotion < PROMO_STOP || r->promotion > PROMO_FLY || r->landing < LAND_ANY || r->landing > LAND_KILLER
+        || r->choice < CHOICE_FREE || r->choice > CHOICE_KING_FIRST || r->goal < GOAL_BLOCK || r->goal > GOAL_CROWN
+        || r->endgame < COUNT_NONE || r->endgame > COUNT_TURKISH) {
+        PyErr_SetString(PyExc_ValueError, "kernel spec: a rule parameter out of range");
+        return -1;
+    }
+    r->n_points = 0;
+    for (int i = 0; i < 128; i++)
+        r->ordinal[i] = (r->points >> i) & 1 ? r->n_points++ : -1;
+    return 0;
+}
+
+static void Kernel_dealloc(KernelObject *self)
+{
+    scratch_free_64(&self->s64);
+    scratch_free_128(&self->s128);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* --- arguments ------------------------------------------------------------------------- */
+static int parse_raw(KernelObject *k, PyObject *const *args, Py_ssize_t nargs, int min, int max, RawArgs *a)
+{
+    if (nargs < min || nargs > max) {
+        PyErr_Format(PyExc_TypeError, "expected %d to %d arguments, got %zd", min, max, nargs);
+        return -1;
+    }
+    memset(a, 0, sizeof(*a));
+    if (to_u128(args[0], &a->own) < 0 || to_u128(args[1], &a->opp) < 0 || to_u128(args[2], &a->kings) < 0)
+        return -1;
+    if (nargs > 3) {
+        long t = PyLong_AsLong(args[3]);
+        if (t == -1 && PyErr_Occurred())
+            return -1;
+        if (t != 0 && t != 1) {
+            PyErr_SetString(PyExc_ValueError, "turn must be 0 or 1");
+            return -1;
+        }
+        a->turn = (int)t;
+    }
+    if (nargs > 4 && to_u128(args[4], &a->frozen) < 0)
+        return -1;
+    return masks_fit(&k->rules, a) ? 0 : -1;
+}
+
+/* --- the two words, behind one set of helpers ------------------------------------------------ */
+#define WIDE(k) ((k)->rules.wide)
+
+static PyObject *moves_list_64(const Scratch64 *s)
+{
+    PyObject *list = PyList_New((Py_ssize_t)s->n);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const Move64 *m = &s->moves[i];
+        PyObject *t = move_tuple(m->frm, m->to, m->cap, m->crowned);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+static PyObject *moves_list_128(const Scratch128 *s)
+{
+    PyObject *list = PyList_New((Py_ssize_t)s->n);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const Move128 *m = &s->moves[i];
+        PyObject *t = move_tuple(m->frm, m->to, m->cap, m->crowned);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+/* The kernel's scratch buffers, or fresh ones while a callback holds them. */
+typedef struct { Scratch64 *s64; Scratch128 *s128; Scratch64 t64; Scratch128 t128; int own; } ScratchUse;
+
+static void scratch_take(KernelObject *k, ScratchUse *u)
+{
+    memset(u, 0, sizeof(*u));
+    if (k->busy) {
+        u->s64 = &u->t64;
+        u->s128 = &u->t128;
+    } else {
+        k->busy = 1;
+        u->own = 1;
+        u->s64 = &k->s64;
+        u->s128 = &k->s128;
+    }
+}
+
+static void scratch_give(KernelObject *k, ScratchUse *u)
+{
+    if (u->own)
+        k->busy = 0;
+    else {
+        scratch_free_64(&u->t64);
+        scratch_free_128(&u->t128);
+    }
+}
+
+static PyObject *Kernel_legal(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (parse_raw(self, args, nargs, 4, 5, &a) < 0)
+        return NULL;
+    ScratchUse u;
+    scratch_take(self, &u);
+    PyObject *out;
+    int n = WIDE(self) ? legal_128(&self->rules, a.own, a.opp, a.kings, a.turn, a.frozen, u.s128)
+                       : legal_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn, (u64)a.frozen, u.s64);
+    if (n < 0)
+        out = PyErr_NoMemory();
+    else
+        out = WIDE(self) ? moves_list_128(u.s128) : moves_list_64(u.s64);
+    scratch_give(self, &u);
+    return out;
+}
+
+static PyObject *Kernel_jumpers(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (parse_raw(self, args, nargs, 4, 4, &a) < 0)
+        return NULL;
+    if (WIDE(self))
+        return from_u128(jumpers_128(&self->rules, a.own, a.opp, a.kings, a.turn));
+    return PyLong_FromUnsignedLongLong(jumpers_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn));
+}
+
+static PyObject *Kernel_perft(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "perft(own, opp, kings, turn, depth)");
+        return NULL;
+    }
+    if (parse_raw(self, args, 4, 4, 4, &a) < 0)
+        return NULL;
+    long depth = PyLong_AsLong(args[4]);
+    if (depth == -1 && PyErr_Occurred())
+        return NULL;
+    if (depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "perft depth above 64");
+        return NULL;
+    }
+    int64_t n;
+    int oom = 0;
+    Scratch64 s64 = {0};
+    Scratch128 s128 = {0};
+    Py_BEGIN_ALLOW_THREADS
+    if (WIDE(self))
+        n = perft_128(&self->rules, a.own, a.opp, a.kings, a.turn, (int)depth, &s128, &oom);
+    else
+        n = perft_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn, (int)depth, &s64, &oom);
+    scratch_free_64(&s64);
+    scratch_free_128(&s128);
+    Py_END_ALLOW_THREADS
+    if (oom || n < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromLongLong(n);
+}
+
+static PyObject *Kernel_evaluate(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (parse_raw(self, args, nargs, 4, 4, &a) < 0)
+        return NULL;
+    double v = WIDE(self) ? evaluate_128(&self->rules, a.own, a.opp, a.kings, a.turn)
+                          : evaluate_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn);
+    return PyFloat_FromDouble(v);
+}
+
+static PyObject *Kernel_endgame_limit(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (parse_raw(self, args, nargs, 3, 3, &a) < 0)
+        return NULL;
+    int v = WIDE(self) ? endgame_limit_128(&self->rules, a.own, a.opp, a.kings)
+                       : endgame_limit_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings);
+    if (v < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Kernel_table_index(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    RawArgs a;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "table_index(own, opp, kings, classes)");
+        return NULL;
+    }
+    if (parse_raw(self, args, 3, 3, 3, &a) < 0)
+        return NULL;
+    PyObject *cls = args[3];
+    if (!PyTuple_Check(cls) || PyTuple_GET_SIZE(cls) != 4) {
+        PyErr_SetString(PyExc_TypeError, "classes: a tuple of four piece counts");
+        return NULL;
+    }
+    int classes[4];
+    for (int i = 0; i < 4; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(cls, i));
+        if (c == -1 && PyErr_Occurred())
+            return NULL;
+        if (c < 0 || c > self->rules.n_points) {
+            PyErr_SetString(PyExc_ValueError, "classes: a piece count out of range");
+            return NULL;
+        }
+        classes[i] = (int)c;
+    }
+    int64_t index = WIDE(self) ? table_index_128(&self->rules, a.own, a.opp, a.kings, classes)
+                               : table_index_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, classes);
+    if (index < 0) {
+        PyErr_SetString(PyExc_KeyError, "the position is not of that material");
+        return NULL;
+    }
+    return PyLong_FromLongLong(index);
+}
+
+static PyObject *Kernel_outcome(KernelObject *self, PyObject *state)
+{
+    StateIn in;
+    if (read_state(&self->rules, state, &in) < 0)
+        return NULL;
+    double v;
+    if (WIDE(self)) {
+        Pos128 p;
+        if (load_128(&in, &p) < 0) {
+            Py_DECREF(in.history);
+            return NULL;
+        }
+        v = outcome_128(&self->rules, &p);
+        free(p.hist);
+    } else {
+        Pos64 p;
+        if (load_64(&in, &p) < 0) {
+            Py_DECREF(in.history);
+            return NULL;
+        }
+        v = outcome_64(&self->rules, &p);
+        free(p.hist);
+    }
+    Py_DECREF(in.history);
+    return outcome_value(v);
+}
+
+static PyObject *Kernel_random_move(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "random_move(state, rng)");
+        return NULL;
+    }
+    Rand local, *rand;
+    PyObject *method;
+    StateIn in;
+    if (!(rand = rand_source(args[1], &local, &method)))
+        return NULL;
+    if (read_state(&self->rules, args[0], &in) < 0) {
+        Py_XDECREF(method);
+        return NULL;
+    }
+    ScratchUse u;
+    scratch_take(self, &u);
+    PyObject *out = NULL;
+    int found = -1;
+    u128 frm = 0, to = 0, cap = 0;
+    int crowned = 0;
+    if (WIDE(self)) {
+        Pos128 p;
+        Move128 m = {0, 0, 0, 0};
+        if (load_128(&in, &p) == 0) {
+            found = random_move_128(&self->rules, &p, rand, u.s128, &m);
+            free(p.hist);
+            frm = m.frm, to = m.to, cap = m.cap, crowned = m.crowned;
+        }
+    } else {
+        Pos64 p;
+        Move64 m = {0, 0, 0, 0};
+        if (load_64(&in, &p) == 0) {
+            found = random_move_64(&self->rules, &p, rand, u.s64, &m);
+            free(p.hist);
+            frm = m.frm, to = m.to, cap = m.cap, crowned = m.crowned;
+        }
+    }
+    scratch_give(self, &u);
+    Py_DECREF(in.history);
+    Py_XDECREF(method);
+    if (found < 0)
+        out = PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    else
+        out = found ? move_tuple(frm, to, cap, crowned) : Py_NewRef(Py_None);
+    return out;
+}
+
+static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play(state, move)");
+        return NULL;
+    }
+    u128 frm, to, cap;
+    int crowned, oom = 0, r = -1;
+    if (parse_move(args[1], &frm, &to, &cap, &crowned) < 0)
+        return NULL;
+    StateIn in;
+    if (read_state(&self->rules, args[0], &in) < 0)
+        return NULL;
+    if (WIDE(self)) {
+        Pos128 p;
+        Move128 m = {frm, to, cap, crowned};
+        if (load_128(&in, &p) == 0) {
+            play_128(&self->rules, &p, &m, &oom);
+            r = oom ? (PyErr_NoMemory(), -1) : store_128(args[0], &in, &p);
+            free(p.hist);
+        }
+    } else {
+        Pos64 p;
+        Move64 m = {(u64)frm, (u64)to, (u64)cap, crowned};
+        if (load_64(&in, &p) == 0) {
+            play_64(&self->rules, &p, &m, &oom);
+            r = oom ? (PyErr_NoMemory(), -1) : store_64(args[0], &in, &p);
+            free(p.hist);
+        }
+    }
+    Py_DECREF(in.history);
+    if (r < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* A record of the moves a playout played, grown as it fills. */
+#define PLAYOUT_OPS(W)                                                                                    \
+    static double run_playout_##W(KernelObject *self, Pos##W *p, int64_t max_plies, Rand *rand,           \
+                                  Scratch##W *s, PyObject *record)                                        \
+    {                                                                                                     \
+        Move##W *moves = NULL;                                                                            \
+        int *turns = NULL;                                                                                \
+        size_t cap = 0, n = 0;                                                                            \
+        int oom = 0;                                                                                      \
+        double v;                                                                                         \
+        for (;;) {                                                                                        \
+            if (record && n == cap) {                                                                     \
+                size_t c = cap ? 2 * cap : 64;                                                            \
+                Move##W *m2 = realloc(moves, c * sizeof(Move##W));                                        \
+                if (m2) moves = m2;                                                                       \
+                int *t2 = m2 ? realloc(turns, c * sizeof(int)) : NULL;                                    \
+                if (t2) turns = t2;                                                                       \
+                if (!m2 || !t2) { oom = 1; v = -2.0; break; }                                             \
+                cap = c;                                                                                  \
+            }                                                                                             \
+            v = playout_##W(&self->rules, p, max_plies - (int64_t)n, rand, s, record ? moves : NULL,      \
+                            turns, cap, &n, &oom);                                                        \
+            if (v != -3.0) break;                                                                         \
+        }                                                                                                 \
+        if (oom) PyErr_NoMemory();                                                                        \
+        for (size_t i = 0; record && v > -2.0 && i < n; i++) {                                            \
+            PyObject *m = move_tuple(moves[i].frm, moves[i].to, moves[i].cap, moves[i].crowned);          \
+            PyObject *entry = m ? Py_BuildValue("(iN)", turns[i], m) : NULL;                              \
+            if (!entry || PyList_Append(record, entry) < 0) { Py_XDECREF(entry); v = -2.0; break; }       \
+            Py_DECREF(entry);                                                                             \
+        }                                                                                                 \
+        free(moves);                                                                                      \
+        free(turns);                                                                                      \
+        return v;                                                                                         \
+    }
+
+PLAYOUT_OPS(64)
+PLAYOUT_OPS(128)
+
+static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 3 || nargs > 4) {
+        PyErr_SetString(PyExc_TypeError, "playout(state, rng, max_plies, record=None)");
+        return NULL;
+    }
+    PyObject *state = args[0], *rng = args[1], *record = nargs > 3 && args[3] != Py_None ? args[3] : NULL;
+    int64_t max_plies;
+    if (to_i64(args[2], &max_plies) < 0)
+        return NULL;
+    if (record && !PyList_Check(record)) {
+        PyErr_SetString(PyExc_TypeError, "playout: record must be a list or None");
+        return NULL;
+    }
+    Rand local, *rand;
+    PyObject *method;
+    if (!(rand = rand_source(rng, &local, &method)))
+        return NULL;
+    StateIn in;
+    if (read_state(&self->rules, state, &in) < 0) {
+        Py_XDECREF(method);
+        return NULL;
+    }
+    ScratchUse u;
+    scratch_take(self, &u);
+    double v = -2.0;
+    int stored = -1;
+    if (WIDE(self)) {
+        Pos128 p;
+        if (load_128(&in, &p) == 0) {
+            v = run_playout_128(self, &p, max_plies, rand, u.s128, record);
+            stored = v > -2.0 ? store_128(state, &in, &p) : -1;
+            free(p.hist);
+        }
+    } else {
+        Pos64 p;
+        if (load_64(&in, &p) == 0) {
+            v = run_playout_64(self, &p, max_plies, rand, u.s64, record);
+            stored = v > -2.0 ? store_64(state, &in, &p) : -1;
+            free(p.hist);
+        }
+    }
+    scratch_give(self, &u);
+    Py_DECREF(in.history);
+    Py_XDECREF(method);
+    if (stored < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "native playout failed");
+        return NULL;
+    }
+    return outcome_value(v);
+}
+
+/* playouts(state, count, seed): `count` random playouts to the end from `state` (left as it
+ * is), all in C with the GIL released: the kernel's own speed, for bench.  Returns
+ * (first player's wins, draws, second player's wins, plies). */
+#define BATCH_OPS(W)                                                                                      \
+    static int batch_##W(KernelObject *self, const StateIn *in, long count, u64 seed, int64_t out[4])     \
+    {                                                                                                     \
+        Pos##W start, p;                                                                                  \
+        if (load_##W(in, &start) < 0) return -1;                                                          \
+        Scratch##W s = {0};                                                                               \
+        Rand rand;                                                                                        \
+        int oom = 0;                                                                                      \
+        rand_seed(&rand, seed);                                                                           \
+        p.hist = NULL;                                                                                    \
+        Py_BEGIN_ALLOW_THREADS                                                                            \
+        for (long i = 0; i < count && !oom; i++) {                                                        \
+            Key##W *hist = p.hist;                                                                        \
+            size_t cap = i ? p.cap_hist : 0;                                                              \
+            p = start;                                                                                    \
+            p.hist = hist;                                                                                \
+            p.cap_hist = cap;                                                                             \
+            p.n_hist = 0;                                                                                 \
+            for (size_t j = 0; j < start.n_hist && !oom; j++)                                             \
+                if (p.n_hist == p.cap_hist) {                                                             \
+                    size_t c = p.cap_hist ? 2 * p.cap_hist : 64;                                          \
+                    Key##W *h = realloc(p.hist, c * sizeof(Key##W));                                      \
+                    if (!h) oom = 1; else { p.hist = h; p.cap_hist = c; p.hist[p.n_hist++] = start.hist[j]; } \
+                } else p.hist[p.n_hist++] = start.hist[j];                                                \
+            size_t n_rec = 0;                                                                             \
+            double v = playout_##W(&self->rules, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom); \
+            if (v < 0) { oom = 1; break; }                                                                \
+            out[v == 1.0 ? 0 : v == 0.5 ? 1 : 2]++;                                                       \
+            out[3] += p.ply - start.ply;                                                                  \
+        }                                                                                                 \
+        Py_END_ALLOW_THREADS                                                                              \
+        free(p.hist);                                                                                     \
+        free(start.hist);                                                                                 \
+        scratch_free_##W(&s);                                                                             \
+        if (oom) { PyErr_NoMemory(); return -1; }                                                         \
+        return 0;                                                                                         \
+    }
+
+BATCH_OPS(64)
+BATCH_OPS(128)
+
+static PyObject *Kernel_playouts(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "playouts(state, count, seed)");
+        return NULL;
+    }
+    long count = PyLong_AsLong(args[1]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    u64 seed = PyLong_AsUnsignedLongLongMask(args[2]);
+    if (seed == (u64)-1 && PyErr_Occurred())
+        return NULL;
+    StateIn in;
+    if (read_state(&self->rules, args[0], &in) < 0)
+        return NULL;
+    int64_t out[4] = {0, 0, 0, 0};
+    int r = WIDE(self) ? batch_128(self, &in, count, seed, out) : batch_64(self, &in, count, seed, out);
+    Py_DECREF(in.history);
+    if (r < 0)
+        return NULL;
+    return Py_BuildValue("(LLLL)", (long long)out[0], (long long)out[1], (long long)out[2], (long long)out[3]);
+}
+
+static PyObject *Kernel_get_wide(KernelObject *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->rules.wide);
+}
+
+static PyMethodDef Kernel_methods[] = {
+    {"legal", (PyCFunction)(void (*)(void))Kernel_legal, METH_FASTCALL,
+     "legal(own, opp, kings, turn, frozen=0): the legal moves of a raw position, as the Python generator lists them."},
+    {"jumpers", (PyCFunction)(void (*)(void))Kernel_jumpers, METH_FASTCALL,
+     "jumpers(own, opp, kings, turn): the pieces that may start a capture (0: none)."},
+    {"perft", (PyCFunction)(void (*)(void))Kernel_perft, METH_FASTCALL,
+     "perft(own, opp, kings, turn, depth): leaves of the legal-move tree (draw rules ignored); releases the GIL."},
+    {"evaluate", (PyCFunction)(void (*)(void))Kernel_evaluate, METH_FASTCALL,
+     "evaluate(own, opp, kings, turn): DraughtsState.evaluate() of a raw position."},
+    {"endgame_limit", (PyCFunction)(void (*)(void))Kernel_endgame_limit, METH_FASTCALL,
+     "endgame_limit(own, opp, kings): the endgame count of a placement, or None."},
+    {"table_index", (PyCFunction)(void (*)(void))Kernel_table_index, METH_FASTCALL,
+     "table_index(own, opp, kings, classes): the endgame tables' index of a position of the material "
+     "classes = (own kings, own men, other kings, other men)."},
+    {"outcome", (PyCFunction)Kernel_outcome, METH_O, "outcome(state): DraughtsState.outcome()."},
+    {"random_move", (PyCFunction)(void (*)(void))Kernel_random_move, METH_FASTCALL,
+     "random_move(state, rng): DraughtsState.random_move(rng), drawing as it does."},
+    {"play", (PyCFunction)(void (*)(void))Kernel_play, METH_FASTCALL,
+     "play(state, move): DraughtsState.play(move), counters and history included."},
+    {"playouts", (PyCFunction)(void (*)(void))Kernel_playouts, METH_FASTCALL,
+     "playouts(state, count, seed): count random playouts from state, in C without the GIL: "
+     "(first player's wins, draws, second player's wins, plies)."},
+    {"playout", (PyCFunction)(void (*)(void))Kernel_playout, METH_FASTCALL,
+     "playout(state, rng, max_plies, record=None): DraughtsState.playout in place; rng is a native Random "
+     "or an object with random() (then the draws are those of the Python loop)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Kernel_getset[] = {
+    {"wide", (getter)Kernel_get_wide, NULL, "Whether the board takes the 128-bit generator.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mcts_engine.native._core.DraughtsKernel",
+    .tp_basicsize = sizeof(KernelObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "DraughtsKernel(spec): one draughts variant's rules, compiled (spec from rules/draughts/kernel.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Kernel_init,
+    .tp_dealloc = (destructor)Kernel_dealloc,
+    .tp_methods = Kernel_methods,
+    .tp_getset = Kernel_getset,
+};
+

@@ -1,0 +1,646 @@
+"""The native search core (``native/src/search.c``) and its Python side (``mcts/``).
+
+Table by table (OpenSpiel's mcts_test.py style): the final-move choice, the reported score,
+UCB1 selection with progressive bias and implicit minimax, merging and voting.  Then whole
+searches, on the draughts kernel's backend and on Python states (the toy take-away game with
+extra turns): forced wins and mate scores, solver proofs against exact minimax, backup from
+each mover's point of view, minimax values of a fully expanded tree, priors, widening,
+seeded searches, tree reuse, limits and stop, the playout policies and their cut-off,
+the Hash budget and pruning, a failed search, and threads.
+"""
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+
+import pytest
+
+from mcts_engine import native
+from mcts_engine.agents import make_agent
+from mcts_engine.mcts.agent import SearchInfo
+from mcts_engine.mcts.core import QUIESCENCE, capacity, core_parameters, new_tree
+from mcts_engine.mcts.final import RootChild, final_choice, majority_vote, merge_children, set_score
+from mcts_engine.mcts.limits import Limits, budget, split_nodes
+from mcts_engine.mcts.reuse import TreeMemory
+from mcts_engine.mcts.settings import PLAYOUTS, Settings
+from mcts_engine.mcts.uct import UctAgent
+from mcts_engine.rules import get_game, list_games
+from mcts_engine.rules.base import NO_LIMIT
+from support.toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
+
+pytestmark = pytest.mark.skipif(native.core is None, reason=native.status())
+core = native.core
+
+
+def params(**overrides) -> dict:
+    """The core's parameters for ``Settings`` with ``overrides``."""
+    return core_parameters(Settings(**overrides))
+
+
+def child(n=10, w=5.0, d=0, v=0.5, prior=0.0, proven=None, proof=0, mover=0) -> tuple:
+    """A child's statistics as the table functions read them."""
+    return (n, w, d, v, prior, proven, proof, mover)
+
+
+# --- the final-move choice ----------------------------------------------------------------
+
+FINAL_CASES = [
+    # (children (n, w, d, proven, proof), final move rule, the index chosen)
+    ([(10, 6.0, 0, None, 0), (30, 12.0, 0, None, 0), (20, 15.0, 0, None, 0)], "robust", 1),   # most visits
+    ([(10, 6.0, 0, None, 0), (30, 12.0, 0, None, 0), (20, 15.0, 0, None, 0)], "max", 2),      # best mean
+    ([(30, 10.0, 0, None, 0), (30, 20.0, 0, None, 0)], "robust", 1),                         # visit tie: mean
+    ([(10, 5.0, 0, None, 0), (20, 10.0, 0, None, 0)], "max", 1),                             # mean tie: visits
+    ([(50, 40.0, 0, None, 0), (2, 1.0, 0, 1.0, 5), (1, 1.0, 0, 1.0, 1)], "robust", 2),       # shortest win
+    ([(50, 40.0, 0, 0.0, 1), (3, 0.5, 0, None, 0)], "robust", 1),                            # avoid a proven loss
+    ([(50, 40.0, 0, 0.0, 1), (3, 0.5, 0, 0.0, 7)], "robust", 1),                             # all lost: the longest
+    ([(10, 9.0, 0, None, 0), (12, 6.0, 12, 0.5, 2)], "max", 0),                              # a proven draw: 0.5
+    ([(10, 4.0, 0, None, 0), (12, 6.0, 12, 0.5, 2)], "max", 1),
+]
+
+
+@pytest.mark.parametrize("children,rule,best", FINAL_CASES)
+def test_final_choice_in_the_core_and_in_a_merge(children, rule, best):
+    table = [child(n, w, d, 0.5, 0.0, proven, proof) for n, w, d, proven, proof in children]
+    assert core.table_final(params(final_move=rule), table) == best
+    merged = [RootChild(i, n, w, d, proven, proof) for i, (n, w, d, proven, proof) in enumerate(children)]
+    assert final_choice(merged, rule).move == best     # merged statistics choose the same way
+
+
+def test_final_choice_of_nothing_is_none():
+    assert final_choice([]) is None and core.table_final(params(), []) is None
+
+
+SCORE_CASES = [
+    # (n, w, d, proven, proof) -> (score, mate, wdl)
+    ((10, 7.0, 2, None, 0), (0.7, None, (600, 200, 200))),
+    ((4, 2.0, 4, None, 0), (0.5, None, (0, 1000, 0))),
+    ((5, 5.0, 0, 1.0, 0), (1.0, 1, (1000, 0, 0))),      # the move ends the game: mate 1
+    ((5, 5.0, 0, 1.0, 2), (1.0, 2, (1000, 0, 0))),      # win in 3 plies = 2 moves
+    ((5, 0.0, 0, 0.0, 1), (0.0, -1, (0, 0, 1000))),     # opponent mates next ply
+    ((5, 2.5, 5, 0.5, 3), (0.5, None, (0, 1000, 0))),   # a proven draw is no mate
+]
+
+
+@pytest.mark.parametrize("stats,expected", SCORE_CASES)
+def test_score_wdl_and_mate_from_the_chosen_child(stats, expected):
+    info = SearchInfo()
+    set_score(info, RootChild("m", *stats))
+    assert (info.score, info.mate, info.wdl) == expected
+
+
+# --- selection ----------------------------------------------------------------------------
+
+SELECTION_CASES = [
+    # (children, c, the child UCB1 enters)
+    ([child(10, 6.0), child(10, 5.0)], 1.0, 0),                                # equal visits: best mean
+    ([child(100, 60.0), child(2, 0.9)], 1.0, 1),                               # exploration wins
+    ([child(100, 60.0), child(2, 0.9)], 0.0, 0),                               # c = 0: greedy
+    ([child(100, 90.0), child(1, 0.0, proven=1.0)], 1.0, 1),                   # a proven win at once
+    ([child(1, 1.0, proven=0.0), child(100, 10.0)], 5.0, 1),                   # a proven loss never
+    ([child(3, 0.0, proven=0.0), child(5, 0.0, proven=0.0)], 1.0, 1),          # all lost: most visited
+]
+
+
+@pytest.mark.parametrize("children,c,best", SELECTION_CASES)
+def test_ucb1_selection(children, c, best):
+    visits = sum(ch[0] for ch in children)
+    assert core.table_select(params(uct_c=c), visits, children) == best
+
+
+INFORMED_CASES = [
+    # (children (n, w, prior, v), c, prior weight, minimax weight, the child entered)
+    ([(10, 5.0, 0.0, 0.5), (10, 5.0, 2.0, 0.5)], 1.0, 1.0, 0.0, 1),      # a prior breaks a tie
+    ([(10, 5.0, 0.0, 0.5), (10, 5.0, 2.0, 0.5)], 1.0, 0.0, 0.0, 0),      # weight 0: no bias
+    ([(100, 60.0, 0.0, 0.5), (100, 50.0, 1.0, 0.5)], 1.0, 1.0, 0.0, 0),  # the bias fades...
+    ([(2, 1.2, 0.0, 0.5), (2, 1.0, 1.0, 0.5)], 1.0, 1.0, 0.0, 1),        # ...but leads early
+    ([(10, 6.0, 0.0, 0.5), (10, 5.0, -1.0, 0.5), (10, 5.5, 3.0, 0.5)], 0.0, 0.5, 0.0, 2),
+    ([(10, 6.0, 0.0, 0.2), (10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.0, 0),      # minimax off: the mean
+    ([(10, 6.0, 0.0, 0.2), (10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.5, 1),      # 0.4 against 0.7
+    ([(10, 6.0, 0.0, 0.2), (10, 5.0, 0.0, 0.9)], 1.0, 0.0, 0.1, 0),      # 0.56 against 0.54
+    ([(10, 6.0, 0.0, 0.2), (10, 5.0, 0.0, 0.9)], 0.0, 0.0, 1.0, 1),      # pure minimax
+    ([(10, 5.0, 0.0, 0.6), (10, 5.0, 1.0, 0.4)], 0.0, 0.5, 0.5, 0),      # 0.55 against 0.45 + 0.045
+]
+
+
+@pytest.mark.parametrize("children,c,prior_weight,minimax_weight,best", INFORMED_CASES)
+def test_selection_with_progressive_bias_and_implicit_minimax(children, c, prior_weight, minimax_weight, best):
+    table = [child(n, w, v=v, prior=prior) for n, w, prior, v in children]
+    visits = sum(ch[0] for ch in children)
+    assert core.table_select(params(uct_c=c, prior_weight=prior_weight, minimax_weight=minimax_weight),
+                             visits, table) == best
+
+
+def test_a_proven_draw_is_judged_at_half_whatever_its_value():
+    table = [child(10, 9.0, v=0.9), child(10, 0.0, v=0.0, proven=0.5)]
+    assert core.table_select(params(uct_c=0.0, minimax_weight=0.5), 20, table) == 0
+    table = [child(10, 3.0, v=0.1), child(10, 0.0, v=0.0, proven=0.5)]
+    assert core.table_select(params(uct_c=0.0, minimax_weight=0.5), 20, table) == 1
+
+
+# --- merging and voting (root parallel) -------------------------------------------------------
+
+def test_merge_sums_visits_and_keeps_a_proof_from_any_tree():
+    a = [RootChild("x", 10, 6.0, 1, None, 0), RootChild("y", 5, 1.0, 0, None, 0)]
+    b = [RootChild("y", 7, 2.0, 2, 0.0, 3), RootChild("z", 1, 1.0, 0, None, 0)]
+    merged = {ch.move: ch for ch in merge_children([a, b])}
+    assert [ch.move for ch in merge_children([a, b])] == ["x", "y", "z"]
+    assert (merged["y"].n, merged["y"].w, merged["y"].d, merged["y"].proven, merged["y"].proof) == (12, 3.0, 2, 0.0, 3)
+
+
+def test_majority_vote_ties_go_to_visits_and_proofs_override():
+    merged = [RootChild("x", 10, 5.0, 0, None, 0), RootChild("y", 30, 15.0, 0, None, 0),
+              RootChild("z", 5, 2.0, 0, None, 0)]
+    assert majority_vote(["x", "x", "y"], merged).move == "x"
+    assert majority_vote(["x", "y"], merged).move == "y"
+    merged[2] = RootChild("z", 5, 5.0, 0, 1.0, 1)
+    assert majority_vote(["x", "x", "y"], merged).move == "z"
+
+
+def test_nodes_are_shared_out_evenly():
+    assert split_nodes(10, 3) == [4, 3, 3] and split_nodes(None, 2) == [None, None] and sum(split_nodes(7, 4)) == 7
+
+
+# --- whole searches: the solver ----------------------------------------------------------------
+
+# Positions with exactly one move that forces a win within 5 plies (found by exhaustive
+# search).  (game, FEN, the move)
+FORCED_WINS = [
+    ("english", "B:WK19:B25,K27,K30", "27-23"),
+    ("english", "W:WK3,5,K6,27,29:BK14", "6-10"),
+    ("english", "W:W8,K13,19,20:BK25", "13-17"),
+    ("english", "B:WK7:BK19,K25", "19-15"),
+    ("english", "W:W13,17,K28:B6,20", "17-14"),
+    ("english", "W:WK1,K2,19,K26,27:BK30", "26-22"),
+    ("russian", "W:Wc1,b2,h2,c3,e5:Ba5,h6", "e5-f6"),
+    ("russian", "W:Wc1,b2,Ka7:BKh6", "a7-e3"),
+    ("russian", "W:We1,g1,f2,h2,e3,d4,Kg7:Ba3", "d4-c5"),
+    ("russian", "B:Wh6:Ba3,a5,a7,e7,g7,d8", "g7-f6"),
+]
+
+
+def search(game, state, seed=1, settings=None, history=(), **limits):
+    agent = make_agent(game, settings or Settings(seed=seed))
+    return agent, agent.search(state, Limits(**limits), threading.Event(), None, history)
+
+
+@pytest.mark.parametrize("name,fen,best", FORCED_WINS)
+@pytest.mark.parametrize("rules", ["native", "python"])
+def test_the_only_forced_win_is_found_and_reported_as_mate(name, fen, best, rules):
+    game = get_game(name, native=rules == "native")
+    for seed in (1, 2):
+        state = game.parse_fen(fen)
+        _, result = search(game, state, seed=seed, nodes=3000)
+        assert state.move_str(result.move) == best
+        assert result.info.mate is not None and 0 < result.info.mate <= 3
+
+
+def test_a_lost_position_is_reported_as_negative_mate():
+    game = get_game("english")
+    state = game.parse_fen("B:WK7,17,23,24,29:B10")    # Black's last man: White wins within 4 plies
+    _, result = search(game, state, nodes=5000)
+    assert result.info.mate is not None and result.info.mate < 0 and result.info.wdl == (0, 0, 1000)
+
+
+@pytest.mark.parametrize("stones", range(1, 19))
+def test_solver_proofs_match_exact_minimax_with_extra_turns(stones):
+    """The toy game lets a player move twice in a row: proofs follow whose turn it is."""
+    game = TakeAway(stones)
+    state = game.new_state()
+    agent = UctAgent(game, Settings(seed=3))
+    result = agent.search(state, Limits(nodes=20000), threading.Event())
+    root = agent.trees[0].dump(1)
+    assert root["proven"] is not None
+    assert (root["proven"] == (1.0 if root["mover"] == state.to_move else 0.0)) == wins_for_mover(stones)
+    if wins_for_mover(stones):
+        assert result.move in winning_moves(stones) and result.info.mate > 0
+    else:
+        assert result.info.mate < 0
+
+
+def check_counts(node: dict, root: bool = True) -> None:
+    """Every node's visits are its children's plus its own expansion playout (none at the root,
+    none below a finished game); a finished game's node holds only wins for its mover."""
+    below = sum(ch["n"] for ch in node["children"])
+    assert all(ch["n"] > 0 for ch in node["children"])
+    if node["proven"] is not None:
+        assert not node["children"] and node["w"] == node["n"] * node["proven"]
+    else:
+        assert node["n"] == below + (0 if root else 1), (node["move"], node["n"], below)
+    for ch in node["children"]:
+        check_counts(ch, root=False)
+
+
+def test_backup_is_from_each_movers_point_of_view():
+    game = TakeAway(9)
+    agent = UctAgent(game, Settings(seed=5, solver=False))
+    agent.search(game.new_state(), Limits(nodes=3000), threading.Event())
+    root = agent.trees[0].dump(100000)
+    assert root["n"] == sum(ch["n"] for ch in root["children"]) == 3000
+    check_counts(root)
+    # the root's mover is player 1: every result it holds is the complement of its children's
+    assert root["w"] == pytest.approx(sum(ch["n"] - ch["w"] for ch in root["children"]))
+    for ch in root["children"]:
+        assert ch["mover"] == 0
+        for grandchild in ch["children"]:
+            assert grandchild["mover"] == (0 if ch["move"] == 1 else 1)   # taking 1 from 9: another turn
+    # 9 -> 3 -> 6 (player 1) -> 3 -> 3 (player 0) -> 3: player 0 took the last stone
+    lost_before = next(c for c in next(c for c in root["children"] if c["move"] == 3)["children"] if c["move"] == 3)
+    won = next(c for c in lost_before["children"] if c["move"] == 3)
+    assert won["mover"] == 0 and won["proven"] == 1.0 and won["w"] == won["n"] > 0
+    assert lost_before["mover"] == 1 and lost_before["w"] <= lost_before["n"] - won["n"]
+
+
+class Exact(TakeAwayState):
+    """Take-away whose evaluate() is the exact game value (1: the first player wins)."""
+
+    def copy(self):
+        return Exact(self.stones, self.to_move, self.winner, self.ply)
+
+    def evaluate(self):
+        mover_wins = wins_for_mover(self.stones)
+        return 1.0 if mover_wins == (self.to_move == 0) else 0.0
+
+    def heuristic(self, move):
+        return float(move)
+
+
+class ExactGame(TakeAway):
+    def new_state(self):
+        return Exact(self.stones)
+
+
+@pytest.mark.parametrize("stones", [5, 7, 8, 9])
+def test_implicit_minimax_backs_up_the_exact_game_values(stones):
+    """With evaluate() exact at every new node, each node's minimax value is the exact one."""
+    game = ExactGame(stones)
+    agent = UctAgent(game, Settings(seed=1, minimax_weight=0.5, solver=False))
+    agent.search(game.new_state(), Limits(nodes=4000), threading.Event())
+    root = agent.trees[0].dump(100000)
+
+    def complete(node):      # every move below expanded (or the game over there)
+        return node["proven"] is not None or (node["untried"] == 0 and all(map(complete, node["children"])))
+
+    checked = []
+
+    def check(node, stones_left, to_move):
+        if node["children"] and complete(node):
+            first = 1.0 if wins_for_mover(stones_left) == (to_move == 0) else 0.0
+            assert node["v"] == pytest.approx(first if node["mover"] == 0 else 1.0 - first)
+            checked.append(stones_left)
+        for ch in node["children"]:
+            if stones_left - ch["move"] > 0:
+                check(ch, stones_left - ch["move"], ch["to_move"])
+    check(root, stones, 0)
+    assert checked and (stones in checked) == complete(root)
+    if complete(root):
+        assert root["v"] == pytest.approx(0.0 if wins_for_mover(stones) else 1.0)   # the root's mover is player 1
+
+
+def test_new_children_store_their_prior():
+    game = ExactGame(10)
+    agent = UctAgent(game, Settings(seed=1, prior_weight=1.0))
+    agent.search(game.new_state(), Limits(nodes=50), threading.Event())
+    root = agent.trees[0].dump(1000)
+    assert {ch["move"]: ch["prior"] for ch in root["children"]} == {1: 1.0, 2: 2.0, 3: 3.0}
+
+
+# --- widening --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("widening", [0.5, 1.0])
+def test_a_widening_search_considers_its_best_moves_as_its_visits_allow(widening):
+    game = get_game("life")
+    agent = UctAgent(game, Settings(seed=2, widening=widening, playout_depth=2))
+    state = game.new_state()
+    agent.search(state, Limits(nodes=400), threading.Event())
+    root = agent.trees[0].dump(100000)
+    open_children = root["children"]
+    assert len(open_children) <= max(1, math.ceil(widening * math.sqrt(root["n"]))) + 1
+    assert root["untried"] > 0
+    best_first = sorted((state.heuristic(m) for m in state.legal_moves()), reverse=True)
+    assert [ch["prior"] for ch in open_children] == pytest.approx(best_first[:len(open_children)])
+
+
+# --- seeds, reuse, limits, stop ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["international", "fanorona"])
+def test_same_seed_and_nodes_give_the_same_search(name):
+    game = get_game(name)
+    runs = []
+    for _ in range(2):
+        lines = []
+        agent = make_agent(game, Settings(seed=11, playout_depth=4, minimax_weight=0.4))
+        result = agent.search(game.new_state(), Limits(nodes=2500), threading.Event(),
+                              lambda info: lines.append((info.nodes, info.seldepth, round(info.depth, 6),
+                                                         info.score, info.wdl, tuple(info.pv))))
+        runs.append((result.move, result.ponder, lines))
+    assert runs[0] == runs[1] and len(runs[0][2]) >= 2
+
+
+def test_tree_reuse_keeps_the_subtree_of_the_moves_played():
+    game = get_game("english")
+    agent = make_agent(game, Settings(seed=2))
+    state = game.new_state()
+    start = state.fen()
+    first = agent.search(state, Limits(nodes=3000), threading.Event(), None, (start,))
+    reply = first.ponder
+    kept = next(c for c in agent.trees[0].dump(10 ** 6)["children"] if c["move"] == first.move)
+    kept = next(c for c in kept["children"] if c["move"] == reply)
+    history = (start, state.move_str(first.move))
+    state.play(first.move)
+    history += (state.move_str(reply),)
+    state.play(reply)
+    agent.search(state, Limits(nodes=500), threading.Event(), None, history)
+    root = agent.trees[0].dump(10 ** 6)
+    assert root["n"] == kept["n"] + 500
+    assert agent.trees[0].stats()["iterations"] == 500
+
+
+def test_tree_reuse_off_or_an_unrelated_position_starts_afresh():
+    game = get_game("english")
+    state = game.new_state()
+    agent = make_agent(game, Settings(seed=2, tree_reuse=False))
+    for _ in range(2):
+        agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    assert agent.trees[0].dump(1)["n"] == 300
+    agent = make_agent(game, Settings(seed=2))
+    agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    other = game.parse_fen("W:W21,22:B1,2")
+    agent.search(other, Limits(nodes=100), threading.Event(), None, (other.fen(),))
+    assert agent.trees[0].dump(1)["n"] == 100
+
+
+def test_tree_memory_walks_the_moves_played_and_forgets_otherwise():
+    game = get_game("english")
+    memory, state = TreeMemory(), game.new_state()
+    memory.remember(state, ("start",))
+    after = state.copy()
+    moves = after.legal_moves()[:1]
+    after.play(moves[0])
+    assert memory.walk(after, ("start", state.move_str(moves[0]))) == moves
+    assert memory.walk(after, ("other", state.move_str(moves[0]))) is None
+    assert memory.walk(state, ("start", state.move_str(moves[0]))) is None    # not where the moves lead
+    assert TreeMemory(enabled=False).walk(after, ("start",)) is None
+
+
+def search_in_thread(agent, state, limits: Limits, stop: threading.Event) -> tuple[threading.Thread, list]:
+    """Start ``agent.search`` in a thread; (the thread, a list that receives the result)."""
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(agent.search(state, limits, stop)), daemon=True)
+    thread.start()
+    return thread, done
+
+
+@pytest.mark.parametrize("name", ["english", "fanorona"])
+def test_movetime_and_stop_are_honoured(name):
+    """A search that ignores movetime or stop never ends, so a second is plenty to tell; stop is
+    read between slices of 10 ms, so it is answered well within 50 ms on a quiet machine."""
+    game = get_game(name)
+    agent = make_agent(game, Settings(seed=1))
+    t = time.perf_counter()
+    thread, done = search_in_thread(agent, game.new_state(), Limits(movetime=0.3), threading.Event())
+    thread.join(10.0)
+    assert done and 0.3 - 0.05 <= time.perf_counter() - t < 2.0     # the move overhead (30 ms) comes off
+    stop = threading.Event()
+    thread, done = search_in_thread(agent, game.new_state(), Limits(infinite=True), stop)
+    time.sleep(0.2)
+    t = time.perf_counter()
+    stop.set()
+    thread.join(10.0)
+    assert done and time.perf_counter() - t < 1.0 and done[0].info.nodes > 0
+
+
+def test_the_node_limit_is_exact_and_reports_follow_the_count():
+    game = get_game("international")
+    reports = []
+    agent = make_agent(game, Settings(seed=4))
+    result = agent.search(game.new_state(), Limits(nodes=8000), threading.Event(), reports.append)
+    assert result.info.nodes == 8000 and [r.nodes for r in reports] == [1000 * k for k in range(1, 8)] + [8000]
+
+
+def test_the_depth_limit_ends_the_search_when_the_tree_reaches_it():
+    game = get_game("english")
+    _, result = search(game, game.new_state(), depth=3)
+    assert 3 <= result.info.seldepth <= 4
+
+
+def test_a_stop_set_before_the_search_runs_no_iteration():
+    game = get_game("english")
+    stop = threading.Event()
+    stop.set()
+    result = make_agent(game, Settings(seed=1)).search(game.new_state(), Limits(nodes=1000), stop)
+    assert result.info.nodes == 0 and result.move in game.new_state().legal_moves()
+
+
+def test_a_proven_root_ends_a_node_search_early():
+    game = get_game("english")
+    state = game.parse_fen("B:WK19:B25,K27,K30")
+    _, result = search(game, state, nodes=10 ** 6)
+    assert result.info.nodes < 10 ** 6 and result.info.mate is not None
+
+
+def test_time_manager_budgets():
+    assert budget(Limits(movetime=1.0), 0.03) == pytest.approx(0.97)
+    assert budget(Limits(time_left=60.0, increment=1.0), 0.03) == pytest.approx(60 / 30 + 0.8 - 0.03)
+    assert budget(Limits(time_left=10.0, movestogo=1), 0.03) == pytest.approx(5.0 - 0.03)
+    assert budget(Limits(nodes=100), 0.03) is None
+    assert budget(Limits(infinite=True, movetime=1.0), 0.03) is None
+    assert budget(Limits(), 0.03) == 1.0
+
+
+def test_searchmoves_restrict_the_root():
+    game = get_game("english")
+    state = game.new_state()
+    allowed = [m for m in state.legal_moves() if state.move_str(m) in ("9-13", "12-16")]
+    for agent_name in ("uct", "random", "greedy"):
+        agent = make_agent(game, Settings(agent=agent_name, seed=3))
+        for _ in range(5):
+            result = agent.search(state, Limits(nodes=200, searchmoves=allowed), threading.Event())
+            assert result.move in allowed
+
+
+class Failing(TakeAwayState):
+    """Take-away whose 40th playout raises."""
+
+    playouts = 0
+
+    def copy(self):
+        return Failing(self.stones, self.to_move, self.winner, self.ply)
+
+    def playout(self, rng, max_plies=NO_LIMIT):
+        Failing.playouts += 1
+        if Failing.playouts == 40:
+            raise RuntimeError("a playout failed on purpose")
+        return super().playout(rng, max_plies)
+
+
+def test_a_search_that_failed_part_way_leaves_nothing_to_the_next():
+    game = TakeAway(30)
+    agent = UctAgent(game, Settings(seed=2, solver=False))
+    with pytest.raises(RuntimeError, match="on purpose"):
+        agent.search(Failing(30), Limits(nodes=200), threading.Event(), None, ("30",))
+    assert agent.trees[0].dump(1) is None            # forgotten: no node without its visit survives
+    result = agent.search(Failing(30), Limits(nodes=200), threading.Event(), None, ("30",))
+    assert result.info.nodes == 200
+    check_counts(agent.trees[0].dump(10 ** 6))
+
+
+# --- playouts ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", PLAYOUTS)
+@pytest.mark.parametrize("depth", [0, 4])
+@pytest.mark.parametrize("name", ["english", "fanorona"])
+def test_every_playout_policy_plays_legal_games_to_its_cut_off(policy, depth, name):
+    game = get_game(name)
+    settings = Settings(playout=policy, playout_depth=depth, epsilon=0.2)
+    tree = new_tree(game, settings, 4, random.Random(4), None)
+    for _ in range(10):
+        state = game.new_state()
+        result = tree.simulate(state)
+        assert 0.0 <= result <= 1.0
+        if depth == 0:
+            assert state.outcome() == result
+        else:   # the cut-off, then captures until the position is quiet (where they are compulsory)
+            assert state.ply <= depth + QUIESCENCE or state.outcome() is not None
+    assert (tree.stats()["mast"] > 0) == (policy == "mast")
+
+
+class Capturing(TakeAwayState):
+    """Take-away where taking 3 is the "capture", and evaluate() says whether the last move was one."""
+
+    def __init__(self, stones, to_move=0, winner=None, ply=0, last=None):
+        super().__init__(stones, to_move, winner, ply)
+        self.last = last
+
+    def copy(self):
+        return Capturing(self.stones, self.to_move, self.winner, self.ply, self.last)
+
+    def play(self, move):
+        super().play(move)
+        self.last = move
+
+    def is_capture(self, move):
+        return move == 3
+
+    def heuristic(self, move):
+        return float(move == 2)
+
+    def evaluate(self):
+        return 1.0 if self.last == 3 else 0.0
+
+
+class CapturingGame(TakeAway):
+    def new_state(self):
+        return Capturing(self.stones)
+
+
+@pytest.mark.parametrize("policy,move", [("capture", 3), ("greedy-eps", 2)])
+def test_capture_and_greedy_playouts_take_their_preferred_move(policy, move):
+    game = CapturingGame(20)
+    tree = new_tree(game, Settings(playout=policy, playout_depth=1, epsilon=0.0), 1, random.Random(1), None)
+    for _ in range(10):
+        state = game.new_state()
+        tree.simulate(state)
+        assert state.last == move and state.ply == 1
+
+
+def test_a_cut_off_at_the_start_scores_the_evaluation():
+    game = get_game("english")
+    tree = new_tree(game, Settings(playout_depth=1), 1, random.Random(1), None)
+    assert {tree.simulate(game.new_state()) for _ in range(30)} == {0.5}   # no capture after one ply
+
+
+def test_a_cut_off_plays_pending_captures_before_it_evaluates():
+    game = get_game("english")
+    tree = new_tree(game, Settings(playout_depth=3), 5, random.Random(5), None)
+    plies, results = set(), set()
+    for _ in range(60):
+        state = game.new_state()
+        result = tree.simulate(state)
+        assert not state.is_capture(state.legal_moves()[0])   # quiet where it was scored
+        assert result == state.evaluate()
+        plies.add(state.ply)
+        results.add(result)
+    assert {3, 4} <= plies and max(plies) <= 3 + QUIESCENCE and len(results) > 1   # exchanges played out
+
+
+def test_a_cut_off_stops_at_its_depth_where_captures_are_not_compulsory():
+    game = get_game("life")
+    tree = new_tree(game, Settings(playout_depth=3), 1, random.Random(1), None)
+    for _ in range(10):
+        state = game.new_state()
+        assert tree.simulate(state) == state.evaluate() and state.ply == 3
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_mast_statistics_last_the_game_and_with_keep_stats_the_next(keep):
+    game = get_game("english")
+    agent = UctAgent(game, Settings(seed=1, playout="mast", keep_stats=keep))
+    agent.search(game.new_state(), Limits(nodes=300), threading.Event())
+    learned = agent.trees[0].stats()["mast"]
+    agent.search(game.new_state(), Limits(nodes=300), threading.Event())
+    assert agent.trees[0].stats()["mast"] >= learned > 0
+    agent.new_game()
+    assert (agent.trees[0].stats()["mast"] > 0) == keep
+
+
+# --- memory --------------------------------------------------------------------------------------
+
+def test_hash_gives_the_arena_its_nodes():
+    assert capacity(64) == 64 * 16384 >= 1_000_000
+
+
+@pytest.mark.parametrize("name", ["english", "fanorona"])
+def test_a_full_tree_prunes_and_stays_within_its_budget(name):
+    game = get_game(name)
+    agent = UctAgent(game, Settings(seed=1, hash_mb=0.25, playout_depth=2))
+    result = agent.search(game.new_state(), Limits(nodes=20000), threading.Event())
+    stats = agent.trees[0].stats()
+    assert result.info.nodes == 20000 and stats["used"] <= stats["capacity"] and result.info.hashfull <= 1000
+    root = agent.trees[0].dump(10 ** 6)
+    assert sum(ch["n"] for ch in root["children"]) == root["n"] == 20000   # the root's children are never pruned
+
+
+def test_proofs_are_found_in_a_tree_much_larger_than_its_budget():
+    game = TakeAway(16)          # the whole tree is tens of thousands of nodes; the arena holds 4,096
+    agent = UctAgent(game, Settings(seed=3, hash_mb=0.1))
+    result = agent.search(game.new_state(), Limits(nodes=20000), threading.Event())
+    stats = agent.trees[0].stats()
+    assert stats["capacity"] == 4096 and stats["used"] <= stats["capacity"]
+    assert result.info.mate is not None and (result.info.mate > 0) == wins_for_mover(16)   # pruning lets it finish
+
+
+# --- threads -----------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not native.available(), reason="threads are processes where the rules are Python")
+def test_threads_search_side_by_side_and_count_every_tree():
+    game = get_game("international")
+    agent = make_agent(game, Settings(seed=1, threads=2))
+    assert isinstance(agent, UctAgent) and len(agent.trees) == 2
+    result = agent.search(game.new_state(), Limits(nodes=3001), threading.Event())
+    assert [t.stats()["iterations"] for t in agent.trees] == [1501, 1500] and result.info.nodes == 3001
+    assert sum(c.n for c in agent.group.children()) == 3001
+    agent.close()
+
+
+@pytest.mark.parametrize("merge", ["visits", "vote"])
+def test_threads_give_the_same_search_twice_under_a_node_limit(merge):
+    game = get_game("english")
+    runs = []
+    for _ in range(2):
+        agent = make_agent(game, Settings(seed=5, threads=2, merge=merge))
+        result = agent.search(game.new_state(), Limits(nodes=4000), threading.Event())
+        runs.append((result.move, result.info.nodes, result.info.score))
+        agent.close()
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", [n for n in list_games() if get_game(n).native])
+def test_every_native_game_searches_with_two_threads(name):
+    game = get_game(name)
+    agent = make_agent(game, Settings(seed=2, threads=2, playout_depth=4, minimax_weight=0.4))
+    state = game.new_state()
+    result = agent.search(state, Limits(nodes=400), threading.Event())
+    assert result.move in state.legal_moves()
+    agent.close()

@@ -1,0 +1,376 @@
+"""The native kernel against the Python rules, its reference, in every test run.
+
+Every draughts variant: perft (native = Python = the published tables), the legal moves of
+10,000 positions from seeded random games and of random placements (hypothesis), listed
+in the same order; outcome, draw counters, repetition history and evaluation (to the last
+bit) along whole games played move by move on a Python state, a native state and the
+kernel's own ``play``; random moves and playouts drawing from the same ``random.Random``
+(the same games); the endgame tables' index.  A slow test builds the kernel with ASan and
+UBSan and runs this file under them.
+
+Without the kernel (not built, or ``MCTS_ENGINE_NATIVE=0``) the module skips, except in
+CI, where an unbuilt kernel fails the run.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from support import ROOT, in_ci
+from mcts_engine import native
+from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
+from mcts_engine.rules.draughts.variants import variant_with_options
+from mcts_engine.rules.geometry import indices
+from mcts_engine.tables.material import Material, Numbering
+
+from support.perft import PERFT
+
+SWITCHED_OFF = native.switched_off
+
+
+def test_the_kernel_is_built_in_ci():
+    """In CI the extension must have been compiled by the install (unless switched off on
+    purpose for the Python-rules run): a failed build must not pass as a slow green run."""
+    if not in_ci() or SWITCHED_OFF:
+        pytest.skip("only checked in CI with the kernel on")
+    assert native.available(), native.status()
+
+
+if not native.available():
+    pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
+
+NAMES = sorted(VARIANTS)
+Core = native.core
+
+
+def games(name: str, **options):
+    """The native game and the Python reference game of a variant."""
+    return make_game(name, **options), make_game(name, native=False, **options)
+
+
+def position(state) -> tuple:
+    """Everything a draughts state holds, for comparing two of them."""
+    return (state.own, state.opp, state.kings, state.turn, state.ply, state.progress_ply, state.capture_ply,
+            state.drawn, state.runs, state.history)
+
+
+def seeded_positions(game, count: int, seed: int):
+    """``count`` states of seeded random games of ``game`` (Python rules), the ends included."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_state()
+        while len(out) < count:
+            out.append(state.copy())
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(moves[int(rng.random() * len(moves))])
+    return out
+
+
+# --- perft -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(PERFT))
+def test_perft_matches_the_published_table_and_python(name):
+    opts, counts = PERFT[name]
+    fast, ref = games(name, **opts)
+    start = fast.new_state()
+    for depth, expected in enumerate(counts, 1):
+        assert fast.perft(start, depth) == expected, (name, depth)
+    python_depth = 4 if fast.variant.size > 8 or fast.variant.squares == "all" else 5
+    assert ref.perft(ref.new_state(), python_depth) == fast.perft(start, python_depth) == counts[python_depth - 1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_perft_of_every_variant_from_mid_game_positions(name):
+    fast, ref = games(name)
+    for state in seeded_positions(ref, 30, seed=7)[::6]:
+        native_state = fast.parse_fen(state.fen())
+        assert fast.perft(native_state, 3) == ref.perft(state, 3), state.fen()
+
+
+# --- legal moves ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_legal_moves_of_ten_thousand_positions(name):
+    """The same moves in the same order (the order decides which move a seeded draw picks)."""
+    fast, ref = games(name)
+    kernel = fast.kernel
+    for state in seeded_positions(ref, 10_000, seed=11):
+        frozen = state._frozen()
+        expected = MoveGenerator.legal(ref, state.own, state.opp, state.kings, state.turn, frozen)
+        assert kernel.legal(state.own, state.opp, state.kings, state.turn, frozen) == expected, state.fen()
+        assert kernel.jumpers(state.own, state.opp, state.kings, state.turn) == \
+            MoveGenerator.jumpers(ref, state.own, state.opp, state.kings, state.turn)
+
+
+def placements(name: str):
+    """Random placements of men and kings (men off their crowning rows), either side to move:
+    the crowded, king-rich positions that random games seldom reach."""
+    game = make_game(name, native=False)
+    squares = indices(game.points)
+
+    @st.composite
+    def draw(draw_fn):
+        chosen = draw_fn(st.lists(st.sampled_from(squares), min_size=2, max_size=min(24, len(squares)), unique=True))
+        own = opp = kings = 0
+        for i in chosen:
+            bit = 1 << i
+            side = draw_fn(st.integers(0, 1))
+            # a man cannot stand on a crowning row: there it is a king
+            king = draw_fn(st.integers(0, 2)) == 0 or bool(bit & (game.promo[0] | game.promo[1]))
+            if side == 0:
+                own |= bit
+            else:
+                opp |= bit
+            if king:
+                kings |= bit
+        return own, opp, kings, draw_fn(st.integers(0, 1))
+    return draw()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_legal_moves_of_random_placements(name):
+    fast, ref = games(name)
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(placements(name))
+    def check(raw):
+        own, opp, kings, turn = raw
+        assert fast.kernel.legal(own, opp, kings, turn) == MoveGenerator.legal(ref, own, opp, kings, turn)
+        assert fast.kernel.evaluate(own, opp, kings, turn) == DraughtsState(ref, own, opp, kings, turn).evaluate()
+        assert fast.kernel.endgame_limit(own, opp, kings) == DraughtsGame.endgame_limit(ref, own, opp, kings)
+    check()
+
+
+# --- whole games: play, outcome, counters, evaluation ------------------------------------------
+
+KING_ENDINGS = {   # positions where kings shuffle, so repetition and the counts decide
+    "english": "W:WK1,K3:BK30",
+    "international": "W:WK46,K47,K48:BK5",
+    "russian": "W:WKa1,Kc1,Ke1:BKh8",
+    "frisian": "W:WK1,K3:BK50",
+    "turkish": "W:WKa1:BKh8",
+    "antidraughts": "W:WK46,K47:BK5,K4",
+}
+
+
+def check_same_game(fast, ref, start_fen: str | None, seed: int, plies: int = 400) -> int:
+    """Play one seeded random game on a Python state, a native state and through the kernel's
+    own ``play``, comparing everything after every ply; the plies played."""
+    py = ref.new_state() if start_fen is None else ref.parse_fen(start_fen)
+    na = fast.new_state() if start_fen is None else fast.parse_fen(start_fen)
+    kp = na.copy()
+    rng = random.Random(seed)
+    for ply in range(plies):
+        assert position(na) == position(py) == position(kp), (ply, py.fen())
+        assert na.outcome() == py.outcome(), (ply, py.fen())
+        assert na.evaluate() == py.evaluate(), (ply, py.fen())     # to the last bit
+        moves = py.legal_moves()
+        assert na.legal_moves() == moves
+        if not moves:
+            return ply
+        move = moves[int(rng.random() * len(moves))]
+        py.play(move)
+        na.play(move)
+        fast.kernel.play(kp, move)
+    return plies
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_games_keep_the_same_outcome_and_counters(name):
+    fast, ref = games(name)
+    plies = sum(check_same_game(fast, ref, None, seed) for seed in range(12))
+    fen = KING_ENDINGS.get(name)
+    if fen is not None:
+        plies += sum(check_same_game(fast, ref, fen, seed) for seed in range(6))
+    assert plies > 300
+
+
+@pytest.mark.parametrize("name,fen", sorted((n, f) for n, f in KING_ENDINGS.items() if n != "antidraughts"))
+def test_king_endings_are_drawn_alike(name, fen):
+    """Shuffling kings end by repetition, no progress or a count at the same ply on both sides
+    (where random play does not end them by a capture first)."""
+    fast, ref = games(name)
+    drawn = 0
+    for seed in range(10):
+        py, na = ref.parse_fen(fen), fast.parse_fen(fen)
+        rng_py, rng_na = random.Random(seed), random.Random(seed)
+        assert na.playout(rng_na) == py.playout(rng_py)
+        assert position(na) == position(py)
+        drawn += na.drawn
+    assert drawn > 0 or name in ("international", "russian")
+
+
+# --- random moves and playouts ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_playouts_draw_as_the_python_loop(name):
+    """Given a ``random.Random``, the native playout plays the Python playout's very game:
+    same result, same final state, same recorded moves, same draws left in the generator."""
+    fast, ref = games(name)
+    for seed in range(8):
+        rng_py, rng_na = random.Random(seed), random.Random(seed)
+        py, na = ref.new_state(), fast.new_state()
+        moves_py, moves_na = [], []
+        depth = (0, 7, 1)[seed % 3] or 10_000
+        assert na.recorded_playout(rng_na, moves_na, depth) == py.recorded_playout(rng_py, moves_py, depth)
+        assert moves_na == moves_py
+        assert position(na) == position(py)
+        assert rng_na.random() == rng_py.random()
+        for _ in range(5):
+            assert na.random_move(rng_na) == py.random_move(rng_py)
+
+
+def test_native_random_source_plays_legal_games():
+    fast, ref = games("international")
+    rng = Core.Random(5)
+    results = set()
+    for _ in range(200):
+        state = fast.new_state()
+        results.add(state.playout(rng))
+        assert state.outcome() in (0.0, 0.5, 1.0)
+        assert ref.parse_fen(state.fen()).outcome() == state.outcome() or state.drawn
+    assert results == {0.0, 0.5, 1.0}
+    wins, draws, losses, plies = fast.kernel.playouts(fast.new_state(), 500, 3)
+    assert wins + draws + losses == 500 and plies > 500 * 30
+
+
+def test_random_source_is_seeded_and_uniform():
+    a, b = Core.Random(9), Core.Random(9)
+    xs = [a.random() for _ in range(20_000)]
+    assert xs[:50] == [b.random() for _ in range(50)]
+    assert all(0.0 <= x < 1.0 for x in xs)
+    mean = sum(xs) / len(xs)
+    assert abs(mean - 0.5) < 0.01
+    assert a.getrandbits(64) != a.getrandbits(64) and 0 <= a.getrandbits(3) < 8
+
+
+# --- endgame tables ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,material", [("english", "2K-1K"), ("english", "1K1M-1M/1"),
+                                           ("international", "3K-1K"), ("russian", "2K1M-1K/0"),
+                                           ("canadian", "2K-1K")])
+def test_table_index_matches_the_numbering(name, material):
+    fast, _ = games(name)
+    numbering = Numbering(fast, Material.parse(material))
+    m = numbering.material
+    classes = (m.own_kings, m.own_men, m.opp_kings, m.opp_men)
+    for n, (index, own, opp, kings) in enumerate(numbering.positions()):
+        if n % 97 == 0:
+            assert fast.kernel.table_index(own, opp, kings, classes) == index == numbering.index(own, opp, kings)
+    with pytest.raises(KeyError):
+        fast.kernel.table_index(own, opp, 0, classes)
+
+
+# --- the boundary ---------------------------------------------------------------------------
+
+def test_bad_input_is_refused_with_a_clear_error():
+    fast, _ = games("english")
+    k, s = fast.kernel, fast.new_state()
+    with pytest.raises(ValueError, match="not a square"):
+        k.legal(1 << 40, 0, 0, 0)
+    with pytest.raises(ValueError, match="overlap"):
+        k.legal(s.own, s.own, 0, 0)
+    with pytest.raises(OverflowError):
+        k.legal(-1, 0, 0, 0)
+    with pytest.raises(ValueError, match="turn"):
+        k.legal(s.own, s.opp, 0, 2)
+
+    class Broken:
+        def random(self):
+            return 1.0
+    with pytest.raises(ValueError, match="outside"):
+        fast.new_state().playout(Broken())
+
+    class Raising:
+        def random(self):
+            raise RuntimeError("no entropy")
+    with pytest.raises(RuntimeError, match="no entropy"):
+        fast.new_state().random_move(Raising())
+    with pytest.raises(KeyError):
+        Core.DraughtsKernel({})
+
+
+def test_a_game_outside_the_registry_pickles_and_recompiles():
+    game = make_game("frisian", no_progress=20)
+    game.registry_entry = None
+    clone = pickle.loads(pickle.dumps(game))
+    assert clone.kernel is not None and clone.perft(clone.new_state(), 3) == game.perft(game.new_state(), 3)
+    assert make_game("frisian", native=False).kernel is None
+
+
+def test_wide_boards_take_the_128_bit_word():
+    assert make_game("canadian").kernel.wide and make_game("turkish").kernel.wide
+    assert not make_game("international").kernel.wide and not make_game("frisian").kernel.wide
+    assert variant_with_options("canadian").size == 12
+
+
+# --- the fallback ---------------------------------------------------------------------------------
+
+FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/test_perft.py", "tables/test_tables.py",
+                    "mcts/test_search_core.py", "protocol/test_protocol_inprocess.py")
+
+
+@pytest.mark.slow
+def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
+    """The draughts rules, table, search and protocol tests once more with the kernel switched
+    off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
+    (The whole suite: ``MCTS_ENGINE_NATIVE=0 python -m pytest``.)"""
+    env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+                           *FALLBACK_MODULES], cwd=ROOT / "tests", env=env, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+# --- sanitizers ---------------------------------------------------------------------------------
+
+SOURCES = Path(native.__file__).parent / "src"
+
+
+def _sanitizer_runtime(name: str) -> str | None:
+    found = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+    return found if os.path.isabs(found) and os.path.exists(found) else None
+
+
+@pytest.mark.slow
+def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
+    """The kernel built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
+    aborts), then this file's checks run on it in a fresh interpreter."""
+    asan = _sanitizer_runtime("libasan.so")
+    if asan is None:
+        if in_ci():
+            pytest.fail("gcc has no AddressSanitizer runtime (libasan.so)")
+        pytest.skip("gcc has no AddressSanitizer runtime")
+    library = tmp_path / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    build = ["gcc", "-shared", "-fPIC", "-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
+             "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", f"-I{include}", "-o", str(library)]
+    build += sorted(str(path) for path in SOURCES.glob("*.c")) + ["-lm"]
+    subprocess.run(build, check=True, capture_output=True, text=True)
+    loader = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('mcts_engine.native._core', {str(library)!r})\n"
+        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+        "sys.modules['mcts_engine.native._core'] = module\n"
+        "import mcts_engine.native as n; assert n.core is module, n.status()\n"
+        "import pytest\n"
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}]))\n"
+    )
+    env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1")
+    done = subprocess.run([sys.executable, "-c", loader], cwd=Path(__file__).parent, env=env, capture_output=True,
+                          text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "passed" in done.stdout and "runtime error" not in done.stderr
+

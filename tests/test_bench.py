@@ -1,0 +1,58 @@
+"""``mcts-engine bench``: engine options into search settings (named when bad), the option
+report, the two rules cores side by side, and the tree's memory."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_engine import native
+from mcts_engine.bench import memory_per_node, search_settings
+from mcts_engine.cli import main
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.protocol.options import OptionError, game_settings
+from mcts_engine.rules import get_game
+
+
+def test_bench_options_give_the_search_settings_and_name_a_bad_one():
+    settings = search_settings(["Playout=mast", "Epsilon=0.3", " PriorWeight =0.5"], seed=9)
+    assert (settings.playout, settings.epsilon, settings.prior_weight, settings.seed) == ("mast", 0.3, 0.5, 9)
+    assert search_settings([], seed=3) == Settings(seed=3)           # plain UCT, whatever the game
+    tuned = search_settings(["Defaults=game"], seed=3, game="english")
+    assert tuned == replace(game_settings("english"), seed=3) and tuned != Settings(seed=3)
+    assert search_settings(["Defaults=game", "MinimaxWeight=0"], 3, "english").minimax_weight == 0.0
+    for bad, message in (("Playout", "NAME=VALUE"), ("Playout=puct", "puct"), ("Nope=1", "Nope"),
+                         ("UCI_Variant=russian", "--game")):
+        with pytest.raises(OptionError, match=message):
+            search_settings([bad])
+
+
+def test_bench_takes_options_and_reports_them():
+    runner = CliRunner()
+    result = runner.invoke(main, ["bench", "--game", "gauntlet", "--seconds", "0.05", "--json",
+                                  "--option", "Playout=capture", "--option", "MinimaxWeight=0.2"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["options"] == ["Playout=capture", "MinimaxWeight=0.2"]
+    assert report["games"][0]["uct"]["iterations"] > 0
+    result = runner.invoke(main, ["bench", "--game", "gauntlet", "--memory", "--option", "PlayoutDepth=-1"])
+    assert result.exit_code == 2 and "PlayoutDepth" in result.output
+
+
+@pytest.mark.skipif(not native.available(), reason=native.status())
+def test_bench_shows_both_cores_of_a_native_game_and_one_of_the_others():
+    result = CliRunner().invoke(main, ["bench", "--game", "english", "--game", "gauntlet", "--seconds", "0.05",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["games"]
+    assert [(r["game"], r["core"]) for r in rows] == [("english", "native"), ("english", "python"),
+                                                      ("gauntlet", "python")]
+    native_row, python_row = rows[0], rows[1]
+    assert native_row["kernel"]["playouts"] > 0 and python_row["kernel"] is None
+
+
+def test_the_tree_takes_its_nodes_in_the_arena():
+    report = memory_per_node(get_game("english"), nodes=2000)
+    assert report["bytes_per_node"] == 64 and 2000 < report["nodes"] < report["capacity"]

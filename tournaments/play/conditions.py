@@ -1,0 +1,184 @@
+"""How games are played: ``PlayConditions``, built once from the command line and embedded whole
+wherever games are played (a tournament, a tune and its iterations, a cluster task), as
+fastchess hands its adjudication config whole to its tracker.
+
+A ``PlayConditions`` is the game and its rules, the ``TimeControl``, the ``Opening``s, the
+``Adjudication`` (ply cap, resign and draw by score), a game's wall-time limit and how many
+games run at once.  Also here: the openings of ``--openings FILE`` and ``--opening-plies N``.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+
+from mcts_engine.client.engine import NEW_GAME_TIMEOUT
+from mcts_engine.client.process import STOP_GRACE
+from mcts_engine.rules import RulesError, get_game
+
+__all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings", "read_openings"]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long engines may think: a fixed movetime, a node count, or a clock with increment."""
+
+    movetime: int | None = None        # ms per move
+    nodes: int | None = None           # iterations per move
+    base: float | None = None          # clock: seconds per game (or per ``moves`` moves)
+    increment: float = 0.0             # clock: seconds added after each move
+    moves: int | None = None           # clock: moves per period (``40/60+0.6``)
+    margin: float = 1.0                # seconds past the limit before a silent engine forfeits
+    hang: float = 30.0                 # seconds a node-limited move may take before it forfeits
+
+    def __post_init__(self) -> None:
+        limits = [name for name, value in (("movetime", self.movetime), ("nodes", self.nodes), ("base", self.base))
+                  if value is not None]
+        if len(limits) != 1:
+            raise ValueError(f"a time control needs exactly one of movetime, nodes and base (a clock), "
+                             f"not {' and '.join(limits) or 'none'}")
+
+    @classmethod
+    def parse(cls, movetime: int | None, nodes: int | None, tc: str | None, margin_ms: int = 1000) -> "TimeControl":
+        """From the command line: ``--movetime MS``, ``--nodes N`` or ``--tc [moves/]seconds[+inc]``."""
+        given = [x is not None for x in (movetime, nodes, tc)]
+        if sum(given) > 1:
+            raise ValueError("give one of --movetime, --nodes, --tc")
+        margin = margin_ms / 1000
+        if tc is not None:
+            text, moves = tc, None
+            try:
+                if "/" in text:
+                    count, text = text.split("/", 1)
+                    moves = int(count)
+                base_text, _, inc_text = text.partition("+")
+                base, increment = float(base_text), float(inc_text or 0)
+            except ValueError:
+                raise ValueError(f"--tc {tc!r}: expected [moves/]seconds[+increment], e.g. 60+0.6") from None
+            if not (0 < base < math.inf and 0 <= increment < math.inf):
+                raise ValueError(f"--tc {tc!r}: the time must be positive (and finite)")
+            if moves is not None and moves < 1:
+                raise ValueError(f"--tc {tc!r}: the moves per period must be at least 1")
+            return cls(base=base, increment=increment, moves=moves, margin=margin)
+        if nodes is not None:
+            return cls(nodes=nodes, margin=margin)
+        return cls(movetime=movetime if movetime is not None else 100, margin=margin)
+
+    def game_limit(self, max_plies: int, startup_timeout: float) -> float:
+        """The longest a game can last when both engines use all they are allowed: their
+        starts, then every move of ``max_plies`` at its limit (a clock: both clocks with
+        every increment and period), plus the grace after a ``stop``."""
+        starts = 2 * (startup_timeout + NEW_GAME_TIMEOUT)
+        if self.base is not None:
+            per_side = math.ceil(max_plies / 2)
+            periods = math.ceil(per_side / self.moves) if self.moves else 1
+            thinking = 2 * (self.base * periods + self.increment * per_side + self.margin)
+        elif self.nodes is not None:
+            thinking = max_plies * self.hang
+        else:
+            thinking = max_plies * (self.movetime / 1000 + self.margin)
+        return starts + thinking + STOP_GRACE
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Where a game starts: a FEN (None: the start position) and moves played from it."""
+
+    fen: str | None
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """When the referee ends a game before the rules do."""
+
+    max_plies: int = 1000              # a draw after this many plies
+    resign_score: int | None = None    # cp: a side scoring below -this for resign_moves moves resigns
+    resign_moves: int = 3
+    draw_score: int | None = None      # cp: both |score| <= this for draw_moves moves (after 40 plies): draw
+    draw_moves: int = 8
+
+
+@dataclass(frozen=True)
+class PlayConditions:
+    """How every game is played: the game and its rule options, the time control, the openings
+    (a game pair plays one, colours swapped), the adjudication, a game's wall-time limit
+    (None: what the time control allows at most), the games played at once, and how long an
+    engine may take to start.  Frozen and picklable: a cluster task gets it whole."""
+
+    game: str
+    rules: dict = field(default_factory=dict)
+    tc: TimeControl = field(default_factory=lambda: TimeControl(movetime=100))
+    openings: tuple[Opening, ...] = (Opening(None),)
+    adjudication: Adjudication = field(default_factory=Adjudication)
+    game_timeout: float | None = None
+    concurrency: int = 1
+    startup_timeout: float = 10.0
+
+    def time_limit(self) -> float:
+        """Wall seconds one game may last before the side to move forfeits it."""
+        if self.game_timeout is not None:
+            return self.game_timeout
+        return self.tc.game_limit(self.adjudication.max_plies, self.startup_timeout)
+
+    def tc_identity(self) -> dict:
+        """The time control as a journal records it."""
+        return asdict(self.tc)
+
+    def openings_identity(self) -> list:
+        """The openings as a journal records them: ``[fen, [moves]]`` each."""
+        return [[o.fen, list(o.moves)] for o in self.openings]
+
+
+def random_openings(game_name: str, rules: dict, plies: int, count: int, seed: int) -> tuple[Opening, ...]:
+    """``count`` distinct openings of ``plies`` random legal moves from the start (seeded)."""
+    game = get_game(game_name, **rules)
+    rng = random.Random(seed)
+    seen, out = set(), []
+    for _ in range(count * 50):
+        state = game.new_state()
+        moves = []
+        for _ in range(plies):
+            move = state.random_move(rng)
+            if move is None:
+                break
+            moves.append(state.move_str(move))
+            state.play(move)
+        if len(moves) < plies or state.outcome() is not None or tuple(moves) in seen:
+            continue
+        seen.add(tuple(moves))
+        out.append(Opening(None, tuple(moves)))
+        if len(out) == count:
+            break
+    return tuple(out) or (Opening(None),)
+
+
+def read_openings(path: str, game_name: str, rules: dict) -> tuple[Opening, ...]:
+    """An openings file: one opening a line, a FEN, a move list, or ``FEN | moves``; # comments.
+
+    Every opening is checked with our rules; a bad one is an error naming its line.
+    """
+    game = get_game(game_name, **rules)
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            fen, moves = None, line
+            if "|" in line:
+                fen, moves = (part.strip() for part in line.split("|", 1))
+            elif len(line.split()) == 1 and line[:2].upper() in ("W:", "B:"):
+                fen, moves = line, ""
+            try:
+                state = game.parse_fen(fen) if fen else game.new_state()
+                for text in moves.split():
+                    state.play(state.parse_move(text))
+            except RulesError as err:
+                raise ValueError(f"{path}:{number}: bad opening: {err}") from None
+            if state.outcome() is not None:
+                raise ValueError(f"{path}:{number}: the opening ends the game")
+            out.append(Opening(fen, tuple(moves.split())))
+    if not out:
+        raise ValueError(f"{path}: no openings")
+    return tuple(out)

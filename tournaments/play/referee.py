@@ -1,0 +1,247 @@
+"""One game between two engine processes, refereed by our rules.
+
+This is the only place a tournament game is played, wherever it runs: a worker
+thread of the local pool and a task on a Dask worker both call ``play_game``.  So
+everything it is given is a plain, picklable, frozen value (a ``Lineup``: the engines and
+the ``PlayConditions`` every game of a run shares; ``GameSpec`` for the one game), and it
+returns the game's journal record (a dict of JSON values).
+
+The referee validates every move with our rules and adjudicates: the game's end by
+the rules, the ply cap, an illegal move, a crash, a silence past the move's limit,
+a lost clock, a failed start, optional resign and draw by engine scores, and the
+game's own time limit.  That last one bounds a whole game in wall time (each
+engine's ``go`` waits at most until it), so a game always ends by itself: a Dask
+task cannot be interrupted from outside.  An engine that forfeits is killed (its
+whole process group) and started afresh for the next game.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
+                                ProcessEngine, make_engine)
+from mcts_engine.rules import RulesError, get_game
+
+from .conditions import PlayConditions
+
+__all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """What every game of a run shares: the engines and the conditions they play under.
+    Sent whole to each cluster task."""
+
+    conditions: PlayConditions
+    engines: tuple[EngineSpec, ...]
+
+    def engine(self, name: str) -> EngineSpec:
+        """The spec of the engine called ``name``."""
+        for spec in self.engines:
+            if spec.name == name:
+                return spec
+        raise KeyError(f"no engine {name!r} in this tournament ({', '.join(e.name for e in self.engines)})")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game."""
+
+    id: int
+    first: str            # engine name playing the first player
+    second: str
+    opening: int          # index into the openings
+    pair: int             # games with the same pair id are one colour-swapped pair
+
+
+class Engines:
+    """The live engine processes of one worker (a thread of the local pool, or one cluster
+    task): started on first use, restarted after a forfeit, all ended by ``close``."""
+
+    def __init__(self, lineup: Lineup):
+        self.lineup = lineup
+        self._live: dict[str, ProcessEngine] = {}
+
+    def get(self, name: str) -> ProcessEngine:
+        """The live process of engine ``name`` (started, or restarted if it died)."""
+        engine = self._live.get(name)
+        if engine is not None and engine.alive:
+            return engine
+        if engine is not None:
+            engine.quit()
+        c = self.lineup.conditions
+        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules)
+        self._live[name] = engine
+        engine.start()
+        return engine
+
+    def discard(self, name: str) -> None:
+        """Kill engine ``name``'s process group now (a forfeit); a fresh one starts next game."""
+        engine = self._live.pop(name, None)
+        if engine is not None:
+            engine.kill()
+
+    def close(self) -> None:
+        """End every engine (``quit``, then signals to the whole process group)."""
+        while self._live:
+            _, engine = self._live.popitem()
+            engine.quit()
+
+    def __enter__(self) -> "Engines":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def play_game(lineup: Lineup, spec: GameSpec, engines: Engines) -> dict:
+    """Play one game to its end with ``engines`` (the lineup's live processes) and return its journal record."""
+    conditions = lineup.conditions
+    opening = conditions.openings[spec.opening]
+    game = get_game(conditions.game, **conditions.rules)
+    state = game.parse_fen(opening.fen) if opening.fen else game.new_state()
+    for text in opening.moves:
+        state.play(state.parse_move(text))
+    record = {"type": "game", "id": spec.id, "pair": spec.pair, "game": conditions.game, "rules": conditions.rules,
+              "players": [spec.first, spec.second], "opening": {"fen": opening.fen, "moves": list(opening.moves)},
+              "start_fen": state.fen(), "moves": [], "times_ms": [], "infos": []}
+    score_first, reason = _Game(conditions, engines, game.colours, state, record).play()
+    record.update(score_first=score_first, reason=reason, plies=len(record["moves"]),
+                  finished=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    return record
+
+
+class _Game:
+    """The loop of one game: asks the engine to move, validates, keeps clocks, adjudicates."""
+
+    def __init__(self, conditions: PlayConditions, engines: Engines, colours: tuple[str, str], state, record: dict):
+        self.c, self.engines, self.state, self.record = conditions, engines, state, record
+        self.white = 0 if colours[0] == "W" else 1      # the player of White (clock names by colour)
+        self.players = tuple(record["players"])
+        self.limit = conditions.time_limit()
+        self.deadline = time.monotonic() + self.limit
+        tc = conditions.tc
+        self.clock = [tc.base, tc.base] if tc.base is not None else None
+        self.played = [0, 0]               # moves made by each player (clock periods)
+        self.resign_count = [0, 0]
+        self.draw_count = 0
+
+    def play(self) -> tuple[float, str]:
+        """(score of the first player, why the game ended)."""
+        for p in (0, 1):
+            try:
+                self.engines.get(self.players[p]).new_game()
+            except EngineError as err:
+                return self._forfeit(p, err)
+        moves = self.record["moves"]
+        # engines are told the game as it was set up: from the start position (``position
+        # startpos``, for engines without FEN support) with the opening's moves, or from its FEN
+        opening = self.record["opening"]
+        self.start_fen = opening["fen"]
+        self.before = list(opening["moves"]) if self.start_fen is None else []
+        if self.start_fen is not None and opening["moves"]:
+            self.start_fen = self.record["start_fen"]
+        while True:
+            outcome = self.state.outcome()
+            if outcome is not None:
+                return outcome, _rules_reason(outcome)
+            if len(moves) >= self.c.adjudication.max_plies:
+                return 0.5, f"adjudicated: {self.c.adjudication.max_plies} plies"
+            p = self.state.to_move
+            if time.monotonic() >= self.deadline:
+                return self._over_time(p)
+            verdict = self._move(p)
+            if verdict is not None:
+                return verdict
+
+    def _move(self, p: int) -> tuple[float, str] | None:
+        """Player ``p`` moves; a verdict when that ends the game."""
+        name, tc = self.players[p], self.c.tc
+        limits, timeout = self._limits(p)
+        timeout = min(timeout, self.deadline - time.monotonic())
+        try:
+            answer = self.engines.get(name).go(self.start_fen, self.before + self.record["moves"], limits, timeout)
+        except EngineTimeout as err:
+            if time.monotonic() >= self.deadline:
+                return self._over_time(p)
+            return self._forfeit(p, err)
+        except EngineError as err:
+            return self._forfeit(p, err)
+        if self.clock is not None:
+            self.clock[p] -= answer.elapsed
+            if self.clock[p] < -tc.margin:
+                return _loss(p), f"{name} lost on time"
+            self.clock[p] = max(self.clock[p], 0.0) + tc.increment
+            self.played[p] += 1
+            if tc.moves and self.played[p] % tc.moves == 0:
+                self.clock[p] += tc.base                  # a new period of the x/y time control
+        try:
+            move = self.state.parse_move(answer.move)
+        except RulesError as err:
+            return _loss(p), f"{name} played an illegal move: {err}"
+        text = self.state.move_str(move)
+        self.state.play(move)
+        self.record["moves"].append(text)
+        self.record["times_ms"].append(round(answer.elapsed * 1000))
+        self.record["infos"].append(_journaled_info(answer))
+        return self._score_adjudication(answer, p)
+
+    def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:
+        """Player ``p`` loses by its engine's fault; the process group is killed."""
+        name = self.players[p]
+        self.engines.discard(name)
+        if isinstance(err, EngineStartError):
+            return _loss(p), f"{name} failed to start: {err}"
+        return _loss(p), f"{name} {err.reason}: {err}"
+
+    def _over_time(self, p: int) -> tuple[float, str]:
+        """The game's time limit passed with player ``p`` to move: it forfeits, its engine is killed."""
+        name = self.players[p]
+        self.engines.discard(name)
+        return _loss(p), f"{name} exceeded the game time limit ({self.limit:g} s)"
+
+    def _score_adjudication(self, answer: GoResult, p: int) -> tuple[float, str] | None:
+        """Resign and draw adjudication by engine scores (both optional)."""
+        a = self.c.adjudication
+        cp = answer.info.score.as_cp() if answer.info.score is not None else None
+        if a.resign_score is not None and cp is not None:
+            self.resign_count[p] = self.resign_count[p] + 1 if cp <= -a.resign_score else 0
+            if self.resign_count[p] >= a.resign_moves:
+                return _loss(p), "adjudicated: resign by score"
+        if a.draw_score is not None and cp is not None and len(self.record["moves"]) >= 40:
+            self.draw_count = self.draw_count + 1 if abs(cp) <= a.draw_score else 0
+            if self.draw_count >= 2 * a.draw_moves:
+                return 0.5, "adjudicated: draw by score"
+        return None
+
+    def _limits(self, p: int) -> tuple[GoLimits, float]:
+        """The ``go`` limits for player ``p`` and how long to wait for its answer."""
+        tc, clock = self.c.tc, self.clock
+        if tc.nodes is not None:
+            return GoLimits(nodes=tc.nodes), tc.hang
+        if clock is None:
+            return GoLimits(movetime=tc.movetime), tc.movetime / 1000 + tc.margin
+        movestogo = tc.moves - self.played[p] % tc.moves if tc.moves else None   # moves left in this period
+        limits = GoLimits(clock=Clock((int(clock[0] * 1000), int(clock[1] * 1000)), int(tc.increment * 1000),
+                                      movestogo, self.white))
+        return limits, clock[p] + tc.margin
+
+
+def _journaled_info(answer: GoResult) -> dict:
+    """What the journal keeps of a move's search: its score (cp or mate), depth and nodes, when said."""
+    info, score = answer.info, answer.info.score
+    fields = (("cp", score.cp if score else None), ("mate", score.mate if score else None),
+              ("depth", info.depth), ("nodes", info.nodes))
+    return {key: value for key, value in fields if value is not None}
+
+
+def _loss(p: int) -> float:
+    """The first player's score when player ``p`` loses."""
+    return 0.0 if p == 0 else 1.0
+
+
+def _rules_reason(outcome: float) -> str:
+    if outcome == 0.5:
+        return "draw by the rules"
+    return f"{'first' if outcome == 1.0 else 'second'} player wins by the rules"

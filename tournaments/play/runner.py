@@ -1,0 +1,156 @@
+"""Scheduling tournament games and journaling them as they finish.
+
+A tournament is a list of pairings (match: one; round robin: every pair; gauntlet:
+the first engine against each other one); each pairing plays its games in pairs
+over the same opening with colours swapped.  ``Tournament.run`` hands the schedule,
+grouped in colour-swapped pairs, to an executor (``executors``: the local pool of
+worker threads by default, or a Dask cluster), which plays every game with
+``referee.play_game``; the run is the one writer that appends each finished game to
+the journal before it counts, and journals a game id only once.  Games already in
+the journal are not played again, so a rerun (or ``--resume``) continues where a
+killed run stopped.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from mcts_engine.client import EngineSpec
+from mcts_engine.client.dxp import check_dxp_play
+from mcts_engine.rules import get_game
+
+from ..results.journal import Journal, JournalError
+from .conditions import PlayConditions
+from .executors import Executor, LocalExecutor, pair_batches
+from .referee import GameSpec, Lineup
+
+__all__ = ["TournamentSettings", "pairings", "schedule", "Tournament"]
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What is played: the engines, the schedule (kind, games per pairing, where its numbering
+    starts) and the conditions every game is played under."""
+
+    conditions: PlayConditions
+    engines: tuple[EngineSpec, ...]
+    kind: str = "match"                # match | round-robin | gauntlet
+    games: int = 2                     # games per pairing
+    first_game: int = 0                # the id of the first scheduled game, and
+    first_pair: int = 0                # of its pair: the tuner's iterations share one journal
+
+    def identity(self) -> dict:
+        """What a journal must match to be continued: everything that decides the games (the
+        newer fields only when set, so journals written before them still match)."""
+        c = self.conditions
+        out = {"game": c.game, "rules": c.rules, "kind": self.kind, "games": self.games,
+               "engines": [e.identity() for e in self.engines], "tc": c.tc_identity(),
+               "openings": c.openings_identity(), "max_plies": c.adjudication.max_plies}
+        if c.game_timeout is not None:
+            out["game_timeout"] = c.game_timeout
+        if self.first_game or self.first_pair:
+            out.update(first_game=self.first_game, first_pair=self.first_pair)
+        return out
+
+    def lineup(self) -> Lineup:
+        """What every game shares, as the frozen value the referee (and a cluster task) takes."""
+        return Lineup(self.conditions, tuple(self.engines))
+
+
+def pairings(kind: str, names: list[str]) -> list[tuple[str, str]]:
+    """The engine pairs of a match, round robin or gauntlet."""
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two engines")
+    if len(set(names)) != len(names):
+        raise ValueError(f"engine names must differ: {', '.join(names)}")
+    if kind == "match":
+        if len(names) != 2:
+            raise ValueError(f"a match is between two engines, not {len(names)}")
+        return [(names[0], names[1])]
+    if kind == "gauntlet":
+        return [(names[0], other) for other in names[1:]]
+    if kind == "round-robin":
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    raise ValueError(f"unknown tournament kind {kind!r}")
+
+
+def schedule(settings: TournamentSettings) -> list[GameSpec]:
+    """Every game: per pairing, pairs of games over one opening with colours swapped.
+
+    Games are numbered from ``settings.first_game`` and pairs from ``settings.first_pair``.
+    """
+    out: list[GameSpec] = []
+    pair_id = settings.first_pair
+    for a, b in pairings(settings.kind, [e.name for e in settings.engines]):
+        for k in range(settings.games):
+            opening = (k // 2) % len(settings.conditions.openings)
+            first, second = (a, b) if k % 2 == 0 else (b, a)
+            out.append(GameSpec(settings.first_game + len(out), first, second, opening, pair_id + k // 2))
+        pair_id += (settings.games + 1) // 2
+    return out
+
+
+class Tournament:
+    """Plays a schedule on an executor and journals every finished game.
+
+    ``executor`` is where the games run (default: the local pool of the conditions'
+    ``concurrency`` threads); ``on_game`` is called after each journaled game,
+    ``should_stop`` (an early stop, e.g. SPRT) is asked after each with every game so far.
+    """
+
+    def __init__(self, settings: TournamentSettings, journal: Journal, on_game: Callable[[dict], None] | None = None,
+                 should_stop: Callable[[list[dict]], bool] | None = None, executor: Executor | None = None):
+        self.settings = settings
+        self.journal = journal
+        self.on_game = on_game              # called (in the writer) after each journaled game
+        self.should_stop = should_stop      # early stop (SPRT): asked after each game
+        self.executor = executor
+        conditions = settings.conditions
+        self.game = get_game(conditions.game, **conditions.rules)   # an unknown game or bad rule option fails here
+
+    def prepare(self) -> tuple[list[GameSpec], list[dict]]:
+        """(the games still to play, the games already journaled); writes the header of a new journal."""
+        for spec in self.settings.engines:
+            if spec.protocol == "dxp":
+                check_dxp_play(spec, self.settings.conditions.tc.base, self.settings.conditions.concurrency)
+        header, done = self.journal.load()
+        identity = self.settings.identity()
+        if header is None:
+            if done:
+                raise JournalError(f"journal {self.journal.path} has games but no tournament header")
+            self.journal.append({"type": "tournament", "settings": identity,
+                                 "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        elif header.get("settings") != identity:
+            raise JournalError(f"journal {self.journal.path} was written for a different tournament "
+                               "(game, engines, time control, openings or schedule differ); "
+                               "use another --journal or the same settings")
+        finished = {g["id"] for g in done}
+        todo = [g for g in schedule(self.settings) if g.id not in finished]
+        return todo, done
+
+    def run(self, todo: list[GameSpec], done: list[dict]) -> list[dict]:
+        """Play ``todo`` on the executor; return every journaled game, old and new.
+
+        Each record is journaled as it arrives, once per game id (a game replayed by a
+        retried cluster task is not journaled again).  When ``should_stop`` says so no
+        new game starts; games already being played are still journaled.
+        """
+        results = list(done)
+        journaled = {r["id"] for r in done}
+        executor = self.executor or LocalExecutor(self.settings.conditions.concurrency)
+        stream = executor.play(self.settings.lineup(), pair_batches(todo))
+        try:
+            for record in stream:
+                if record["id"] in journaled:
+                    continue
+                journaled.add(record["id"])
+                self.journal.append(record)
+                results.append(record)
+                if self.on_game is not None:
+                    self.on_game(record)
+                if self.should_stop is not None and not stream.stopping and self.should_stop(results):
+                    stream.stop()
+        finally:
+            stream.close()
+        return results

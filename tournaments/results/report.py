@@ -1,0 +1,152 @@
+"""Turn journaled games into the tournament's statistics, as text and as JSON.
+
+One source for both the end of a live run and ``mcts-tournament report``: the
+statistics are always recomputed from the game records.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from .elo import WDL, elo_interval
+from .pairs import pair_report
+from .sprt import SPRT
+from .tables import crosstable, rating_table, summary_line
+
+
+def engine_names(records: list[dict], header: dict | None = None) -> list[str]:
+    """Engine names in tournament order (from the header if there is one)."""
+    if header is not None:
+        return [e["name"] for e in header["settings"]["engines"]]
+    names: list[str] = []
+    for r in records:
+        for n in r["players"]:
+            if n not in names:
+                names.append(n)
+    return names
+
+
+def score_for(record: dict, name: str) -> float:
+    """The game's score for engine ``name``."""
+    first = record["score_first"]
+    return first if record["players"][0] == name else 1.0 - first
+
+
+def build(records: list[dict], header: dict | None = None, sprt: SPRT | None = None) -> dict:
+    """Everything a report shows: per pair W/D/L, Elo, LOS, pentanomial; ratings; SPRT."""
+    names = engine_names(records, header)
+    kind = header["settings"]["kind"] if header else ("match" if len(names) == 2 else "round-robin")
+    pairs: dict[tuple[str, str], list[dict]] = {}
+    for r in records:
+        a, b = r["players"]
+        key = (a, b) if names.index(a) < names.index(b) else (b, a)
+        pairs.setdefault(key, []).append(r)
+    pair_reports = []
+    totals = {n: [0, 0, 0] for n in names}
+    cross: dict[tuple[str, str], WDL] = {}
+    for (a, b), games in pairs.items():
+        results = [(g.get("pair"), score_for(g, a)) for g in sorted(games, key=lambda g: g["id"])]
+        ps = pair_report(a, b, results)
+        pair_reports.append(ps)
+        w, d, l = ps.wins, ps.draws, ps.losses
+        totals[a][0] += w; totals[a][1] += d; totals[a][2] += l
+        totals[b][0] += l; totals[b][1] += d; totals[b][2] += w
+        cross[(a, b)] = WDL(w, d, l)
+        cross[(b, a)] = WDL(l, d, w)
+    reasons = Counter(r.get("reason", "") for r in records)
+    # games played on a Dask cluster name their worker; local games name none
+    workers = {r["worker"] for r in records if r.get("worker") is not None}
+    out = {"kind": kind, "games": len(records), "engines": names, "pairs": [vars(p) for p in pair_reports],
+           "ratings": {n: rating(WDL(*t)) for n, t in totals.items()},
+           "crosstable": {a: {b: {"points": wdl.points, "games": wdl.games} for (a2, b), wdl in cross.items() if a2 == a}
+                          for a in names},
+           "reasons": dict(reasons), "warnings": repeated_games(pairs), "workers": len(workers)}
+    out["_pair_objects"] = pair_reports
+    out["_totals"] = {n: WDL(*t) for n, t in totals.items()}
+    out["_cross"] = cross
+    if sprt is not None and pair_reports:
+        ps = pair_reports[0]   # the first pairing: engine 1 against engine 2
+        # games come in colour-swapped pairs: test on pair scores (pentanomial) once there are some
+        llr = sprt.llr_pentanomial(ps.pentanomial) if sum(ps.pentanomial) else sprt.llr(ps.wins, ps.draws, ps.losses)
+        out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                       "llr": llr, "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
+    return out
+
+
+def rating(wdl: WDL) -> dict:
+    """One engine's line of the ratings: W/D/L against the field, games, points, score, and
+    its Elo with a 95% interval (trinomial)."""
+    elo, low, high = elo_interval(wdl.wins, wdl.draws, wdl.losses)
+    return {"wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses, "games": wdl.games, "points": wdl.points,
+            "score": wdl.score, "elo": elo, "elo_low": low, "elo_high": high}
+
+
+REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the same game from the same "
+                  "opening, so these games count the same result again and the statistics mean nothing; "
+                  "give each pair its own opening (--opening-plies N or --openings FILE) or let the engines "
+                  "vary (Seed 0)")
+
+
+def repeated_games(pairs: dict[tuple[str, str], list[dict]]) -> list[str]:
+    """One warning per pairing whose games repeat an earlier game of it move for move (same
+    colours, same start, same moves)."""
+    warnings = []
+    for (a, b), games in pairs.items():
+        seen: dict[tuple, int] = {}
+        repeats = []
+        for g in sorted(games, key=lambda g: g["id"]):
+            key = (tuple(g["players"]), g.get("start_fen"), tuple(g.get("moves", ())))
+            if key in seen:
+                repeats.append(f"{g['id']} = {seen[key]}")
+            else:
+                seen[key] = g["id"]
+        if repeats:
+            warnings.append(f"{a} vs {b}: {len(repeats)} of {len(games)} games repeat an earlier one move for "
+                            f"move (game {', '.join(repeats[:5])}{', ...' if len(repeats) > 5 else ''}): "
+                            + REPEATS_ADVICE)
+    return warnings
+
+
+def as_json(report: dict) -> dict:
+    """The report without its internal objects, infinite numbers as null (strict JSON)."""
+    def clean(x):
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        return x
+    return clean({k: v for k, v in report.items() if not k.startswith("_")})
+
+
+def as_text(report: dict) -> str:
+    """The report for people: pairs, rating table, crosstable (round robin), summary line (match)."""
+    lines = []
+    for ps in report["_pair_objects"]:
+        lines.append(f"{ps.name_a} vs {ps.name_b}: +{ps.wins} ={ps.draws} -{ps.losses}  "
+                     f"score {100 * ps.score:.1f}%  Elo {ps.elo:+.1f} [{ps.elo_low:+.1f}, {ps.elo_high:+.1f}]  "
+                     f"LOS {100 * ps.los:.1f}%  draws {100 * ps.draw_ratio:.1f}%  "
+                     f"pentanomial {ps.pentanomial}")
+    if "sprt" in report:
+        s = report["sprt"]
+        status = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[s["status"]]
+        lines.append(f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} beta={s['beta']}: "
+                     f"LLR {s['llr']:.3f} [{s['lower']:.3f}, {s['upper']:.3f}] {status}")
+    if report["reasons"]:
+        lines.append("endings: " + "; ".join(f"{n} x {why}" for why, n in
+                                             sorted(report["reasons"].items(), key=lambda x: -x[1])))
+    if report["workers"]:
+        lines.append(f"played on {report['workers']} cluster worker(s)")
+    for warning in report.get("warnings", []):
+        lines.append(f"warning: {warning}")
+    lines.append("")
+    lines.append(rating_table(report["_totals"]))
+    if report["kind"] == "round-robin" and len(report["engines"]) > 2:
+        lines.append("")
+        lines.append(crosstable(report["engines"], report["_cross"]))
+    if len(report["engines"]) == 2 and report["_pair_objects"]:
+        ps = report["_pair_objects"][0]
+        lines.append("")
+        lines.append(summary_line(ps.name_a, ps.name_b, ps.wins, ps.losses, ps.draws))
+    return "\n".join(lines)
