@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import in_ci, require
-from drivers import engine_env
+from support import in_ci, require
+from support.drivers import engine_env
 from mcts_engine.reference_engines import make_engine
 from mcts_engine.reference_engines.adapter import AdapterProtocol, EngineAnswer
 from mcts_engine.reference_engines.adjudicate import adjudicate_journal, material

@@ -39,9 +39,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
+from ..echo import one_line, short
+from ..engine_options import DeclaredOption, EngineOption, OptionError
 from ..mcts.limits import Limits, budget
-from ..protocol.errors import ProtocolError, one_line, short
-from ..protocol.options import Option, OptionError
+from ..protocol.errors import ProtocolError
 from ..protocol.uci import option_line, parse_go
 from ..rules import Game, RulesError, State, get_game
 from .bridge import Bridge, BridgeError
@@ -74,7 +75,7 @@ class Budget:
 
 
 @dataclass
-class Position:
+class GameSoFar:
     """The game, where it started (None = the start position) and the moves since, as played."""
 
     game: Game
@@ -155,8 +156,8 @@ class ReferenceEngine(ABC):
     #: the games it plays (the ``UCI_Variant`` values); the first is the default
     games: tuple[str, ...] = ()
 
-    def options(self) -> tuple[Option, ...]:
-        """The engine's own options, listed after ``UCI_Variant``, ``Seed``, ``MoveTime``, ``MoveOverhead``."""
+    def options(self) -> tuple[DeclaredOption, ...]:
+        """The engine's own options, listed after the common ones (``common_options``)."""
         return ()
 
     @abstractmethod
@@ -190,19 +191,24 @@ class ReferenceEngine(ABC):
         return Budget(seconds=budget(limits, overhead), nodes=limits.nodes, depth=limits.depth)
 
 
-def common_options(engine: ReferenceEngine) -> tuple[Option, ...]:
+def declare(name: str, kind: str, default: object, help: str, **limits) -> DeclaredOption:
+    """An adapter option: its declaration (``engine_options.EngineOption``) and its default."""
+    return DeclaredOption(name, EngineOption(name, kind, help, **limits), default)
+
+
+def common_options(engine: ReferenceEngine) -> tuple[DeclaredOption, ...]:
     """The options every adapter has, then the engine's own."""
     return (
-        Option("UCI_Variant", "combo", engine.games[0], "the game (only those this engine plays)",
-               vars=engine.games),
-        Option("Seed", "spin", 0, "random seed of the engine's search (and of a fallback move); 0 = fresh "
-               "each search; N = the search of ply p is seeded with N and p", min=0, max=SEED_MAX),
-        Option("MoveTime", "spin", 0, "ms a move, whatever the go says (for time-odds matches; give the "
-               "tournament's --margin room); 0 = the go's limits", min=0, max=3_600_000),
-        Option("MoveOverhead", "spin", 30, "ms kept back from each move's time for the worker and the "
-               "pipes", min=0, max=5000),
-        Option("Log", "string", "", "a file that every info string line (errors, notes, fallbacks) is "
-               "appended to, with the ply and the FEN: a tournament journal keeps none of them; empty = none"),
+        declare("UCI_Variant", "combo", engine.games[0], "the game (only those this engine plays)",
+                choices=engine.games),
+        declare("Seed", "spin", 0, "random seed of the engine's search (and of a fallback move); 0 = fresh "
+                "each search; N = the search of ply p is seeded with N and p", low=0, high=SEED_MAX),
+        declare("MoveTime", "spin", 0, "ms a move, whatever the go says (for time-odds matches; give the "
+                "tournament's --margin room); 0 = the go's limits", low=0, high=3_600_000),
+        declare("MoveOverhead", "spin", 30, "ms kept back from each move's time for the worker and the "
+                "pipes", low=0, high=5000),
+        declare("Log", "string", "", "a file that every info string line (errors, notes, fallbacks) is "
+                "appended to, with the ply and the FEN: a tournament journal keeps none of them; empty = none"),
     ) + engine.options()
 
 
@@ -215,10 +221,10 @@ class AdapterProtocol:
         whose rules differ from its own); by default ``UCI_Variant`` names the game."""
         self.engine = engine
         self.write = write
-        self.table = {o.name.lower(): o for o in common_options(engine)}
-        self.values = {o.name: o.default for o in self.table.values()}
+        self.table = {d.key: d for d in common_options(engine)}
+        self.values = {d.option.name: d.default for d in self.table.values()}
         self.fixed_game = game
-        self.position = Position(game or get_game(self.values["UCI_Variant"]))
+        self.position = GameSoFar(game or get_game(self.values["UCI_Variant"]))
         self.bridge: Bridge | None = None
         self.hello: dict | None = None
         self.closed = False
@@ -286,8 +292,8 @@ class AdapterProtocol:
             return
         self.emit(f"id name {self.engine.name} ({hello.get('engine', '?')})")
         self.emit("id author the engine's authors; adapter: mcts-engine developers")
-        for option in self.table.values():
-            self.emit(option_line(option))
+        for declared in self.table.values():
+            self.emit(option_line(declared, declared.default))
         self.emit("uciok")
 
     def cmd_isready(self, args: list[str], line: str) -> None:
@@ -309,20 +315,21 @@ class AdapterProtocol:
         name, value = (rest[:at], rest[at + 7:]) if at >= 0 else (rest, None)
         if at < 0 and lowered.endswith(" value"):
             name, value = rest[:-6], ""
-        option = self.table.get(" ".join(name.split()).lower())
-        if option is None:
+        declared = self.table.get(" ".join(name.split()).lower())
+        if declared is None:
             raise OptionError(f"unknown option {short(name.strip())!r}; options: "
-                              + ", ".join(o.name for o in self.table.values()))
+                              + ", ".join(d.option.name for d in self.table.values()))
+        option = declared.option
         parsed = option.parse(None if value is None else value.strip())
         self.values[option.name] = parsed
         if option.name == "UCI_Variant" and self.fixed_game is None:
-            self.position = Position(get_game(parsed))
+            self.position = GameSoFar(get_game(parsed))
 
     def cmd_ucinewgame(self, args: list[str], line: str) -> None:
         """The start position; the worker forgets its tables (a running search is stopped first)."""
         self.cmd_stop([], line)
         self.wait_search()
-        self.position = Position(self.position.game)
+        self.position = GameSoFar(self.position.game)
         self.worker_request({"op": "new"}, 10.0)
 
     def cmd_position(self, args: list[str], line: str) -> None:
@@ -346,7 +353,7 @@ class AdapterProtocol:
                 start_fen = state.fen()
         else:
             raise ProtocolError(f"position: expected startpos or fen <fen>, got {short(' '.join(head))!r}")
-        position = Position(game, start_fen)
+        position = GameSoFar(game, start_fen)
         state = position.start_state()
         for text in texts:
             if state.outcome() is not None:

@@ -29,7 +29,7 @@ OPENSPIEL_LIMIT = 40
 
 
 @dataclass(frozen=True)
-class Adjudication:
+class MaterialAdjudication:
     """What happened to one game: its raw result, and where and how it was adjudicated (if it was)."""
 
     id: int
@@ -40,7 +40,7 @@ class Adjudication:
 
 
 def adjudicate_game(record: dict, limit: int = OPENSPIEL_LIMIT, king_value: float = 1.5,
-                    margin: float = 1.0) -> Adjudication:
+                    margin: float = 1.0) -> MaterialAdjudication:
     """One journal game record, adjudicated at the first run of ``limit`` plies without a capture."""
     game = get_game(record["game"], **record.get("rules", {}))
     opening = record["opening"]
@@ -55,8 +55,8 @@ def adjudicate_game(record: dict, limit: int = OPENSPIEL_LIMIT, king_value: floa
         if quiet >= limit:
             first, second = material(state, game, king_value)
             score = 1.0 if first - second >= margin else 0.0 if second - first >= margin else 0.5
-            return Adjudication(record["id"], record.get("score_first"), score, ply, (first, second))
-    return Adjudication(record["id"], record.get("score_first"), record.get("score_first"))
+            return MaterialAdjudication(record["id"], record.get("score_first"), score, ply, (first, second))
+    return MaterialAdjudication(record["id"], record.get("score_first"), record.get("score_first"))
 
 
 def material(state: State, game, king_value: float) -> tuple[float, float]:
@@ -71,7 +71,7 @@ def material(state: State, game, king_value: float) -> tuple[float, float]:
 
 
 def adjudicate_journal(source: Path, target: Path, limit: int = OPENSPIEL_LIMIT, king_value: float = 1.5,
-                       margin: float = 1.0) -> list[Adjudication]:
+                       margin: float = 1.0) -> list[MaterialAdjudication]:
     """Write ``target``: ``source``'s records, each game adjudicated by ``adjudicate_game``."""
     out, done = [], []
     for line in source.read_text(encoding="utf-8").splitlines():

@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 
 from ..mcts.limits import Limits
-from ..protocol.options import Option
 from ..rules import Game, State
-from .adapter import Budget, ReferenceEngine
+from ..engine_options import DeclaredOption
+from .adapter import Budget, ReferenceEngine, declare
 from .moves import SquareMap
 
 FILES = "abcdefgh"
@@ -47,16 +47,15 @@ class OpenSpielMcts(ReferenceEngine):
     name = "openspiel-mcts"
     games = ("english",)
 
-    def options(self) -> tuple[Option, ...]:
+    def options(self) -> tuple[DeclaredOption, ...]:
         """Iterations, UCT_C, Rollouts, Solve, MaxMemory."""
         return (
-            Option("Iterations", "spin", 0, "simulations a move, whatever the go says; 0 = the go's limits",
-                   min=0, max=2_000_000_000),
-            Option("UCT_C", "string", "2", "OpenSpiel's UCT exploration constant, a real number >= 0",
-                   real=(0.0, None)),
-            Option("Rollouts", "spin", 1, "random rollouts to the end per evaluated leaf", min=1, max=1000),
-            Option("Solve", "check", True, "OpenSpiel's MCTS-Solver (proven wins and losses back up)"),
-            Option("MaxMemory", "spin", 1000, "MB of search tree before OpenSpiel prunes it", min=1, max=65536),
+            declare("Iterations", "spin", 0, "simulations a move, whatever the go says; 0 = the go's limits",
+                    low=0, high=2_000_000_000),
+            declare("UCT_C", "real", 2.0, "OpenSpiel's UCT exploration constant, a real number >= 0", low=0.0),
+            declare("Rollouts", "spin", 1, "random rollouts to the end per evaluated leaf", low=1, high=1000),
+            declare("Solve", "check", True, "OpenSpiel's MCTS-Solver (proven wins and losses back up)"),
+            declare("MaxMemory", "spin", 1000, "MB of search tree before OpenSpiel prunes it", low=1, high=65536),
         )
 
     def worker_command(self) -> list[str]:

@@ -23,9 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..mcts.limits import Limits
-from ..protocol.options import Option
 from ..rules import Game, State
-from .adapter import Budget, ReferenceEngine
+from ..engine_options import DeclaredOption
+from .adapter import Budget, ReferenceEngine, declare
 from .moves import SquareMap, identity_map
 from .pydraughts_env import find_python
 
@@ -62,10 +62,10 @@ class PyDraughtsEngine(ReferenceEngine):
         self.games = KINDS[kind]
         self.python = find_python(python)
 
-    def options(self) -> tuple[Option, ...]:
+    def options(self) -> tuple[DeclaredOption, ...]:
         """Depth."""
-        return (Option("Depth", "spin", 0, "deepest iteration of the engine's search; 0 = its own "
-                       "(Turbo 12, Simple 6)", min=0, max=64),)
+        return (declare("Depth", "spin", 0, "deepest iteration of the engine's search; 0 = its own "
+                        "(Turbo 12, Simple 6)", low=0, high=64),)
 
     def worker_command(self) -> list[str]:
         """py-draughts' Python, isolated (neither our package nor pydraughts on its path)."""

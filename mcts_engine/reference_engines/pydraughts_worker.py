@@ -36,7 +36,7 @@ def key(move):
             sorted((str(c + 1) for c in move.captured_list), key=int)]
 
 
-class Engines:
+class PyDraughtsEngines:
     """The boards and engines of py-draughts; one engine object per kind and variant, kept
     between the moves of a game (their transposition tables) and dropped at ``new``."""
 
@@ -135,7 +135,7 @@ def main():
             f"the 'draughts' module at {draughts.__file__} is not py-draughts (pip install py-draughts)"
     except ImportError as err:
         draughts, problem = None, f"cannot import draughts (pip install py-draughts): {err}"
-    engines = Engines(draughts) if problem is None else None
+    engines = PyDraughtsEngines(draughts) if problem is None else None
     search_thread = None
     for line in sys.stdin:
         if not line.strip():
