@@ -321,3 +321,11 @@ def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engi
         specs[spec.name] = spec
     serve(GuiConfig(engines=specs, game=game, journal=journal), host=host, port=port, open_browser=open_browser)
 
+
+def _reference_engine_command() -> click.Command:
+    """``mcts-engine reference-engine``: independent engines as engines of our protocol."""
+    from .reference_engines.cli import reference_engine
+    return reference_engine
+
+
+main.add_command(_reference_engine_command())
