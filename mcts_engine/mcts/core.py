@@ -28,7 +28,7 @@ def core_parameters(settings: Settings) -> dict:
             "minimax_weight": settings.minimax_weight, "widening": settings.widening, "epsilon": settings.epsilon,
             "policy": POLICY_CODES[settings.playout], "playout_depth": settings.playout_depth,
             "solver": int(settings.solver), "final_move": FINAL_CODES[settings.final_move],
-            "quiescence": QUIESCENCE}
+            "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch)}
 
 
 def move_bytes(move) -> int:

@@ -42,6 +42,10 @@ class Settings:
         "Playout", "combo", "playout policy ([search.md](search.md#playouts-and-agents)): uniformly random, "
         "captures first, the best `heuristic` (epsilon-greedy), or the best average result of the move (MAST)",
         choices=PLAYOUTS, game_default=True))
+    qsearch: bool = engine_field(False, EngineOption(
+        "QuiescenceSearch", "check", "value a cut-off and each new node by alpha-beta over the pending captures "
+        "(the tables where they know), not by random captures (native draughts rules; elsewhere ignored)",
+        game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

@@ -644,3 +644,21 @@ def test_every_native_game_searches_with_two_threads(name):
     result = agent.search(state, Limits(nodes=400), threading.Event())
     assert result.move in state.legal_moves()
     agent.close()
+
+
+@pytest.mark.skipif(not native.available(), reason="the quiescence search is the native kernel's")
+def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
+    game = get_game("international")
+    tree = new_tree(game, Settings(playout_depth=2, qsearch=True), 3, random.Random(3), None)
+    rng, results = random.Random(3), set()
+    for _ in range(40):
+        state = game.new_state()
+        for _ in range(20):                            # a middle game, where exchanges are on
+            state.play(state.random_move(rng))
+        result = tree.simulate(state)
+        assert state.ply == 22                         # the position is scored where the playout stopped
+        assert result == game.kernel.quiesce(state)
+        results.add(result)
+    assert len(results) > 1
+    agent = UctAgent(game, Settings(seed=2, playout_depth=4, minimax_weight=0.5, qsearch=True))
+    assert agent.search(game.new_state(), Limits(nodes=2000), threading.Event()).info.nodes == 2000

@@ -376,3 +376,37 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "passed" in done.stdout and "runtime error" not in done.stderr
 
+
+
+# --- the quiescence search -------------------------------------------------------------------------
+
+def capture_minimax(game, own: int, opp: int, kings: int, turn: int, depth: int = 16) -> float:
+    """The side to move's value after best play over the pending captures (Python rules, the
+    counters left out), the evaluation where the position is quiet: QuiescenceSearch's value."""
+    moves = MoveGenerator.legal(game, own, opp, kings, turn)
+    if not moves:
+        first = game.stuck_score[turn]
+        return first if turn == 0 else 1.0 - first
+    if not moves[0][2] or depth == 0:
+        first = DraughtsState(game, own, opp, kings, turn).evaluate()
+        return first if turn == 0 else 1.0 - first
+    best = -1.0
+    for frm, to, cap, crowned in moves:
+        child = DraughtsGame.child((own, opp, kings, turn), (frm, to, cap, crowned))
+        best = max(best, 1.0 - capture_minimax(game, *child, depth - 1))
+    return best
+
+
+@pytest.mark.parametrize("name", ["english", "international", "russian", "frisian", "turkish", "canadian"])
+def test_the_quiescence_value_is_the_minimax_of_the_capture_lines(name):
+    fast, ref = games(name)
+    checked = 0
+    for state in seeded_positions(ref, 3000, seed=17)[::7]:
+        if state.drawn or not state.legal_moves():
+            continue
+        value = fast.kernel.quiesce(fast.parse_fen(state.fen()))
+        expected = capture_minimax(ref, state.own, state.opp, state.kings, state.turn)
+        assert value == pytest.approx(expected if state.turn == 0 else 1.0 - expected, abs=1e-12), state.fen()
+        checked += bool(state.legal_moves()[0][2])
+    assert checked > 10                                  # positions with captures pending were among them
+    assert make_game("antidraughts").kernel.quiesce(make_game("antidraughts").new_state()) is None

@@ -67,6 +67,7 @@ EXPECTED_OPTIONS = {
     "tablepath": "type string default <empty>",
     "widening": "type string default 0",
     "playout": "type combo default random var random var capture var greedy-eps var mast",
+    "quiescencesearch": "type check default false",
     "playoutdepth": "type spin default 6 min 0 max 10000",
     "epsilon": "type string default 0.1",
     "keepstats": "type check default false",

@@ -123,7 +123,9 @@ typedef struct {
     int64_t table_index_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, const int classes[4]); \
     void scratch_free_##SUFFIX(Scratch##SUFFIX *s);                                            \
     int table_probe_##SUFFIX(const Rules *r, const Tables *tables, const Pos##SUFFIX *p,        \
-                             double *result, int *plies);
+                             double *result, int *plies);                                       \
+    double quiesce_##SUFFIX(const Rules *r, const Tables *tables, Pos##SUFFIX *p,               \
+                            Scratch##SUFFIX *s);
 
 DECLARE_KERNEL(64, u64)
 DECLARE_KERNEL(128, u128)

@@ -1052,6 +1052,87 @@ static int b_oracle(Backend *b, void *pos, double *result, int *plies)
     return FN(table_probe)(c->r, c->tables, pos, result, plies);
 }
 
+/* Quiescence search: alpha-beta over the capture sequences (captures are compulsory, so a side
+ * that has one must take), the evaluation (or an endgame table's verdict) where the position
+ * is quiet.  Values for the side to move, in [0, 1].  The counters are left out: a capture
+ * restarts them, and a line of captures repeats nothing. */
+#define QS_DEPTH 16
+static double quiet_value(const Rules *r, const Tables *tables, POS *p)
+{
+    double result;
+    int plies;
+    double first = FN(table_probe)(r, tables, p, &result, &plies) == 1
+                       ? result : FN(evaluate)(r, p->own, p->opp, p->kings, p->turn);
+    return p->turn == 0 ? first : 1.0 - first;
+}
+
+static double qsearch(const Rules *r, const Tables *tables, POS *p, int depth, double alpha, double beta, SCRATCH *s)
+{
+    ScanOut o;
+    scan(r, p->own, p->opp, p->kings, p->turn, 0, &o);
+    if (!o.jumpers) {
+        if (!o.count) {
+            double first = r->stuck_score[p->turn];
+            return p->turn == 0 ? first : 1.0 - first;
+        }
+        return quiet_value(r, tables, p);
+    }
+    if (depth == 0)
+        return quiet_value(r, tables, p);
+    captures_after_scan(r, p->own, p->opp, p->kings, p->turn, &o, s);
+    if (s->oom)
+        return quiet_value(r, tables, p);
+    size_t n = s->n;
+    MOVE local[32];
+    MOVE *moves = n <= 32 ? local : malloc(n * sizeof(MOVE));
+    if (!moves)
+        return quiet_value(r, tables, p);
+    memcpy(moves, s->moves, n * sizeof(MOVE));
+    double best = -1.0;
+    for (size_t i = 0; i < n && alpha < beta; i++) {
+        const MOVE *m = &moves[i];
+        POS child = *p;
+        BB k = p->kings;
+        if (k & m->frm)
+            k ^= m->frm ^ m->to;
+        else if (m->crowned)
+            k |= m->to;
+        child.own = p->opp & ~m->cap;
+        child.opp = p->own ^ m->frm ^ m->to;
+        child.kings = k & ~m->cap;
+        child.turn = p->turn ^ 1;
+        child.ply = child.progress_ply = child.capture_ply = 0;
+        child.n_hist = 0;
+        double v = 1.0 - qsearch(r, tables, &child, depth - 1, 1.0 - beta, 1.0 - alpha, s);
+        if (v > best)
+            best = v;
+        if (best > alpha)
+            alpha = best;
+    }
+    if (moves != local)
+        free(moves);
+    return best;
+}
+
+/* The quiescence value of a position for the first player; -1 where the game scores otherwise
+ * (antidraughts, breakthrough: their random cut-off). */
+double FN(quiesce)(const Rules *r, const Tables *tables, POS *p, SCRATCH *s)
+{
+    if (r->goal != GOAL_BLOCK)
+        return -1.0;
+    if (p->drawn)
+        return 0.5;
+    double v = qsearch(r, tables, p, QS_DEPTH, 0.0, 1.0, s);
+    return p->turn == 0 ? v : 1.0 - v;
+}
+
+static int b_quiesce(Backend *b, void *pos, double *value)
+{
+    CTX *c = b->ctx;
+    *value = FN(quiesce)(c->r, c->tables, pos, &c->s);
+    return *value >= 0.0;
+}
+
 static uint64_t b_move_hash(Backend *b, const MoveSlot *m)
 {
     (void)b;
@@ -1100,6 +1181,7 @@ int FN(backend_init)(Backend *b, const Rules *r, const Tables *tables)
     b->is_capture = b_is_capture;
     b->random_playout = b_random_playout;
     b->oracle = b_oracle;
+    b->quiesce = b_quiesce;
     b->move_hash = b_move_hash;
     b->move_equal = b_move_equal;
     b->move_retain = b_move_keep;

@@ -453,6 +453,36 @@ static PyObject *Kernel_outcome(KernelObject *self, PyObject *state)
     return outcome_value(v);
 }
 
+/* quiesce(state): the state's value for the first player after alpha-beta over its pending
+ * captures (what QuiescenceSearch values a cut-off by), or None where the game scores otherwise. */
+static PyObject *Kernel_quiesce(KernelObject *self, PyObject *state)
+{
+    StateIn in;
+    if (read_state(&self->rules, state, &in) < 0)
+        return NULL;
+    ScratchUse u;
+    scratch_take(self, &u);
+    double v = -2.0;
+    if (WIDE(self)) {
+        Pos128 p;
+        if (load_128(&in, &p) == 0) {
+            v = quiesce_128(&self->rules, NULL, &p, u.s128);
+            free(p.hist);
+        }
+    } else {
+        Pos64 p;
+        if (load_64(&in, &p) == 0) {
+            v = quiesce_64(&self->rules, NULL, &p, u.s64);
+            free(p.hist);
+        }
+    }
+    scratch_give(self, &u);
+    Py_DECREF(in.history);
+    if (v == -2.0)
+        return NULL;
+    return outcome_value(v);
+}
+
 static PyObject *Kernel_random_move(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
@@ -716,6 +746,8 @@ static PyMethodDef Kernel_methods[] = {
      "table_index(own, opp, kings, classes): the endgame tables' index of a position of the material "
      "classes = (own kings, own men, other kings, other men)."},
     {"outcome", (PyCFunction)Kernel_outcome, METH_O, "outcome(state): DraughtsState.outcome()."},
+    {"quiesce", (PyCFunction)Kernel_quiesce, METH_O,
+     "quiesce(state): the first player's value after alpha-beta over the pending captures, or None."},
     {"random_move", (PyCFunction)(void (*)(void))Kernel_random_move, METH_FASTCALL,
      "random_move(state, rng): DraughtsState.random_move(rng), drawing as it does."},
     {"play", (PyCFunction)(void (*)(void))Kernel_play, METH_FASTCALL,

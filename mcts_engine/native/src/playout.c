@@ -156,9 +156,28 @@ static int play_choice(Tree *t, void *pos, size_t i, Played *rec, int player)
     return t->b->play(t->b, pos, &t->buf2.m[i]);
 }
 
+/* A leaf's value by the backend's quiescence search (QuiescenceSearch on); -1 where it has none. */
+double leaf_quiesce(Tree *t, void *pos)
+{
+    double value;
+    if (!t->s.qsearch || !t->b->quiesce || t->b->quiesce(t->b, pos, &value) != 1)
+        return -1.0;
+    return value;
+}
+
 static double cut_off(Tree *t, void *pos, Played *rec, int running)
 {
     Backend *b = t->b;   /* running: the game is known to go on (a playout cut off, a quiet move listed) */
+    if (t->s.qsearch && b->quiesce) {
+        if (!running) {
+            double r = b->outcome(b, pos);
+            if (r != -1.0)
+                return r;
+        }
+        double v = leaf_quiesce(t, pos);
+        if (v >= 0.0)
+            return v;
+    }
     for (int q = 0; b->compulsory_captures && q < t->s.quiescence; q++) {
         buf_release(t, &t->buf2);
         if (b->list(b, pos, &t->buf2) < 0)

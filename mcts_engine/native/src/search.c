@@ -240,7 +240,9 @@ static double expand(Tree *t, size_t depth, uint32_t node, void *pos)
         }
     }
     if (t->s.minimax_weight != 0.0) {
-        double first = result >= 0.0 ? result : b->evaluate(b, pos);
+        double first = result >= 0.0 ? result : leaf_quiesce(t, pos);
+        if (first < 0.0)
+            first = b->evaluate(b, pos);
         if (first == -2.0)
             return -2.0;
         t->nodes[child].v = (float)for_mover(first, t->nodes[child].mover);

@@ -49,6 +49,7 @@ enum { ERR_NONE = 0, ERR_CALLBACK = 1, ERR_MEMORY = 2 };
 typedef struct {
     double uct_c, prior_weight, minimax_weight, widening, epsilon;
     int policy, playout_depth, solver, final_move, quiescence;
+    int qsearch;          /* cut-offs and new leaves valued by the backend's quiescence search */
 } SearchSettings;
 
 /* A growing list of moves (listing a node, a playout's choices). */
@@ -78,6 +79,9 @@ typedef struct Backend {
     int (*is_capture)(struct Backend *b, void *pos, const MoveSlot *m);             /* -1 error */
     double (*random_playout)(struct Backend *b, void *pos, int64_t plies, Rand *rng); /* -1 cut off, -2 error */
     int (*oracle)(struct Backend *b, void *pos, double *result, int *plies);          /* 1 hit, 0 none, -1 error */
+    /* optional (NULL: none): the value of `pos` for the first player after alpha-beta over its
+     * pending captures (a quiescence search), 1 done, 0 not for this game */
+    int (*quiesce)(struct Backend *b, void *pos, double *value);
     uint64_t (*move_hash)(struct Backend *b, const MoveSlot *m);
     int (*move_equal)(struct Backend *b, const MoveSlot *x, const MoveSlot *y); /* 1, 0, -1 error */
     void (*move_retain)(struct Backend *b, MoveSlot *m);

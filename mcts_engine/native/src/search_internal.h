@@ -29,6 +29,7 @@ int prune(Tree *t);
 
 /* playout.c */
 double simulate(Tree *t, void *pos, Played *rec);
+double leaf_quiesce(Tree *t, void *pos);
 void mast_learn(Tree *t, Played *p, double result);
 
 #endif

@@ -31,7 +31,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
     };
     struct { const char *key; int *out; } ints[] = {
         {"policy", &s->policy}, {"playout_depth", &s->playout_depth}, {"solver", &s->solver},
-        {"final_move", &s->final_move}, {"quiescence", &s->quiescence},
+        {"final_move", &s->final_move}, {"quiescence", &s->quiescence}, {"qsearch", &s->qsearch},
     };
     if (!PyDict_Check(d)) {
         PyErr_SetString(PyExc_TypeError, "settings must be a dict");
