@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from mcts_engine import records
+from mcts_engine import __version__, records
 from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
@@ -26,6 +26,7 @@ from .tune.defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENING
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="mcts-tournament")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Play engines against each other with our rules validating every move."""
