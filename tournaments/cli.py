@@ -276,6 +276,31 @@ def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
     _finish(games, header, _sprt(sprt), as_json, pdn_file, summary)
 
 
+@main.command("ratings")
+@click.argument("journals", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--anchor", metavar="NAME[=ELO]", help="fix this engine's rating (default 0) instead of the mean")
+@click.option("--json", "as_json", is_flag=True)
+def ratings_cmd(journals: tuple[str, ...], anchor: str | None, as_json: bool) -> None:
+    """One rating list from the games of JOURNALS (matches, round robins, gauntlets, tunes)."""
+    from .results.ratings import rate, ratings_text
+    try:
+        games = [g for path in journals for g in Journal(path).load()[1]]
+        name, _, value = (anchor or "").partition("=")
+        rating_list = rate(games, name or None, float(value) if value else 0.0)
+    except (ValueError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+    if not games:
+        raise click.UsageError(f"no finished game in {', '.join(journals)}")
+    if as_json:
+        click.echo(json.dumps({"games": rating_list.games, "anchor": rating_list.anchor, "groups": rating_list.groups,
+                               "ratings": [{"name": r.name, "elo": r.elo, "error": r.error, "games": r.record.games,
+                                            "points": r.record.points, "wins": r.record.wins,
+                                            "draws": r.record.draws, "losses": r.record.losses}
+                                           for r in rating_list.ratings]}, indent=2))
+    else:
+        click.echo(ratings_text(rating_list))
+
+
 @main.command("replay")
 @click.argument("records_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--board", is_flag=True, help="show the final board of each game")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .elo import WDL, elo_interval, half_width
+from .elo import WDL, match_estimate
 from .los import draw_ratio, los
 
 __all__ = ["pentanomial", "PairStats", "pair_report"]
@@ -30,6 +30,7 @@ def pentanomial(pair_scores: Iterable[float]) -> list[int]:
 class PairStats:
     """Statistics of a two-engine match, from engine A's point of view.
 
+    The Elo is ``elo.match_estimate``'s (from the complete game pairs once there are some);
     ``elo_error`` is half the width of ``[elo_low, elo_high]`` (cutechess's
     "+/-"); ``los`` and ``draw_ratio`` are fractions in [0, 1];
     ``pentanomial`` counts only complete game pairs, ``unpaired`` the games
@@ -95,7 +96,8 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
             complete.append(scores[0] + scores[1])
         else:
             unpaired += 1
-    elo, low, high = elo_interval(wins, draws, losses)
+    counts = pentanomial(complete)
+    estimate = match_estimate(WDL(wins, draws, losses), counts)
     games = wins + draws + losses
     return PairStats(
         name_a=name_a,
@@ -104,12 +106,12 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
         draws=draws,
         losses=losses,
         score=(wins + 0.5 * draws) / games if games else 0.5,
-        elo=elo,
-        elo_low=low,
-        elo_high=high,
-        elo_error=half_width(low, high),
+        elo=estimate.elo,
+        elo_low=estimate.low,
+        elo_high=estimate.high,
+        elo_error=estimate.error,
         los=los(wins, losses),
         draw_ratio=draw_ratio(wins, draws, losses),
-        pentanomial=pentanomial(complete),
+        pentanomial=counts,
         unpaired=unpaired,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from .elo import WDL, elo_interval
+from .elo import WDL, elo_estimate
 from .pairs import pair_report
 from .sprt import SPRT
 from .tables import crosstable, rating_table, summary_line
@@ -75,10 +75,10 @@ def build(records: list[dict], header: dict | None = None, sprt: SPRT | None = N
 
 def rating(wdl: WDL) -> dict:
     """One engine's line of the ratings: W/D/L against the field, games, points, score, and
-    its Elo with a 95% interval (trinomial)."""
-    elo, low, high = elo_interval(wdl.wins, wdl.draws, wdl.losses)
+    its Elo with a 95% interval (``elo.elo_estimate``: single games)."""
+    estimate = elo_estimate(wdl.wins, wdl.draws, wdl.losses)
     return {"wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses, "games": wdl.games, "points": wdl.points,
-            "score": wdl.score, "elo": elo, "elo_low": low, "elo_high": high}
+            "score": wdl.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high}
 
 
 REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the same game from the same "
