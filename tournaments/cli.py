@@ -18,6 +18,9 @@ from mcts_engine.rules import RulesError, get_game, parse_rule_options
 from .play.cluster import ClusterError, ClusterTarget, open_executor
 from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings, read_openings
 from .play.executors import ExecutorError
+from .play.iolog import EngineLog
+from .play.preflight import EngineCheckError, check_engines
+from .play.progress import Progress, ProgressSettings
 from .play.runner import Tournament, TournamentSettings
 from .results import report
 from .results.journal import Journal
@@ -110,6 +113,12 @@ def tournament_options(f):
         click.option("--resume", is_flag=True, help="continue the journal (it must exist)"),
         click.option("--pdn", "pdn_file", type=click.Path(dir_okay=False),
                      help="write every game of the journal as PDN / PGN-like records here"),
+        click.option("--recover", is_flag=True,
+                     help="restart an engine that crashed or fell silent and go on (default: stop the tournament)"),
+        click.option("--rating-interval", type=click.IntRange(0), default=10, show_default=True,
+                     help="print the Elo (a match) or the rating table every N games (0: only at the end)"),
+        click.option("--log", type=click.Path(dir_okay=False),
+                     help="append every line to and from each engine to this file"),
     ], f))
 
 
@@ -170,47 +179,69 @@ def _run(kind: str, **o) -> None:
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
+        if o["log"] and o["cluster"] is not None:
+            raise ValueError("--log is for local runs: with --cluster the engines run on the workers")
         sprt = _sprt(o["sprt"])
         journal = Journal(o["journal"])
-        tournament = Tournament(settings, journal)
-        todo, done = tournament.prepare()
+        tournament = Tournament(settings, journal, recover=o["recover"])
+        todo, done = tournament.check()
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    bar = None
-    if not o["quiet"] and not o["as_json"]:
-        from tqdm import tqdm
-        bar = tqdm(total=len(todo) + len(done), initial=len(done), unit="game", file=sys.stderr)
+    log = EngineLog(o["log"]) if o["log"] else None
+    try:
+        _play(tournament, todo, done, sprt, o, log)
+    finally:
+        if log is not None:
+            log.close()
 
-    def on_game(record: dict) -> None:
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix_str(f"{record['players'][0]} vs {record['players'][1]}: {record['score_first']}")
 
-    header, _ = journal.load()
+def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | None, o: dict,
+          log: EngineLog | None) -> None:
+    """Check the engines (before any game), play ``todo``, report; a stop names why."""
+    settings = tournament.settings
+    if todo and o["cluster"] is None:
+        try:
+            check_engines(settings.lineup(), io_log=log.line if log else None)
+        except EngineCheckError as err:
+            click.echo(f"Error: {err}", err=True)
+            sys.exit(2)
+    todo, done = tournament.prepare()
+    header, _ = tournament.journal.load()
+    progress = Progress(ProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
+                                         settings.conditions.game, o["rating_interval"],
+                                         lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty()), done)
 
     def should_stop(games: list[dict]) -> bool:
         return sprt is not None and report.build(games, header, sprt)["sprt"]["status"] is not None
 
-    tournament.on_game, tournament.should_stop = on_game, should_stop
+    tournament.on_game, tournament.should_stop = progress.game, should_stop
     try:
-        with open_executor(o["cluster"], c.concurrency) as executor:
+        with open_executor(o["cluster"], settings.conditions.concurrency, log.line if log else None) as executor:
             tournament.executor = executor
             results = tournament.run(todo, done)
     except KeyboardInterrupt:
-        _stopped(bar, "interrupted", o["journal"], 130)
+        _stopped(progress, "interrupted", o["journal"], 130)
     except ClusterError as err:          # the cluster's set-up: unreachable, no workers, a worker lacking an engine
-        _stopped(bar, f"Error: {err}", o["journal"], 2)
+        _stopped(progress, f"Error: {err}", o["journal"], 2)
     except ExecutorError as err:
-        _stopped(bar, f"Error: {err}", o["journal"], 1)
-    if bar is not None:
-        bar.close()
+        _stopped(progress, f"Error: {err}", o["journal"], 1)
+    progress.close()
     _finish(results, header, sprt, o["as_json"], o["pdn_file"])
+    if tournament.fault is not None:
+        fault = tournament.fault
+        spec = next(e for e in settings.engines if e.name == fault.engine)
+        click.echo(f"Error: engine {fault.engine!r} lost game {fault.record['id'] + 1} by a {fault.kind}: "
+                   f"{fault.record['reason']}\n  command: {' '.join(spec.cmd)}\nthe tournament stopped "
+                   f"(--recover restarts such an engine and goes on); finished games are in {o['journal']} "
+                   "(rerun to continue)", err=True)
+        sys.exit(1)
 
 
-def _stopped(bar, message: str, journal: str, status: int) -> None:
-    """End a run that could not finish: the message, where the finished games are, the exit status."""
-    if bar is not None:
-        bar.close()
+def _stopped(progress, message: str, journal: str, status: int) -> None:
+    """End a run that could not finish: the message, where the finished games are, the exit status
+    (``progress``: a ``Progress`` or a bar, closed first)."""
+    if progress is not None:
+        progress.close()
     click.echo(f"{message}\nfinished games are in {journal} (rerun to continue)", err=True)
     sys.exit(status)
 

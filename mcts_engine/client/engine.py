@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Callable
 
 from .dxp import DxpEngineProcess
 from .errors import EngineProtocolError, EngineStartError, EngineTimeout
@@ -202,10 +203,8 @@ def _number(words: list[str]) -> float | None:
 
 
 def make_engine(spec: EngineSpec, startup_timeout: float = 10.0, *, game: str | None = None,
-                rules: dict | None = None) -> ProcessEngine:
-    """The driver for ``spec.protocol``: ours (``uci``), Hub or DXP; not started yet."""
-    if spec.protocol == "hub":
-        return HubEngineProcess(spec, startup_timeout, game=game, rules=rules)
-    if spec.protocol == "dxp":
-        return DxpEngineProcess(spec, startup_timeout, game=game, rules=rules)
-    return EngineProcess(spec, startup_timeout, game=game, rules=rules)
+                rules: dict | None = None, io_log: Callable[[str, str, str], None] | None = None) -> ProcessEngine:
+    """The driver for ``spec.protocol``: ours (``uci``), Hub or DXP; not started yet (``io_log``:
+    ``ProcessEngine``'s hook for every line)."""
+    driver = {"hub": HubEngineProcess, "dxp": DxpEngineProcess}.get(spec.protocol, EngineProcess)
+    return driver(spec, startup_timeout, game=game, rules=rules, io_log=io_log)

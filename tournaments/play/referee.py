@@ -12,12 +12,15 @@ a lost clock, a failed start, optional resign and draw by engine scores, and the
 game's own time limit.  That last one bounds a whole game in wall time (each
 engine's ``go`` waits at most until it), so a game always ends by itself: a Dask
 task cannot be interrupted from outside.  An engine that forfeits is killed (its
-whole process group) and started afresh for the next game.
+whole process group) and started afresh for the next game; the record's ``fault``
+names it and what happened (``crash``, ``timeout``, ``protocol``, ``start``), so the
+runner can stop the tournament unless it was asked to recover (``--recover``).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
                                 ProcessEngine, make_engine)
@@ -57,10 +60,12 @@ class GameSpec:
 
 class Engines:
     """The live engine processes of one worker (a thread of the local pool, or one cluster
-    task): started on first use, restarted after a forfeit, all ended by ``close``."""
+    task): started on first use, restarted after a forfeit, all ended by ``close``.
+    ``io_log`` is handed to every engine process (``ProcessEngine.io_log``)."""
 
-    def __init__(self, lineup: Lineup):
+    def __init__(self, lineup: Lineup, io_log: Callable[[str, str, str], None] | None = None):
         self.lineup = lineup
+        self.io_log = io_log
         self._live: dict[str, ProcessEngine] = {}
 
     def get(self, name: str) -> ProcessEngine:
@@ -71,7 +76,8 @@ class Engines:
         if engine is not None:
             engine.quit()
         c = self.lineup.conditions
-        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules)
+        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules,
+                             io_log=self.io_log)
         self._live[name] = engine
         engine.start()
         return engine
@@ -191,6 +197,7 @@ class _Game:
         """Player ``p`` loses by its engine's fault; the process group is killed."""
         name = self.players[p]
         self.engines.discard(name)
+        self.record["fault"] = {"engine": name, "kind": err.reason}
         if isinstance(err, EngineStartError):
             return _loss(p), f"{name} failed to start: {err}"
         return _loss(p), f"{name} {err.reason}: {err}"
@@ -199,6 +206,7 @@ class _Game:
         """The game's time limit passed with player ``p`` to move: it forfeits, its engine is killed."""
         name = self.players[p]
         self.engines.discard(name)
+        self.record["fault"] = {"engine": name, "kind": "timeout"}
         return _loss(p), f"{name} exceeded the game time limit ({self.limit:g} s)"
 
     def _score_adjudication(self, answer: GoResult, p: int) -> tuple[float, str] | None:

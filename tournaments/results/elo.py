@@ -150,6 +150,11 @@ class WDL:
         """Points per game; 0.5 (no evidence either way) when no game was played."""
         return self.points / self.games if self.games else 0.5
 
+    @classmethod
+    def of(cls, score: float) -> WDL:
+        """One game scoring ``score`` (1, 0.5 or 0) as a W/D/L."""
+        return cls(1, 0, 0) if score == 1.0 else cls(0, 1, 0) if score == 0.5 else cls(0, 0, 1)
+
     def mirrored(self) -> WDL:
         """The same games seen from the opponent's side (wins and losses swapped)."""
         return WDL(self.losses, self.draws, self.wins)

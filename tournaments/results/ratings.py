@@ -67,8 +67,7 @@ def _pair_counts(games: list[dict]) -> tuple[list[str], dict[tuple[int, int], WD
         i, j = index[a], index[b]
         if i > j:
             i, j, score = j, i, 1.0 - score
-        one = WDL(1, 0, 0) if score == 1.0 else WDL(0, 1, 0) if score == 0.5 else WDL(0, 0, 1)
-        pairs[(i, j)] = pairs.get((i, j), WDL()) + one
+        pairs[(i, j)] = pairs.get((i, j), WDL()) + WDL.of(score)
     return names, pairs
 
 
