@@ -16,7 +16,8 @@ from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
-from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings, read_openings
+from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings
+from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
 from .play.preflight import EngineCheckError, check_engines
@@ -82,8 +83,10 @@ def play_options(f):
         click.option("--game-timeout", type=click.FloatRange(0, min_open=True), default=None,
                      help="wall seconds a game may last before the side to move forfeits "
                           "(default: what the time control allows at most)"),
-        click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
-                     help="file of openings: a FEN, a move list, or 'FEN | moves' per line"),
+        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N]",
+                     help="openings: a file of move lines, FENs or PDN games, or a shipped set "
+                          f"({', '.join(shipped_sets())}); order=random shuffles them (--seed), start=N "
+                          "begins at the Nth; each is played by a colour-swapped game pair"),
         click.option("--opening-plies", type=click.IntRange(0), default=0, show_default=True,
                      help="random openings of this many plies (seeded by --seed)"),
         click.option("--seed", type=int, default=1, show_default=True),
@@ -141,7 +144,7 @@ def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, .
     """The openings of ``--openings FILE``, or ``count`` random ones of ``--opening-plies``, or
     the start position."""
     if o["openings_file"]:
-        return read_openings(o["openings_file"], o["game"], rules)
+        return load_openings(OpeningsSpec.parse(o["openings_file"]), o["game"], rules, seed)
     if o["opening_plies"]:
         return random_openings(o["game"], rules, o["opening_plies"], count, seed)
     return (Opening(None),)

@@ -13,7 +13,8 @@ from tournaments.cli import main
 from mcts_engine.records import parse_records, replay
 from tournaments.results.journal import Journal
 from tournaments.results.sprt import SPRT
-from tournaments.play.conditions import Opening, PlayConditions, TimeControl, read_openings
+from tournaments.play.conditions import Opening, PlayConditions, TimeControl
+from tournaments.play.openings import read_openings
 from tournaments.play.runner import TournamentSettings, schedule
 from mcts_engine.client import EngineSpec
 from support import FAKES

@@ -4,7 +4,8 @@ fastchess hands its adjudication config whole to its tracker.
 
 A ``PlayConditions`` is the game and its rules, the ``TimeControl``, the ``Opening``s, the
 ``Adjudication`` (ply cap, resign and draw by score), a game's wall-time limit and how many
-games run at once.  Also here: the openings of ``--openings FILE`` and ``--opening-plies N``.
+games run at once.  Also here: the random openings of ``--opening-plies N`` (openings files:
+``openings.py``).
 """
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from dataclasses import asdict, dataclass, field
 
 from mcts_engine.client.engine import NEW_GAME_TIMEOUT
 from mcts_engine.client.process import STOP_GRACE
-from mcts_engine.rules import RulesError, get_game
+from mcts_engine.rules import get_game
 
-__all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings", "read_openings"]
+__all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings"]
 
 
 @dataclass(frozen=True)
@@ -151,34 +152,3 @@ def random_openings(game_name: str, rules: dict, plies: int, count: int, seed: i
         if len(out) == count:
             break
     return tuple(out) or (Opening(None),)
-
-
-def read_openings(path: str, game_name: str, rules: dict) -> tuple[Opening, ...]:
-    """An openings file: one opening a line, a FEN, a move list, or ``FEN | moves``; # comments.
-
-    Every opening is checked with our rules; a bad one is an error naming its line.
-    """
-    game = get_game(game_name, **rules)
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            fen, moves = None, line
-            if "|" in line:
-                fen, moves = (part.strip() for part in line.split("|", 1))
-            elif len(line.split()) == 1 and line[:2].upper() in ("W:", "B:"):
-                fen, moves = line, ""
-            try:
-                state = game.parse_fen(fen) if fen else game.new_state()
-                for text in moves.split():
-                    state.play(state.parse_move(text))
-            except RulesError as err:
-                raise ValueError(f"{path}:{number}: bad opening: {err}") from None
-            if state.outcome() is not None:
-                raise ValueError(f"{path}:{number}: the opening ends the game")
-            out.append(Opening(fen, tuple(moves.split())))
-    if not out:
-        raise ValueError(f"{path}: no openings")
-    return tuple(out)
