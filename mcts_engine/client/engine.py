@@ -162,9 +162,10 @@ def go_command(limits: GoLimits) -> str:
             words += [key, str(value)]
     clock = limits.clock
     if clock is not None:
-        ms, inc, white = clock.time_ms, clock.increment_ms, clock.white
-        words += ["p1time", str(ms[0]), "p2time", str(ms[1]), "p1inc", str(inc), "p2inc", str(inc),
-                  "wtime", str(ms[white]), "btime", str(ms[1 - white]), "winc", str(inc), "binc", str(inc)]
+        ms, inc, white = clock.time_ms, clock.increments, clock.white
+        words += ["p1time", str(ms[0]), "p2time", str(ms[1]), "p1inc", str(inc[0]), "p2inc", str(inc[1]),
+                  "wtime", str(ms[white]), "btime", str(ms[1 - white]), "winc", str(inc[white]),
+                  "binc", str(inc[1 - white])]
         if clock.movestogo:
             words += ["movestogo", str(clock.movestogo)]
     if limits.infinite:

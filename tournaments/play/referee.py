@@ -26,7 +26,7 @@ from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError
                                 ProcessEngine, make_engine)
 from mcts_engine.rules import RulesError, get_game
 
-from .conditions import PlayConditions
+from .conditions import PlayConditions, TimeControl
 
 __all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
 
@@ -45,6 +45,12 @@ class Lineup:
             if spec.name == name:
                 return spec
         raise KeyError(f"no engine {name!r} in this tournament ({', '.join(e.name for e in self.engines)})")
+
+    def tc_of(self, name: str) -> TimeControl:
+        """The time control of engine ``name``: its spec's own (``tc=``, ``st=``, ``nodes=``) or
+        the tournament's."""
+        spec, c = self.engine(name), self.conditions
+        return TimeControl.of_engine(spec.tc, c.tc.margin, name) if spec.tc else c.tc
 
 
 @dataclass(frozen=True)
@@ -125,10 +131,10 @@ class _Game:
         self.c, self.engines, self.state, self.record = conditions, engines, state, record
         self.white = 0 if colours[0] == "W" else 1      # the player of White (clock names by colour)
         self.players = tuple(record["players"])
-        self.limit = conditions.time_limit()
+        self.tcs = tuple(engines.lineup.tc_of(name) for name in self.players)
+        self.limit = conditions.time_limit(self.tcs)
         self.deadline = time.monotonic() + self.limit
-        tc = conditions.tc
-        self.clock = [tc.base, tc.base] if tc.base is not None else None
+        self.clock = [tc.base for tc in self.tcs]     # seconds left (None: that side has no clock)
         self.played = [0, 0]               # moves made by each player (clock periods)
         self.resign_count = [0, 0]
         self.draw_count = 0
@@ -163,7 +169,7 @@ class _Game:
 
     def _move(self, p: int) -> tuple[float, str] | None:
         """Player ``p`` moves; a verdict when that ends the game."""
-        name, tc = self.players[p], self.c.tc
+        name, tc = self.players[p], self.tcs[p]
         limits, timeout = self._limits(p)
         timeout = min(timeout, self.deadline - time.monotonic())
         try:
@@ -174,7 +180,7 @@ class _Game:
             return self._forfeit(p, err)
         except EngineError as err:
             return self._forfeit(p, err)
-        if self.clock is not None:
+        if self.clock[p] is not None:
             self.clock[p] -= answer.elapsed
             if self.clock[p] < -tc.margin:
                 return _loss(p), f"{name} lost on time"
@@ -224,16 +230,19 @@ class _Game:
         return None
 
     def _limits(self, p: int) -> tuple[GoLimits, float]:
-        """The ``go`` limits for player ``p`` and how long to wait for its answer."""
-        tc, clock = self.c.tc, self.clock
+        """The ``go`` limits for player ``p`` and how long to wait for its answer: its own time
+        control; on a clock both clocks (a side without one shows the mover's) and increments."""
+        tc = self.tcs[p]
         if tc.nodes is not None:
             return GoLimits(nodes=tc.nodes), tc.hang
-        if clock is None:
+        if tc.base is None:
             return GoLimits(movetime=tc.movetime), tc.movetime / 1000 + tc.margin
         movestogo = tc.moves - self.played[p] % tc.moves if tc.moves else None   # moves left in this period
-        limits = GoLimits(clock=Clock((int(clock[0] * 1000), int(clock[1] * 1000)), int(tc.increment * 1000),
-                                      movestogo, self.white))
-        return limits, clock[p] + tc.margin
+        seconds = [self.clock[q] if self.clock[q] is not None else self.clock[p] for q in (0, 1)]
+        increments = tuple(int(t.increment * 1000) if t.base is not None else 0 for t in self.tcs)
+        limits = GoLimits(clock=Clock((int(seconds[0] * 1000), int(seconds[1] * 1000)), increments[p],
+                                      movestogo, self.white, increments))
+        return limits, self.clock[p] + tc.margin
 
 
 def _journaled_info(answer: GoResult) -> dict:

@@ -129,9 +129,11 @@ class Tournament:
     def check(self) -> tuple[list[GameSpec], list[dict]]:
         """(the games still to play, the games already journaled), the journal checked to be
         this tournament's; writes nothing."""
+        lineup = self.settings.lineup()
         for spec in self.settings.engines:
+            tc = lineup.tc_of(spec.name)        # a bad tc= of an engine fails here
             if spec.protocol == "dxp":
-                check_dxp_play(spec, self.settings.conditions.tc.base, self.settings.conditions.concurrency)
+                check_dxp_play(spec, tc.base, self.settings.conditions.concurrency)
         header, done = self.journal.load()
         identity = self.settings.identity()
         if header is None:
