@@ -16,7 +16,8 @@ from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
-from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings
+from .play.adjudication import Adjudication, parse_draw, parse_resign
+from .play.conditions import Opening, PlayConditions, TimeControl, random_openings
 from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
@@ -92,10 +93,16 @@ def play_options(f):
         click.option("--seed", type=int, default=1, show_default=True),
         click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
                      help="adjudicate a draw after this many plies"),
-        click.option("--resign", "resign_score", type=click.IntRange(1), default=None,
-                     help="adjudicate a loss when an engine scores below -CP for 3 moves"),
-        click.option("--draw", "draw_score", type=click.IntRange(0), default=None,
-                     help="adjudicate a draw when both engines score within +-CP for 8 moves each (after 40 plies)"),
+        click.option("--resign", "resign_text", metavar="movecount=N score=CP [twosided=true]", default=None,
+                     help="adjudicate a loss when an engine scores CP or more below 0 for N moves in a row "
+                          "(N default 3; twosided: only when its opponent agrees); a bare CP works too"),
+        click.option("--draw", "draw_text", metavar="movenumber=M movecount=N score=CP", default=None,
+                     help="adjudicate a draw once M full moves were played (default 20) when both engines "
+                          "scored within CP of 0 for N moves each (default 8); a bare CP works too"),
+        click.option("--tb-adjudicate", is_flag=True,
+                     help="adjudicate positions our endgame tables settle (build them: mcts-engine tables GAME)"),
+        click.option("--tb-path", type=click.Path(file_okay=False),
+                     help="the endgame tables' directory (default: where mcts-engine tables puts them)"),
         click.option("--json", "as_json", is_flag=True, help="print the final report as JSON"),
         click.option("--quiet", is_flag=True, help="no progress bar"),
         cluster_option,
@@ -135,9 +142,28 @@ def play_conditions(o: dict, openings: int, seed: int) -> PlayConditions:
         raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
                          "games at once as it has threads (dask worker --nthreads)")
     tc = TimeControl.parse(o["movetime"], o["nodes"], o["tc"], o["margin"])
-    return PlayConditions(o["game"], rules, tc, openings_of(o, rules, openings, seed),
-                          Adjudication(o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"]),
+    return PlayConditions(o["game"], rules, tc, openings_of(o, rules, openings, seed), adjudication_of(o, rules),
                           o["game_timeout"], o["concurrency"] or max(1, min(8, os.cpu_count() or 1)))
+
+
+def adjudication_of(o: dict, rules: dict) -> Adjudication:
+    """``--max-plies``, ``--resign``, ``--draw`` and ``--tb-adjudicate`` as an Adjudication; with
+    the tables, ValueError unless the game has some on disk."""
+    fields = {**(parse_resign(o["resign_text"]) if o["resign_text"] else {}),
+              **(parse_draw(o["draw_text"]) if o["draw_text"] else {})}
+    if o["tb_adjudicate"]:
+        from mcts_engine.tables import TableSet, default_directory
+        game = get_game(o["game"], **rules)
+        if not game.endgame_tables:
+            raise ValueError(f"--tb-adjudicate: {game.name} has no endgame tables")
+        path = str(o["tb_path"] or default_directory())
+        if not TableSet(game, path).on_disk():
+            raise ValueError(f"--tb-adjudicate: no endgame tables of {game.name} in {path}: build them with "
+                             f"mcts-engine tables {game.name}")
+        fields["tablebases"] = path
+    elif o["tb_path"]:
+        raise ValueError("--tb-path is for --tb-adjudicate")
+    return Adjudication(o["max_plies"], **fields)
 
 
 def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, ...]:

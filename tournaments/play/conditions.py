@@ -17,6 +17,8 @@ from mcts_engine.client.engine import NEW_GAME_TIMEOUT
 from mcts_engine.client.process import STOP_GRACE
 from mcts_engine.rules import get_game
 
+from .adjudication import Adjudication
+
 __all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings"]
 
 
@@ -110,17 +112,6 @@ class Opening:
 
     fen: str | None
     moves: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Adjudication:
-    """When the referee ends a game before the rules do."""
-
-    max_plies: int = 1000              # a draw after this many plies
-    resign_score: int | None = None    # cp: a side scoring below -this for resign_moves moves resigns
-    resign_moves: int = 3
-    draw_score: int | None = None      # cp: both |score| <= this for draw_moves moves (after 40 plies): draw
-    draw_moves: int = 8
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError
                                 ProcessEngine, make_engine)
 from mcts_engine.rules import RulesError, get_game
 
+from .adjudication import Adjudicator
 from .conditions import PlayConditions, TimeControl
 
 __all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
@@ -73,6 +74,7 @@ class Engines:
         self.lineup = lineup
         self.io_log = io_log
         self._live: dict[str, ProcessEngine] = {}
+        self._tables = None
 
     def get(self, name: str) -> ProcessEngine:
         """The live process of engine ``name`` (started, or restarted if it died)."""
@@ -87,6 +89,17 @@ class Engines:
         self._live[name] = engine
         engine.start()
         return engine
+
+    def tables(self):
+        """The endgame tables the referee adjudicates by (``Adjudication.tablebases``), loaded
+        once per worker; None when table adjudication is off."""
+        c = self.lineup.conditions
+        if c.adjudication.tablebases is None:
+            return None
+        if self._tables is None:
+            from mcts_engine.tables import TableSet
+            self._tables = TableSet(get_game(c.game, **c.rules), c.adjudication.tablebases)
+        return self._tables
 
     def discard(self, name: str) -> None:
         """Kill engine ``name``'s process group now (a forfeit); a fresh one starts next game."""
@@ -136,8 +149,7 @@ class _Game:
         self.deadline = time.monotonic() + self.limit
         self.clock = [tc.base for tc in self.tcs]     # seconds left (None: that side has no clock)
         self.played = [0, 0]               # moves made by each player (clock periods)
-        self.resign_count = [0, 0]
-        self.draw_count = 0
+        self.adjudicator = Adjudicator(conditions.adjudication, engines.tables())
 
     def play(self) -> tuple[float, str]:
         """(score of the first player, why the game ended)."""
@@ -197,7 +209,7 @@ class _Game:
         self.record["moves"].append(text)
         self.record["times_ms"].append(round(answer.elapsed * 1000))
         self.record["infos"].append(_journaled_info(answer))
-        return self._score_adjudication(answer, p)
+        return self._adjudicate(answer, p)
 
     def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:
         """Player ``p`` loses by its engine's fault; the process group is killed."""
@@ -215,19 +227,11 @@ class _Game:
         self.record["fault"] = {"engine": name, "kind": "timeout"}
         return _loss(p), f"{name} exceeded the game time limit ({self.limit:g} s)"
 
-    def _score_adjudication(self, answer: GoResult, p: int) -> tuple[float, str] | None:
-        """Resign and draw adjudication by engine scores (both optional)."""
-        a = self.c.adjudication
+    def _adjudicate(self, answer: GoResult, p: int) -> tuple[float, str] | None:
+        """Resign and draw adjudication by engine scores, and by the endgame tables (all optional)."""
         cp = answer.info.score.as_cp() if answer.info.score is not None else None
-        if a.resign_score is not None and cp is not None:
-            self.resign_count[p] = self.resign_count[p] + 1 if cp <= -a.resign_score else 0
-            if self.resign_count[p] >= a.resign_moves:
-                return _loss(p), "adjudicated: resign by score"
-        if a.draw_score is not None and cp is not None and len(self.record["moves"]) >= 40:
-            self.draw_count = self.draw_count + 1 if abs(cp) <= a.draw_score else 0
-            if self.draw_count >= 2 * a.draw_moves:
-                return 0.5, "adjudicated: draw by score"
-        return None
+        return (self.adjudicator.after_move(p, cp, len(self.record["moves"]))
+                or self.adjudicator.by_tables(self.state))
 
     def _limits(self, p: int) -> tuple[GoLimits, float]:
         """The ``go`` limits for player ``p`` and how long to wait for its answer: its own time
