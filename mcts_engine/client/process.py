@@ -319,6 +319,7 @@ class ProcessEngine:
                 return self.returncode
             self._closed = True
             if not self._leader_exited():
+                self.log(">", "quit")
                 try:
                     proc.stdin.write("quit\n")
                     proc.stdin.flush()

@@ -61,25 +61,74 @@ def test_report_recomputes_from_the_journal(tmp_path):
     assert sum(report["pairs"][0]["pentanomial"]) == 3
 
 
-def test_broken_engines_lose_with_the_right_reason_and_the_tournament_completes(tmp_path):
+def test_with_recover_broken_engines_lose_with_the_right_reason_and_the_tournament_completes(tmp_path):
     journal = tmp_path / "j.jsonl"
     proc = run("gauntlet", "--game", "english", "--engine", ours("good", "Agent=random"),
                "--engine", fake("crasher", "crash.py", "CrashAfter=2"),
                "--engine", fake("hanger", "hang.py", "HangAfter=1"),
                "--engine", fake("cheater", "illegal.py", "LegalMoves=1"),
-               "--engine", fake("mute", "no_handshake.py"),
-               "--games", "2", "--concurrency", "2", "--movetime", "50", "--margin", "500",
+               "--games", "2", "--concurrency", "2", "--movetime", "50", "--margin", "500", "--recover",
                "--journal", str(journal), "--quiet", timeout=180)
     games = games_of(journal)
-    assert len(games) == 8
-    expected = {"crasher": "crash", "hanger": "timeout", "cheater": "illegal move", "mute": "failed to start"}
+    assert len(games) == 6
+    expected = {"crasher": "crash", "hanger": "timeout", "cheater": "illegal move"}
     for g in games:
         bad = next(n for n in g["players"] if n != "good")
         assert expected[bad] in g["reason"], g["reason"]
         good_first = g["players"][0] == "good"
         assert g["score_first"] == (1.0 if good_first else 0.0), g
+        assert g.get("fault", {}).get("engine") == (None if bad == "cheater" else bad)
     table = proc.stdout[proc.stdout.index("Rank"):].splitlines()
-    assert table[1].split()[:4] == ["1", "good", "8", "8"]   # first, 8 points from 8 games
+    assert table[1].split()[:4] == ["1", "good", "6", "6"]   # first, 6 points from 6 games
+
+
+def test_without_recover_a_crash_stops_the_tournament_after_journaling_it(tmp_path):
+    """As cutechess without -recover: the crash is a journaled forfeit, then no new game starts;
+    exit status 1 names the engine, the game and --recover; a rerun with --recover goes on."""
+    journal = tmp_path / "j.jsonl"
+    args = ["match", "--game", "english", "--engine", ours("good", "Agent=random"), "--engine",
+            fake("crasher", "crash.py", "CrashAfter=1"), "--games", "8", "--concurrency", "1", "--movetime", "20",
+            "--journal", str(journal), "--quiet"]
+    proc = run(*args, check=False)
+    games = games_of(journal)
+    assert proc.returncode == 1 and "engine 'crasher' lost game" in proc.stderr and "--recover" in proc.stderr
+    assert 1 <= len(games) <= 2 and any(g.get("fault", {}).get("kind") == "crash" for g in games)
+    assert "Final results" in proc.stdout                       # the report of what was played
+    run(*args, "--recover", timeout=180)
+    assert len(games_of(journal)) == 8
+
+
+def write_script(path, text: str) -> str:
+    path.write_text(text)
+    return f'cmd="{PY} {path}"'
+
+
+@pytest.mark.parametrize("case", ["no handshake", "wrong cwd", "bad option", "dies with a message", "no such program",
+                                  "hub wrong cwd"])
+def test_an_engine_that_cannot_start_is_an_error_before_any_game(tmp_path, case):
+    """cutechess's "Could not initialize player": exit status 2 naming the engine, its command
+    and what it wrote to stderr; no journal at all, so fixing the engine and rerunning starts
+    clean (no forfeits left behind)."""
+    script = tmp_path / "engine.py"
+    spec = {"no handshake": fake("broken", "no_handshake.py"),
+            "wrong cwd": "name=broken cmd=mcts-engine cwd=/wrong/path",
+            "bad option": ours("broken", "UCT_C=abc"),
+            "dies with a message": "name=broken " + write_script(
+                script, "import sys\nsys.stderr.write('cannot read scan.ini in this directory\\n')\nsys.exit(1)\n"),
+            "no such program": "name=broken cmd=/no/such/engine",
+            "hub wrong cwd": 'name=broken protocol=hub cmd="mcts-engine hub" cwd=/wrong/path'}[case]
+    journal = tmp_path / "j.jsonl"
+    start = time.perf_counter()
+    proc = run("match", "--game", "english", "--engine", ours("good", "Agent=random"), "--engine", spec,
+               "--games", "2", "--movetime", "20", "--journal", str(journal), check=False, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "engine 'broken' could not be initialized" in proc.stderr and "command:" in proc.stderr
+    assert "good" not in proc.stderr and "Traceback" not in proc.stderr and not journal.exists()
+    why = {"no handshake": "no uciok", "wrong cwd": "/wrong/path", "bad option": "UCT_C=abc rejected",
+           "dies with a message": "stderr: cannot read scan.ini", "no such program": "/no/such/engine",
+           "hub wrong cwd": "/wrong/path"}[case]
+    assert why in proc.stderr, proc.stderr
+    assert time.perf_counter() - start < 40
 
 
 def test_killing_the_manager_and_resuming_loses_and_repeats_no_game(tmp_path):
