@@ -438,8 +438,8 @@ def tune(**o) -> None:
             journaled += len(Journal(files.confirm).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    bar = None
-    if not o["quiet"] and not o["as_json"]:
+    bar, talk = None, not (o["quiet"] or o["as_json"])
+    if talk and sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=2 * o["pairs"] * o["iterations"] + (o["confirm_games"] or 0), initial=journaled,
                    unit="game", file=sys.stderr)
@@ -449,10 +449,13 @@ def tune(**o) -> None:
             bar.update(1)
 
     def on_iteration(record: dict) -> None:
+        values = record["theta"] if "theta" in record else record["values"]
+        where = f"it {record['iteration']}/{o['iterations']} " + " ".join(
+            f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values))
         if bar is not None:
-            values = record["theta"] if "theta" in record else record["values"]
-            bar.set_postfix_str(f"it {record['iteration']}/{o['iterations']} " + " ".join(
-                f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values)))
+            bar.set_postfix_str(where)
+        elif talk:                    # not a terminal: a plain line an iteration, no bar
+            click.echo(f"tune: {where}", err=True)
 
     try:
         with open_executor(o["cluster"], c.concurrency) as executor:
