@@ -22,7 +22,7 @@ from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
 from .play.preflight import EngineCheckError, check_engines
-from .play.progress import Progress, ProgressSettings
+from .play.progress import RunProgress, RunProgressSettings
 from .play.runner import Tournament, TournamentSettings
 from .results import report
 from .results.journal import Journal
@@ -236,12 +236,12 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
             sys.exit(2)
     todo, done = tournament.prepare()
     header, _ = tournament.journal.load()
-    progress = Progress(ProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
+    progress = RunProgress(RunProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
                                          settings.conditions.game, o["rating_interval"],
                                          lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty()), done)
 
     def should_stop(games: list[dict]) -> bool:
-        return sprt is not None and report.build(games, header, sprt)["sprt"]["status"] is not None
+        return sprt is not None and report.sprt_verdict(games, header, sprt)["status"] is not None
 
     tournament.on_game, tournament.should_stop = progress.game, should_stop
     try:
@@ -268,7 +268,7 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
 
 def _stopped(progress, message: str, journal: str, status: int) -> None:
     """End a run that could not finish: the message, where the finished games are, the exit status
-    (``progress``: a ``Progress`` or a bar, closed first)."""
+    (``progress``: a ``RunProgress`` or a bar, closed first)."""
     if progress is not None:
         progress.close()
     click.echo(f"{message}\nfinished games are in {journal} (rerun to continue)", err=True)

@@ -21,11 +21,11 @@ from ..results.elo import WDL
 from ..results.pairs import pair_report
 from ..results.tables import rating_table
 
-__all__ = ["ProgressSettings", "Progress", "score_line", "elo_line"]
+__all__ = ["RunProgressSettings", "RunProgress", "score_line", "elo_line"]
 
 
 @dataclass(frozen=True)
-class ProgressSettings:
+class RunProgressSettings:
     """What to print: the games in all (journaled ones included), the engines in tournament
     order, the game (for result texts), every how many games the ratings (0: never), whether
     per-game lines are wanted (not ``--quiet``/``--json``) and whether a bar is (a terminal)."""
@@ -55,10 +55,10 @@ def _score(record: dict, name: str) -> float:
     return first if record["players"][0] == name else 1.0 - first
 
 
-class Progress:
+class RunProgress:
     """Prints a tournament's progress; ``game`` after each journaled game, ``close`` at the end."""
 
-    def __init__(self, settings: ProgressSettings, done: list[dict]):
+    def __init__(self, settings: RunProgressSettings, done: list[dict]):
         self.settings = settings
         self.games = list(done)
         self.started = time.monotonic()

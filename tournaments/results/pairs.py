@@ -8,7 +8,7 @@ from typing import Iterable
 from .elo import WDL, match_estimate
 from .los import draw_ratio, los
 
-__all__ = ["pentanomial", "PairStats", "pair_report"]
+__all__ = ["pentanomial", "PairCounts", "pair_counts", "PairStats", "pair_report"]
 
 
 def pentanomial(pair_scores: Iterable[float]) -> list[int]:
@@ -63,15 +63,19 @@ class PairStats:
         return WDL(self.wins, self.draws, self.losses)
 
 
-def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]]) -> PairStats:
-    """Statistics of a match of A against B.
+@dataclass(frozen=True)
+class PairCounts:
+    """A match's counts from engine A's side: its W/D/L, the pentanomial counts of its complete
+    colour-swapped pairs, and the games outside one."""
 
-    ``results`` holds one ``(pair_index, score for A)`` per game, the score 0,
-    0.5 or 1; games sharing a pair index are the two colour-swapped games over
-    one opening, ``None`` marks a game outside any pair.  A pair index with
-    only one game so far is an incomplete pair and does not count in the
-    pentanomial; one with more than two games raises ``ValueError``.
-    """
+    wdl: tuple[int, int, int]
+    pentanomial: list[int]
+    unpaired: int
+
+
+def pair_counts(results: list[tuple[int | None, float]]) -> PairCounts:
+    """The counts of ``results`` (``pair_report``'s argument); ValueError for a game score
+    other than 0, 0.5 and 1, or a pair of more than two games."""
     wins = draws = losses = 0
     pairs: dict[int, list[float]] = {}
     unpaired = 0
@@ -96,8 +100,21 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
             complete.append(scores[0] + scores[1])
         else:
             unpaired += 1
-    counts = pentanomial(complete)
-    estimate = match_estimate(WDL(wins, draws, losses), counts)
+    return PairCounts((wins, draws, losses), pentanomial(complete), unpaired)
+
+
+def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]]) -> PairStats:
+    """Statistics of a match of A against B.
+
+    ``results`` holds one ``(pair_index, score for A)`` per game, the score 0,
+    0.5 or 1; games sharing a pair index are the two colour-swapped games over
+    one opening, ``None`` marks a game outside any pair.  A pair index with
+    only one game so far is an incomplete pair and does not count in the
+    pentanomial; one with more than two games raises ``ValueError``.
+    """
+    counts = pair_counts(results)
+    wins, draws, losses = counts.wdl
+    estimate = match_estimate(WDL(wins, draws, losses), counts.pentanomial)
     games = wins + draws + losses
     return PairStats(
         name_a=name_a,
@@ -112,6 +129,6 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
         elo_error=estimate.error,
         los=los(wins, losses),
         draw_ratio=draw_ratio(wins, draws, losses),
-        pentanomial=counts,
-        unpaired=unpaired,
+        pentanomial=counts.pentanomial,
+        unpaired=counts.unpaired,
     )

@@ -13,7 +13,7 @@ from ..play.executors import Executor
 from ..play.runner import Tournament, TournamentSettings
 from ..results.elo import match_estimate
 from ..results.journal import Journal
-from ..results.report import build, engine_names
+from ..results.report import engine_names, sprt_verdict
 from ..results.sprt import SPRT
 from .iterations import PairResults, results_of
 from .params import starts
@@ -65,7 +65,7 @@ def confirm(tune: TuneSettings, values: Sequence[float], games: int, path: str, 
     header = None
 
     def should_stop(played: list[dict]) -> bool:
-        return sprt is not None and build(played, header, sprt)["sprt"]["status"] is not None
+        return sprt is not None and sprt_verdict(played, header, sprt)["status"] is not None
 
     tournament = Tournament(settings, journal, on_game=on_game, should_stop=should_stop, executor=executor)
     todo, done = tournament.prepare()
