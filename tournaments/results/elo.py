@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Sequence
 
-from .mle import variance_at
+from .mle import bisect, variance_at
 
 __all__ = ["elo_from_score", "score_from_elo", "WDL", "elo_interval", "elo_interval_pentanomial", "z_quantile",
            "check_counts", "half_width", "PAIR_VALUES", "pair_moments", "EloEstimate", "elo_estimate",
@@ -228,19 +228,6 @@ class EloEstimate:
         return half_width(self.low, self.high)
 
 
-def _crossing(excess, inside: float, outside: float) -> float:
-    """The point between ``inside`` (``excess`` <= 0) and ``outside`` (> 0) where it turns positive."""
-    for _ in range(60):
-        mid = 0.5 * (inside + outside)
-        if mid in (inside, outside):
-            break
-        if excess(mid) > 0:
-            outside = mid
-        else:
-            inside = mid
-    return 0.5 * (inside + outside)
-
-
 def score_test_estimate(values: Sequence[float], counts: Sequence[float], prior: Sequence[float],
                         confidence: float = 0.95) -> EloEstimate:
     """The Elo of the mean outcome of ``counts`` (over ``values``, scores in [0, 1]) and the
@@ -258,8 +245,8 @@ def score_test_estimate(values: Sequence[float], counts: Sequence[float], prior:
     def excess(p: float) -> float:
         return n * (mean - p) ** 2 - z * z * variance_at(values, counts, p)
 
-    low = _crossing(excess, mean, min(values))
-    high = _crossing(excess, mean, max(values))
+    low = bisect(excess, mean, min(values), 60)
+    high = bisect(excess, mean, max(values), 60)
     return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high))
 
 

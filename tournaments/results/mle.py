@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["REGULARIZER", "regularize", "constrained_mle", "variance_at"]
+__all__ = ["REGULARIZER", "regularize", "bisect", "constrained_mle", "variance_at"]
 
 REGULARIZER = 1e-3
 
@@ -20,6 +20,20 @@ def regularize(counts: Sequence[float]) -> tuple[float, ...]:
     """Empty outcome bins get a tiny count (as fastchess does), so that a one-sided result
     (say all wins) has a non-zero variance and its LLR grows instead of staying 0."""
     return tuple(c if c > 0 else REGULARIZER for c in counts)
+
+
+def bisect(f, negative: float, positive: float, iterations: int = 200) -> float:
+    """The point between ``negative`` (where ``f <= 0``) and ``positive`` (where ``f > 0``)
+    at which ``f`` turns positive, halving the interval until floating point cannot."""
+    for _ in range(iterations):
+        mid = 0.5 * (negative + positive)
+        if mid in (negative, positive):
+            break
+        if f(mid) > 0:
+            positive = mid
+        else:
+            negative = mid
+    return 0.5 * (negative + positive)
 
 
 def constrained_mle(values: Sequence[float], counts: Sequence[float], mean: float) -> list[float]:
@@ -37,16 +51,7 @@ def constrained_mle(values: Sequence[float], counts: Sequence[float], mean: floa
     def slope(lam: float) -> float:  # decreasing in lam
         return sum(f * (x - mean) / (1.0 + lam * (x - mean)) for f, x in zip(freqs, values))
 
-    a, b = lo, hi
-    for _ in range(200):
-        mid = 0.5 * (a + b)
-        if mid in (a, b):
-            break
-        if slope(mid) > 0:
-            a = mid
-        else:
-            b = mid
-    lam = 0.5 * (a + b)
+    lam = bisect(slope, hi, lo)
     probs = [f / (1.0 + lam * (x - mean)) for f, x in zip(freqs, values)]
     norm = sum(probs)
     return [p / norm for p in probs]
