@@ -22,6 +22,7 @@ from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
 from .play.preflight import EngineCheckError, check_engines
+from .play.referee import Lineup
 from .play.progress import RunProgress, RunProgressSettings
 from .play.runner import Tournament, TournamentSettings
 from .results import report
@@ -430,6 +431,8 @@ def tune(**o) -> None:
         tune_run.check_optimizer(settings)
         settings = check_engine(settings)
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
+        if against is not None and o["cluster"] is None:
+            check_engines(Lineup(c, (against,)))     # the baseline starts, or exit 2 before any game
         sprt = _sprt(o["confirm_sprt"])
         journal = TuneJournal(o["journal"])
         files = paths(o["journal"])

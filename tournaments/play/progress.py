@@ -60,7 +60,10 @@ class RunProgress:
 
     def __init__(self, settings: RunProgressSettings, done: list[dict]):
         self.settings = settings
-        self.games = list(done)
+        self.games: list[dict] = []
+        self.scores: dict[tuple[str, str], WDL] = {}       # each pairing's running score, its first's side
+        for record in done:
+            self.count(record)
         self.started = time.monotonic()
         self.new = 0
         game = get_game(settings.game)
@@ -76,15 +79,18 @@ class RunProgress:
         order = self.settings.names
         return (a, b) if order.index(a) < order.index(b) else (b, a)
 
+    def count(self, record: dict) -> tuple[str, str]:
+        """Add a game to the running scores; its pairing."""
+        self.games.append(record)
+        a, b = self.pairing(record)
+        self.scores[(a, b)] = self.scores.get((a, b), WDL()) + WDL.of(_score(record, a))
+        return a, b
+
     def game(self, record: dict) -> None:
         """One more game journaled: its lines, and the ratings every ``rating_interval`` games."""
-        self.games.append(record)
+        a, b = self.count(record)
+        wdl = self.scores[(a, b)]
         self.new += 1
-        a, b = self.pairing(record)
-        wdl = WDL()
-        for g in self.games:
-            if self.pairing(g) == (a, b):
-                wdl = wdl + WDL.of(_score(g, a))
         if self.bar is not None:
             self.bar.update(1)
             self.bar.set_postfix_str(f"{a} {wdl.wins}-{wdl.losses}-{wdl.draws} {b}")
