@@ -13,6 +13,7 @@ import time
 
 import click
 
+from . import __version__
 from . import bench as bench_mod
 from . import native
 from .rules import get_game, list_games, parse_rule_options
@@ -31,12 +32,51 @@ def _game(name: str, rules: str | None):
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="mcts-engine")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Monte Carlo tree search engine for draughts and other old board games."""
     if ctx.invoked_subcommand is None:
         from . import protocol
         ctx.exit(protocol.run())
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="a parameter, as the client's set-param (repeatable), e.g. --option Threads=2")
+@click.pass_context
+def hub(ctx: click.Context, options: tuple[str, ...]) -> None:
+    """Speak the Hub protocol on stdin/stdout from the start, as Scan does when started as
+    ``scan hub`` (the lidraughts bot bridge starts engines so).  Parameters may also come as
+    ``--NAME=VALUE`` (the bridge's engine_options); names the engine does not have are
+    ignored, as Hub asks."""
+    from . import protocol
+    params = {}
+    for text in list(options) + [arg[2:] for arg in ctx.args if arg.startswith("--")]:
+        name, sep, value = text.partition("=")
+        if not sep or not name:
+            raise click.UsageError(f"parameter {text!r} is not NAME=VALUE")
+        params[name] = value
+    stray = [arg for arg in ctx.args if not arg.startswith("--")]
+    if stray:
+        raise click.UsageError(f"unexpected argument {stray[0]!r} (parameters are --NAME=VALUE)")
+    try:
+        _check_hub_params(params)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    ctx.exit(protocol.run(hub=True, params=params))
+
+
+def _check_hub_params(params: dict[str, str]) -> None:
+    """ValueError naming a parameter of ours whose value the engine would refuse."""
+    from .protocol.hub import HUB_VARIANTS
+    from .protocol.options import OptionValues
+    values = OptionValues()
+    for name, value in params.items():
+        if name.lower() == "variant":
+            name, value = "UCI_Variant", HUB_VARIANTS.get(value.lower(), value)
+        if values.declared(name) is not None:
+            values.check(name, value)
 
 
 @main.command()

@@ -11,13 +11,19 @@ import sys
 
 import click
 
-from mcts_engine import records
+from mcts_engine import __version__, records
 from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
-from .play.conditions import Adjudication, Opening, PlayConditions, TimeControl, random_openings, read_openings
+from .play.adjudication import Adjudication, parse_draw, parse_resign
+from .play.conditions import Opening, PlayConditions, TimeControl, random_openings
+from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
+from .play.iolog import EngineLog
+from .play.preflight import EngineCheckError, check_engines
+from .play.referee import Lineup
+from .play.progress import RunProgress, RunProgressSettings
 from .play.runner import Tournament, TournamentSettings
 from .results import report
 from .results.journal import Journal
@@ -26,6 +32,7 @@ from .tune.defaults import A_RATIO, ALPHA, CONFIRM_SPRT_ARGS, GAMMA, MAX_OPENING
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="mcts-tournament")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Play engines against each other with our rules validating every move."""
@@ -78,17 +85,25 @@ def play_options(f):
         click.option("--game-timeout", type=click.FloatRange(0, min_open=True), default=None,
                      help="wall seconds a game may last before the side to move forfeits "
                           "(default: what the time control allows at most)"),
-        click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
-                     help="file of openings: a FEN, a move list, or 'FEN | moves' per line"),
+        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N]",
+                     help="openings: a file of move lines, FENs or PDN games, or a shipped set "
+                          f"({', '.join(shipped_sets())}); order=random shuffles them (--seed), start=N "
+                          "begins at the Nth; each is played by a colour-swapped game pair"),
         click.option("--opening-plies", type=click.IntRange(0), default=0, show_default=True,
                      help="random openings of this many plies (seeded by --seed)"),
         click.option("--seed", type=int, default=1, show_default=True),
         click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
                      help="adjudicate a draw after this many plies"),
-        click.option("--resign", "resign_score", type=click.IntRange(1), default=None,
-                     help="adjudicate a loss when an engine scores below -CP for 3 moves"),
-        click.option("--draw", "draw_score", type=click.IntRange(0), default=None,
-                     help="adjudicate a draw when both engines score within +-CP for 8 moves each (after 40 plies)"),
+        click.option("--resign", "resign_text", metavar="movecount=N score=CP [twosided=true]", default=None,
+                     help="adjudicate a loss when an engine scores CP or more below 0 for N moves in a row "
+                          "(N default 3; twosided: only when its opponent agrees); a bare CP works too"),
+        click.option("--draw", "draw_text", metavar="movenumber=M movecount=N score=CP", default=None,
+                     help="adjudicate a draw once M full moves were played (default 20) when both engines "
+                          "scored within CP of 0 for N moves each (default 8); a bare CP works too"),
+        click.option("--tb-adjudicate", is_flag=True,
+                     help="adjudicate positions our endgame tables settle (build them: mcts-engine tables GAME)"),
+        click.option("--tb-path", type=click.Path(file_okay=False),
+                     help="the endgame tables' directory (default: where mcts-engine tables puts them)"),
         click.option("--json", "as_json", is_flag=True, help="print the final report as JSON"),
         click.option("--quiet", is_flag=True, help="no progress bar"),
         cluster_option,
@@ -109,6 +124,12 @@ def tournament_options(f):
         click.option("--resume", is_flag=True, help="continue the journal (it must exist)"),
         click.option("--pdn", "pdn_file", type=click.Path(dir_okay=False),
                      help="write every game of the journal as PDN / PGN-like records here"),
+        click.option("--recover", is_flag=True,
+                     help="restart an engine that crashed or fell silent and go on (default: stop the tournament)"),
+        click.option("--rating-interval", type=click.IntRange(0), default=10, show_default=True,
+                     help="print the Elo (a match) or the rating table every N games (0: only at the end)"),
+        click.option("--log", type=click.Path(dir_okay=False),
+                     help="append every line to and from each engine to this file"),
     ], f))
 
 
@@ -122,16 +143,35 @@ def play_conditions(o: dict, openings: int, seed: int) -> PlayConditions:
         raise ValueError("--concurrency is for local runs: with --cluster each worker plays as many "
                          "games at once as it has threads (dask worker --nthreads)")
     tc = TimeControl.parse(o["movetime"], o["nodes"], o["tc"], o["margin"])
-    return PlayConditions(o["game"], rules, tc, openings_of(o, rules, openings, seed),
-                          Adjudication(o["max_plies"], resign_score=o["resign_score"], draw_score=o["draw_score"]),
+    return PlayConditions(o["game"], rules, tc, openings_of(o, rules, openings, seed), adjudication_of(o, rules),
                           o["game_timeout"], o["concurrency"] or max(1, min(8, os.cpu_count() or 1)))
+
+
+def adjudication_of(o: dict, rules: dict) -> Adjudication:
+    """``--max-plies``, ``--resign``, ``--draw`` and ``--tb-adjudicate`` as an Adjudication; with
+    the tables, ValueError unless the game has some on disk."""
+    fields = {**(parse_resign(o["resign_text"]) if o["resign_text"] else {}),
+              **(parse_draw(o["draw_text"]) if o["draw_text"] else {})}
+    if o["tb_adjudicate"]:
+        from mcts_engine.tables import TableSet, default_directory
+        game = get_game(o["game"], **rules)
+        if not game.endgame_tables:
+            raise ValueError(f"--tb-adjudicate: {game.name} has no endgame tables")
+        path = str(o["tb_path"] or default_directory())
+        if not TableSet(game, path).on_disk():
+            raise ValueError(f"--tb-adjudicate: no endgame tables of {game.name} in {path}: build them with "
+                             f"mcts-engine tables {game.name}")
+        fields["tablebases"] = path
+    elif o["tb_path"]:
+        raise ValueError("--tb-path is for --tb-adjudicate")
+    return Adjudication(o["max_plies"], **fields)
 
 
 def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, ...]:
     """The openings of ``--openings FILE``, or ``count`` random ones of ``--opening-plies``, or
     the start position."""
     if o["openings_file"]:
-        return read_openings(o["openings_file"], o["game"], rules)
+        return load_openings(OpeningsSpec.parse(o["openings_file"]), o["game"], rules, seed)
     if o["opening_plies"]:
         return random_openings(o["game"], rules, o["opening_plies"], count, seed)
     return (Opening(None),)
@@ -169,47 +209,69 @@ def _run(kind: str, **o) -> None:
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
+        if o["log"] and o["cluster"] is not None:
+            raise ValueError("--log is for local runs: with --cluster the engines run on the workers")
         sprt = _sprt(o["sprt"])
         journal = Journal(o["journal"])
-        tournament = Tournament(settings, journal)
-        todo, done = tournament.prepare()
+        tournament = Tournament(settings, journal, recover=o["recover"])
+        todo, done = tournament.check()
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    bar = None
-    if not o["quiet"] and not o["as_json"]:
-        from tqdm import tqdm
-        bar = tqdm(total=len(todo) + len(done), initial=len(done), unit="game", file=sys.stderr)
+    log = EngineLog(o["log"]) if o["log"] else None
+    try:
+        _play(tournament, todo, done, sprt, o, log)
+    finally:
+        if log is not None:
+            log.close()
 
-    def on_game(record: dict) -> None:
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix_str(f"{record['players'][0]} vs {record['players'][1]}: {record['score_first']}")
 
-    header, _ = journal.load()
+def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | None, o: dict,
+          log: EngineLog | None) -> None:
+    """Check the engines (before any game), play ``todo``, report; a stop names why."""
+    settings = tournament.settings
+    if todo and o["cluster"] is None:
+        try:
+            check_engines(settings.lineup(), io_log=log.line if log else None)
+        except EngineCheckError as err:
+            click.echo(f"Error: {err}", err=True)
+            sys.exit(2)
+    todo, done = tournament.prepare()
+    header, _ = tournament.journal.load()
+    progress = RunProgress(RunProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
+                                         settings.conditions.game, o["rating_interval"],
+                                         lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty()), done)
 
     def should_stop(games: list[dict]) -> bool:
-        return sprt is not None and report.build(games, header, sprt)["sprt"]["status"] is not None
+        return sprt is not None and report.sprt_verdict(games, header, sprt)["status"] is not None
 
-    tournament.on_game, tournament.should_stop = on_game, should_stop
+    tournament.on_game, tournament.should_stop = progress.game, should_stop
     try:
-        with open_executor(o["cluster"], c.concurrency) as executor:
+        with open_executor(o["cluster"], settings.conditions.concurrency, log.line if log else None) as executor:
             tournament.executor = executor
             results = tournament.run(todo, done)
     except KeyboardInterrupt:
-        _stopped(bar, "interrupted", o["journal"], 130)
+        _stopped(progress, "interrupted", o["journal"], 130)
     except ClusterError as err:          # the cluster's set-up: unreachable, no workers, a worker lacking an engine
-        _stopped(bar, f"Error: {err}", o["journal"], 2)
+        _stopped(progress, f"Error: {err}", o["journal"], 2)
     except ExecutorError as err:
-        _stopped(bar, f"Error: {err}", o["journal"], 1)
-    if bar is not None:
-        bar.close()
+        _stopped(progress, f"Error: {err}", o["journal"], 1)
+    progress.close()
     _finish(results, header, sprt, o["as_json"], o["pdn_file"])
+    if tournament.fault is not None:
+        fault = tournament.fault
+        spec = next(e for e in settings.engines if e.name == fault.engine)
+        click.echo(f"Error: engine {fault.engine!r} lost game {fault.record['id'] + 1} by a {fault.kind}: "
+                   f"{fault.record['reason']}\n  command: {' '.join(spec.cmd)}\nthe tournament stopped "
+                   f"(--recover restarts such an engine and goes on); finished games are in {o['journal']} "
+                   "(rerun to continue)", err=True)
+        sys.exit(1)
 
 
-def _stopped(bar, message: str, journal: str, status: int) -> None:
-    """End a run that could not finish: the message, where the finished games are, the exit status."""
-    if bar is not None:
-        bar.close()
+def _stopped(progress, message: str, journal: str, status: int) -> None:
+    """End a run that could not finish: the message, where the finished games are, the exit status
+    (``progress``: a ``RunProgress`` or a bar, closed first)."""
+    if progress is not None:
+        progress.close()
     click.echo(f"{message}\nfinished games are in {journal} (rerun to continue)", err=True)
     sys.exit(status)
 
@@ -273,6 +335,31 @@ def report_cmd(journal: str, sprt, pdn_file: str | None, as_json: bool) -> None:
     if not games:
         raise click.UsageError(f"journal {journal} has no finished game")
     _finish(games, header, _sprt(sprt), as_json, pdn_file, summary)
+
+
+@main.command("ratings")
+@click.argument("journals", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--anchor", metavar="NAME[=ELO]", help="fix this engine's rating (default 0) instead of the mean")
+@click.option("--json", "as_json", is_flag=True)
+def ratings_cmd(journals: tuple[str, ...], anchor: str | None, as_json: bool) -> None:
+    """One rating list from the games of JOURNALS (matches, round robins, gauntlets, tunes)."""
+    from .results.ratings import rate, ratings_text
+    try:
+        games = [g for path in journals for g in Journal(path).load()[1]]
+        name, _, value = (anchor or "").partition("=")
+        rating_list = rate(games, name or None, float(value) if value else 0.0)
+    except (ValueError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+    if not games:
+        raise click.UsageError(f"no finished game in {', '.join(journals)}")
+    if as_json:
+        click.echo(json.dumps({"games": rating_list.games, "anchor": rating_list.anchor, "groups": rating_list.groups,
+                               "ratings": [{"name": r.name, "elo": r.elo, "error": r.error, "games": r.record.games,
+                                            "points": r.record.points, "wins": r.record.wins,
+                                            "draws": r.record.draws, "losses": r.record.losses}
+                                           for r in rating_list.ratings]}, indent=2))
+    else:
+        click.echo(ratings_text(rating_list))
 
 
 @main.command("replay")
@@ -344,6 +431,8 @@ def tune(**o) -> None:
         tune_run.check_optimizer(settings)
         settings = check_engine(settings)
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
+        if against is not None and o["cluster"] is None:
+            check_engines(Lineup(c, (against,)))     # the baseline starts, or exit 2 before any game
         sprt = _sprt(o["confirm_sprt"])
         journal = TuneJournal(o["journal"])
         files = paths(o["journal"])
@@ -352,8 +441,8 @@ def tune(**o) -> None:
             journaled += len(Journal(files.confirm).load()[1])
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    bar = None
-    if not o["quiet"] and not o["as_json"]:
+    bar, talk = None, not (o["quiet"] or o["as_json"])
+    if talk and sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=2 * o["pairs"] * o["iterations"] + (o["confirm_games"] or 0), initial=journaled,
                    unit="game", file=sys.stderr)
@@ -363,10 +452,13 @@ def tune(**o) -> None:
             bar.update(1)
 
     def on_iteration(record: dict) -> None:
+        values = record["theta"] if "theta" in record else record["values"]
+        where = f"it {record['iteration']}/{o['iterations']} " + " ".join(
+            f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values))
         if bar is not None:
-            values = record["theta"] if "theta" in record else record["values"]
-            bar.set_postfix_str(f"it {record['iteration']}/{o['iterations']} " + " ".join(
-                f"{p.name}={value_text(p, x)}" for p, x in zip(settings.params, values)))
+            bar.set_postfix_str(where)
+        elif talk:                    # not a terminal: a plain line an iteration, no bar
+            click.echo(f"tune: {where}", err=True)
 
     try:
         with open_executor(o["cluster"], c.concurrency) as executor:

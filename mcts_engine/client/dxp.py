@@ -226,6 +226,7 @@ class DxpEngineProcess(ProcessEngine):
 
     # --- the connection ----------------------------------------------------------------------
     def _send(self, message) -> None:
+        self.log(">", message.encode())
         if self.channel is None or not self.channel.send(message):
             raise self._gone("while sending")
 
@@ -238,6 +239,7 @@ class DxpEngineProcess(ProcessEngine):
                 raise self._error(EngineTimeout, f"no {what} in time") from None
             if text is None:
                 raise self._gone(f"while waiting for {what}")
+            self.log("<", text)
             try:
                 return parse_message(text)
             except DxpError as err:

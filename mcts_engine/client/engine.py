@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Callable
 
 from .dxp import DxpEngineProcess
 from .errors import EngineProtocolError, EngineStartError, EngineTimeout
@@ -161,9 +162,10 @@ def go_command(limits: GoLimits) -> str:
             words += [key, str(value)]
     clock = limits.clock
     if clock is not None:
-        ms, inc, white = clock.time_ms, clock.increment_ms, clock.white
-        words += ["p1time", str(ms[0]), "p2time", str(ms[1]), "p1inc", str(inc), "p2inc", str(inc),
-                  "wtime", str(ms[white]), "btime", str(ms[1 - white]), "winc", str(inc), "binc", str(inc)]
+        ms, inc, white = clock.time_ms, clock.increments, clock.white
+        words += ["p1time", str(ms[0]), "p2time", str(ms[1]), "p1inc", str(inc[0]), "p2inc", str(inc[1]),
+                  "wtime", str(ms[white]), "btime", str(ms[1 - white]), "winc", str(inc[white]),
+                  "binc", str(inc[1 - white])]
         if clock.movestogo:
             words += ["movestogo", str(clock.movestogo)]
     if limits.infinite:
@@ -202,10 +204,8 @@ def _number(words: list[str]) -> float | None:
 
 
 def make_engine(spec: EngineSpec, startup_timeout: float = 10.0, *, game: str | None = None,
-                rules: dict | None = None) -> ProcessEngine:
-    """The driver for ``spec.protocol``: ours (``uci``), Hub or DXP; not started yet."""
-    if spec.protocol == "hub":
-        return HubEngineProcess(spec, startup_timeout, game=game, rules=rules)
-    if spec.protocol == "dxp":
-        return DxpEngineProcess(spec, startup_timeout, game=game, rules=rules)
-    return EngineProcess(spec, startup_timeout, game=game, rules=rules)
+                rules: dict | None = None, io_log: Callable[[str, str, str], None] | None = None) -> ProcessEngine:
+    """The driver for ``spec.protocol``: ours (``uci``), Hub or DXP; not started yet (``io_log``:
+    ``ProcessEngine``'s hook for every line)."""
+    driver = {"hub": HubEngineProcess, "dxp": DxpEngineProcess}.get(spec.protocol, EngineProcess)
+    return driver(spec, startup_timeout, game=game, rules=rules, io_log=io_log)

@@ -70,7 +70,7 @@ def level_command(limits: GoLimits, mover: int) -> str:
         return f"level depth={limits.depth}"
     clock = limits.clock
     if clock is not None:
-        inc = clock.increment_ms / 1000
+        inc = clock.increments[mover] / 1000
         parts = [f"moves={clock.movestogo}"] if clock.movestogo else []
         parts.append(f"time={max(0.0, clock.time_ms[mover] / 1000 - inc):.3f}")
         if inc:

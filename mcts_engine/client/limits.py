@@ -12,12 +12,19 @@ __all__ = ["Clock", "GoLimits"]
 class Clock:
     """Both players' clocks (ms left; player 0 moves first), the increment per move (ms), the
     moves left in this period (None: the rest of the game), and which player is White
-    (engines that name clocks by colour, as UCI does)."""
+    (engines that name clocks by colour, as UCI does).  ``increments_ms`` gives each player
+    an increment of its own (a time-odds game); None: both get ``increment_ms``."""
 
     time_ms: tuple[int, int]
     increment_ms: int = 0
     movestogo: int | None = None
     white: int = 0
+    increments_ms: tuple[int, int] | None = None
+
+    @property
+    def increments(self) -> tuple[int, int]:
+        """Each player's increment (ms), player 0 first."""
+        return self.increments_ms if self.increments_ms is not None else (self.increment_ms, self.increment_ms)
 
 
 @dataclass(frozen=True)

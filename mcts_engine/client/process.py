@@ -101,6 +101,10 @@ class ProcessEngine:
     ``game`` and ``rules`` are the tournament's game and rule options, which the
     handshake tells the engine.
 
+    ``io_log`` (public) sees every line: it is called with the engine's name, ``>`` (a line
+    sent), ``<`` (a line of its stdout) or ``!`` (of its stderr), and the line, from the
+    thread that sent or read it (the manager's ``--log``).
+
     ``on_info`` (public, may be set between searches) is the hook for a live view of a
     search: during ``go`` it is called with every ``info`` line, as the engine wrote it in
     its protocol, the moment the line arrives (on the thread running ``go``); the lines
@@ -109,13 +113,15 @@ class ProcessEngine:
 
     def __init__(self, spec: EngineSpec, startup_timeout: float = 10.0, *, strict_options: bool = True,
                  game: str | None = None, rules: dict | None = None,
-                 on_info: Callable[[str], None] | None = None):
+                 on_info: Callable[[str], None] | None = None,
+                 io_log: Callable[[str, str, str], None] | None = None):
         self.spec = spec
         self.startup_timeout = startup_timeout
         self.strict_options = strict_options   # refuse options the engine does not declare
         self.game = game                       # the game to set (UCI_Variant) after the spec's options
         self.rules = dict(rules or {})         # its rule options (the Rules option)
         self.on_info = on_info                 # called with each info line of a go as it arrives
+        self.io_log = io_log                   # called with (name, direction, line) for every line
         self.id_name: str | None = None
         self.id_author: str | None = None
         self.options_declared: dict[str, AdvertisedOption] = {}   # by the name the engine declared
@@ -281,11 +287,17 @@ class ProcessEngine:
             raise RuntimeError(f"engine {self.name!r} is not started")
         if self._closed:
             raise self._error(EngineCrash, "the engine was already quit or killed")
+        self.log(">", line)
         try:
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._exited(f"while sending {line[:60]!r}") from None
+
+    def log(self, direction: str, line: str) -> None:
+        """Hand a line to ``io_log`` (if any): ``>`` sent, ``<`` received, ``!`` stderr."""
+        if self.io_log is not None:
+            self.io_log(self.name, direction, line)
 
     def _heard_info(self, line: str, infos: list[str]) -> None:
         """An ``info`` line of the running ``go``: kept in ``infos`` and handed to ``on_info``."""
@@ -307,6 +319,7 @@ class ProcessEngine:
                 return self.returncode
             self._closed = True
             if not self._leader_exited():
+                self.log(">", "quit")
                 try:
                     proc.stdin.write("quit\n")
                     proc.stdin.flush()
@@ -388,7 +401,9 @@ class ProcessEngine:
                 line = stream.readline(MAX_LINE)
                 if not line:
                     break
-                self._lines.put(line.rstrip("\r\n"))
+                line = line.rstrip("\r\n")
+                self.log("<", line)
+                self._lines.put(line)
         except (OSError, ValueError):
             pass
         finally:
@@ -402,6 +417,7 @@ class ProcessEngine:
                     break
                 line = line.rstrip("\r\n")
                 if line:
+                    self.log("!", line)
                     self._stderr.append(line[:STDERR_WIDTH])
         except (OSError, ValueError):
             pass

@@ -2,7 +2,7 @@
 ``--engine`` and engines files, the GUI's engines).
 
 ``parse_engine_arg`` reads the command line form ``name=uct1 cmd=mcts-engine
-option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P]`` and ``load_engines_file`` a JSON
+option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P] [tc=40/60+0.6 | st=0.1 | nodes=200]`` and ``load_engines_file`` a JSON
 or TOML file ``{"engines": [{"name": ..., "cmd": ..., "options": {...}}]}``.
 """
 from __future__ import annotations
@@ -47,12 +47,13 @@ class EngineSpec:
     protocol: str = "uci"
     host: str = "127.0.0.1"
     port: int | None = None
+    tc: str | None = None     # the engine's own time control, as the tournament manager reads it
 
     def identity(self) -> dict:
         """What a journal records of the engine (the new fields only when they are not the default,
         so journals written before they existed still resume)."""
         out = asdict(self)
-        for key, default in (("protocol", "uci"), ("host", "127.0.0.1"), ("port", None)):
+        for key, default in (("protocol", "uci"), ("host", "127.0.0.1"), ("port", None), ("tc", None)):
             if out[key] == default:
                 del out[key]
         return out
@@ -116,7 +117,14 @@ def _option_text(value) -> str:
     raise EngineSpecError(f"option value {value!r} is not a string, number or boolean")
 
 
-SPEC_KEYS = "name=, cmd=, cwd=, protocol=, host=, port=, option.<Name>="
+SPEC_KEYS = "name=, cmd=, cwd=, protocol=, host=, port=, tc=, st=, nodes=, option.<Name>="
+TIME_KEYS = ("tc", "st", "nodes")     # an engine's own time control: a clock, seconds a move, nodes a move
+
+
+def time_control_text(key: str, value: str) -> str:
+    """A spec's ``tc=``, ``st=`` or ``nodes=`` as the one text ``EngineSpec.tc`` keeps: the clock
+    as written (``40/60+0.6``), else ``st=0.1`` or ``nodes=200``."""
+    return value if key == "tc" else f"{key}={value}"
 
 
 def parse_engine_arg(text: str) -> EngineSpec:
@@ -130,7 +138,7 @@ def parse_engine_arg(text: str) -> EngineSpec:
         tokens = shlex.split(text)
     except ValueError as err:
         raise EngineSpecError(f"engine {text!r}: cannot split into tokens: {err}") from None
-    name = cmd = cwd = None
+    name = cmd = cwd = tc = None
     protocol, host, port = "uci", "127.0.0.1", None
     options: dict[str, str] = {}
     seen_options: dict[str, str] = {}
@@ -166,6 +174,13 @@ def parse_engine_arg(text: str) -> EngineSpec:
             if not value.isdigit():
                 raise EngineSpecError(f"engine {text!r}: port {value!r} is not a number")
             port = int(value)
+        elif lowered in TIME_KEYS:
+            if tc is not None:
+                raise EngineSpecError(f"engine {text!r}: one time control an engine (tc=, st= or nodes=), "
+                                      f"not also {token!r}")
+            if not value.strip():
+                raise EngineSpecError(f"engine {text!r}: empty {lowered}= in token {token!r}")
+            tc = time_control_text(lowered, value)
         elif lowered.startswith("option."):
             opt = key[len("option."):]
             if not opt.strip():
@@ -179,7 +194,7 @@ def parse_engine_arg(text: str) -> EngineSpec:
     if name is None:
         raise EngineSpecError(f"engine {text!r}: missing name=<name>")
     spec = EngineSpec(name=name, cmd=resolve_cmd(cmd or []), options=options, cwd=cwd, protocol=protocol,
-                      host=host, port=port)
+                      host=host, port=port, tc=tc)
     return check_connection(spec, f"engine {text!r}")
 
 
@@ -217,10 +232,10 @@ def load_engines_file(path) -> dict[str, EngineSpec]:
         where = f"{path}: engines[{i}]"
         if not isinstance(entry, dict):
             raise EngineSpecError(f"{where}: expected a table with name, cmd, options")
-        unknown = set(entry) - {"name", "cmd", "options", "cwd", "protocol", "host", "port"}
+        unknown = set(entry) - {"name", "cmd", "options", "cwd", "protocol", "host", "port", *TIME_KEYS}
         if unknown:
             raise EngineSpecError(f"{where}: unknown keys {sorted(unknown)} "
-                                  "(keys: name, cmd, options, cwd, protocol, host, port)")
+                                  "(keys: name, cmd, options, cwd, protocol, host, port, tc, st, nodes)")
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             raise EngineSpecError(f"{where}: missing or empty name")
@@ -251,9 +266,12 @@ def load_engines_file(path) -> dict[str, EngineSpec]:
         port = entry.get("port")
         if port is not None and (not isinstance(port, int) or isinstance(port, bool)):
             raise EngineSpecError(f"{where}: port must be a number")
+        times = [key for key in TIME_KEYS if key in entry]
+        if len(times) > 1:
+            raise EngineSpecError(f"{where}: one time control an engine, not {' and '.join(times)}")
         spec = EngineSpec(name=name, cmd=resolve_cmd(cmd), options=options, cwd=cwd,
                           protocol=str(entry.get("protocol", "uci")).lower(), host=str(entry.get("host", "127.0.0.1")),
-                          port=port)
+                          port=port, tc=time_control_text(times[0], str(entry[times[0]])) if times else None)
         specs[name] = check_connection(spec, where)
     return specs
 

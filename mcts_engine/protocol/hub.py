@@ -45,7 +45,8 @@ HUB_BOARDS = {50: "international", 32: "english", 72: "canadian", 64: "turkish"}
 # the clients' variant names that are not ours: Scan's (normal, killer, bt, frisian, losing) and
 # pydraughts' / lidraughts' (standard, frysk!, antidraughts, breakthrough, from position)
 HUB_VARIANTS = {"normal": "international", "standard": "international", "bt": "breakthrough",
-                "losing": "antidraughts", "from position": "international", "fromposition": "international"}
+                "losing": "antidraughts", "frysk!": "frysk", "from position": "international",
+                "fromposition": "international"}
 HUB_START_VARIANT = "international"           # Hub is the 10x10 GUIs' protocol
 _HUB_ARG = re.compile(r'([^\s=]+)(?:=("(?:[^"]*)"|\S*))?')
 _HUB_POSITION = re.compile(r"[WB][wbWBe]+")
@@ -77,8 +78,16 @@ def param_line(declared: DeclaredOption, value: object) -> str:
     if opt.kind == "spin":
         line += f" min={opt.low} max={opt.high}"
     if opt.kind == "combo":
-        line += f" values={hub_quote(' '.join(opt.choices))}"
+        line += f" values={hub_quote(' '.join(variant_values(opt.choices) if name == 'variant' else opt.choices))}"
     return line
+
+
+def variant_values(ours: tuple[str, ...]) -> list[str]:
+    """The ``variant`` param's values: our game names, then the clients' names for them that
+    are one word (Scan's ``normal``, pydraughts' ``standard`` and ``frysk!``), so a client
+    checking its variant against the list (pydraughts' ``HubEngine.variants``) finds it."""
+    return list(ours) + [name for name, game in HUB_VARIANTS.items()
+                         if " " not in name and name not in ours and game in ours]
 
 
 def hub_notation(position: State, move) -> str:

@@ -11,7 +11,7 @@ from typing import Callable, Protocol, TextIO
 
 from .. import native
 from ..echo import short
-from .hub import HubProtocol
+from .hub import HubProtocol, hub_quote
 from .uci import UciProtocol
 
 Dialect = UciProtocol | HubProtocol
@@ -71,9 +71,16 @@ def choose_dialect(first_line: str, write: Callable[[str], None]) -> Dialect:
     return HubProtocol(write) if words[:1] == ["hub"] else UciProtocol(write)
 
 
-def serve(transport: Transport) -> int:
-    """Speak the protocol over ``transport`` until ``quit`` or end of input; return 0."""
+def serve(transport: Transport, hub: bool = False, params: dict[str, str] | None = None) -> int:
+    """Speak the protocol over ``transport`` until ``quit`` or end of input; return 0.
+
+    With ``hub`` the session speaks Hub from the start (``mcts-engine hub``, as Scan is started
+    as ``scan hub``), its parameters first set from ``params`` as by ``set-param``."""
     dialect: Dialect | None = None
+    if hub:
+        dialect = HubProtocol(transport.write_line)
+        for name, value in (params or {}).items():
+            dialect.handle(f"set-param name={name} value={hub_quote(value)}")
     try:
         while dialect is None or not dialect.session.closed:
             line = transport.read_line()
@@ -95,10 +102,13 @@ def serve(transport: Transport) -> int:
     return 0
 
 
-def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Speak the protocol on ``stdin``/``stdout`` (default: the process's) until ``quit`` or end of input."""
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None, hub: bool = False,
+        params: dict[str, str] | None = None) -> int:
+    """Speak the protocol on ``stdin``/``stdout`` (default: the process's) until ``quit`` or end of
+    input; Hub from the start with ``hub`` (``params`` set first, see ``serve``)."""
     # The reading thread waits for the GIL while the search thread runs; hand it over
     # after 1 ms instead of 5 so that stop and isready are answered at once.
     sys.setswitchinterval(0.001)
     native.warn_if_missing()
-    return serve(StdioTransport(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout))
+    return serve(StdioTransport(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout),
+                 hub, params)

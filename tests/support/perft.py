@@ -2,7 +2,7 @@
 the same start, end, captured set and resulting kind are one move), shared by the rules', the
 native kernel's and the command line's tests."""
 
-# variant -> (rule options, [perft(1), perft(2), ...]) from shared/perft/README.md (drop columns)
+# variant -> (rule options, [perft(1), perft(2), ...]) from the published perft tables (drop columns)
 PERFT = {
     "english": ({}, [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680]),
     "international": ({}, [9, 81, 658, 4265, 27117, 167140, 1049442]),

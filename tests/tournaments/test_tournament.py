@@ -13,10 +13,12 @@ from tournaments.cli import main
 from mcts_engine.records import parse_records, replay
 from tournaments.results.journal import Journal
 from tournaments.results.sprt import SPRT
-from tournaments.play.conditions import Opening, PlayConditions, TimeControl, read_openings
+from tournaments.play.conditions import Opening, PlayConditions, TimeControl
+from tournaments.play.openings import read_openings
 from tournaments.play.runner import TournamentSettings, schedule
 from mcts_engine.client import EngineSpec
 from support import FAKES
+from support.drivers import engine_command, engine_env
 from support.tournament import PY, fake, games_of, ours, run, tournament_command
 
 def test_a_match_journals_every_game_in_colour_swapped_pairs(tmp_path):
@@ -59,25 +61,74 @@ def test_report_recomputes_from_the_journal(tmp_path):
     assert sum(report["pairs"][0]["pentanomial"]) == 3
 
 
-def test_broken_engines_lose_with_the_right_reason_and_the_tournament_completes(tmp_path):
+def test_with_recover_broken_engines_lose_with_the_right_reason_and_the_tournament_completes(tmp_path):
     journal = tmp_path / "j.jsonl"
     proc = run("gauntlet", "--game", "english", "--engine", ours("good", "Agent=random"),
                "--engine", fake("crasher", "crash.py", "CrashAfter=2"),
                "--engine", fake("hanger", "hang.py", "HangAfter=1"),
                "--engine", fake("cheater", "illegal.py", "LegalMoves=1"),
-               "--engine", fake("mute", "no_handshake.py"),
-               "--games", "2", "--concurrency", "2", "--movetime", "50", "--margin", "500",
+               "--games", "2", "--concurrency", "2", "--movetime", "50", "--margin", "500", "--recover",
                "--journal", str(journal), "--quiet", timeout=180)
     games = games_of(journal)
-    assert len(games) == 8
-    expected = {"crasher": "crash", "hanger": "timeout", "cheater": "illegal move", "mute": "failed to start"}
+    assert len(games) == 6
+    expected = {"crasher": "crash", "hanger": "timeout", "cheater": "illegal move"}
     for g in games:
         bad = next(n for n in g["players"] if n != "good")
         assert expected[bad] in g["reason"], g["reason"]
         good_first = g["players"][0] == "good"
         assert g["score_first"] == (1.0 if good_first else 0.0), g
+        assert g.get("fault", {}).get("engine") == (None if bad == "cheater" else bad)
     table = proc.stdout[proc.stdout.index("Rank"):].splitlines()
-    assert table[1].split()[:4] == ["1", "good", "8", "8"]   # first, 8 points from 8 games
+    assert table[1].split()[:4] == ["1", "good", "6", "6"]   # first, 6 points from 6 games
+
+
+def test_without_recover_a_crash_stops_the_tournament_after_journaling_it(tmp_path):
+    """As cutechess without -recover: the crash is a journaled forfeit, then no new game starts;
+    exit status 1 names the engine, the game and --recover; a rerun with --recover goes on."""
+    journal = tmp_path / "j.jsonl"
+    args = ["match", "--game", "english", "--engine", ours("good", "Agent=random"), "--engine",
+            fake("crasher", "crash.py", "CrashAfter=1"), "--games", "8", "--concurrency", "1", "--movetime", "20",
+            "--journal", str(journal), "--quiet"]
+    proc = run(*args, check=False)
+    games = games_of(journal)
+    assert proc.returncode == 1 and "engine 'crasher' lost game" in proc.stderr and "--recover" in proc.stderr
+    assert 1 <= len(games) <= 2 and any(g.get("fault", {}).get("kind") == "crash" for g in games)
+    assert "Final results" in proc.stdout                       # the report of what was played
+    run(*args, "--recover", timeout=180)
+    assert len(games_of(journal)) == 8
+
+
+def write_script(path, text: str) -> str:
+    path.write_text(text)
+    return f'cmd="{PY} {path}"'
+
+
+@pytest.mark.parametrize("case", ["no handshake", "wrong cwd", "bad option", "dies with a message", "no such program",
+                                  "hub wrong cwd"])
+def test_an_engine_that_cannot_start_is_an_error_before_any_game(tmp_path, case):
+    """cutechess's "Could not initialize player": exit status 2 naming the engine, its command
+    and what it wrote to stderr; no journal at all, so fixing the engine and rerunning starts
+    clean (no forfeits left behind)."""
+    script = tmp_path / "engine.py"
+    spec = {"no handshake": fake("broken", "no_handshake.py"),
+            "wrong cwd": "name=broken cmd=mcts-engine cwd=/wrong/path",
+            "bad option": ours("broken", "UCT_C=abc"),
+            "dies with a message": "name=broken " + write_script(
+                script, "import sys\nsys.stderr.write('cannot read scan.ini in this directory\\n')\nsys.exit(1)\n"),
+            "no such program": "name=broken cmd=/no/such/engine",
+            "hub wrong cwd": 'name=broken protocol=hub cmd="mcts-engine hub" cwd=/wrong/path'}[case]
+    journal = tmp_path / "j.jsonl"
+    start = time.perf_counter()
+    proc = run("match", "--game", "english", "--engine", ours("good", "Agent=random"), "--engine", spec,
+               "--games", "2", "--movetime", "20", "--journal", str(journal), check=False, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "engine 'broken' could not be initialized" in proc.stderr and "command:" in proc.stderr
+    assert "good" not in proc.stderr and "Traceback" not in proc.stderr and not journal.exists()
+    why = {"no handshake": "no uciok", "wrong cwd": "/wrong/path", "bad option": "UCT_C=abc rejected",
+           "dies with a message": "stderr: cannot read scan.ini", "no such program": "/no/such/engine",
+           "hub wrong cwd": "/wrong/path"}[case]
+    assert why in proc.stderr, proc.stderr
+    assert time.perf_counter() - start < 40
 
 
 def test_killing_the_manager_and_resuming_loses_and_repeats_no_game(tmp_path):
@@ -364,10 +415,19 @@ def test_an_engine_that_overruns_its_clock_loses_on_time(tmp_path):
     # A says it is losing (-500 cp) on every move: it resigns on its third move
     (("-500", "0"), ["--resign", "300"], [("adjudicated: resign by score", 0.0, 5),
                                            ("adjudicated: resign by score", 1.0, 6)]),
-    # both say 5 cp: after 40 plies, 8 moves each within 10 cp of 0 are a draw (ply 55);
-    # with these seeds both random games would last longer (93 and 122 plies)
-    (("5", "-5"), ["--draw", "10"], [("adjudicated: draw by score", 0.5, 55),
-                                     ("adjudicated: draw by score", 0.5, 55)]),
+    # cutechess's form: on its second move
+    (("-500", "0"), ["--resign", "movecount=2 score=300"], [("adjudicated: resign by score", 0.0, 3),
+                                                            ("adjudicated: resign by score", 1.0, 4)]),
+    # two-sided: only once B agrees that A is lost (+400 >= 300) for three moves of its own
+    (("-500", "400"), ["--resign", "movecount=3 score=300 twosided=true"],
+     [("adjudicated: resign by score", 0.0, 6), ("adjudicated: resign by score", 1.0, 6)]),
+    # both say 5 cp: once 20 full moves (40 plies) were played with 8 quiet moves each, a draw
+    # (cutechess counts the quiet moves from the start); with these seeds both random games
+    # would last longer (93 and 122 plies)
+    (("5", "-5"), ["--draw", "10"], [("adjudicated: draw by score", 0.5, 40),
+                                     ("adjudicated: draw by score", 0.5, 40)]),
+    (("5", "-5"), ["--draw", "movenumber=30 movecount=4 score=10"], [("adjudicated: draw by score", 0.5, 60),
+                                                                    ("adjudicated: draw by score", 0.5, 60)]),
 ])
 def test_resign_and_draw_adjudication_by_engine_scores(tmp_path, scores, flag, reasons):
     journal = tmp_path / "j.jsonl"
@@ -377,6 +437,30 @@ def test_resign_and_draw_adjudication_by_engine_scores(tmp_path, scores, flag, r
     games = sorted(games_of(journal), key=lambda g: g["id"])
     assert [(g["reason"], g["score_first"], g["plies"]) for g in games] == reasons
     assert [g["infos"][0]["cp"] for g in games] == [int(scores[0]), int(scores[1])]   # as the engines said
+
+
+def test_a_one_sided_resignation_waits_for_the_winner_to_agree(tmp_path):
+    """twosided=true: A says it is lost, B says the game is even: nobody resigns."""
+    journal = tmp_path / "j.jsonl"
+    run("match", "--game", "english", "--engine", clock_fake("A", tmp_path / "A.log", "Seed=6", "ScoreCp=-500"),
+        "--engine", clock_fake("B", tmp_path / "B.log", "Seed=4", "ScoreCp=0"), "--games", "2", "--max-plies", "20",
+        "--concurrency", "1", "--movetime", "20", "--resign", "movecount=2 score=300 twosided=true",
+        "--journal", str(journal), "--quiet")
+    assert all("resign" not in g["reason"] for g in games_of(journal))
+
+
+@pytest.mark.parametrize("flag,words", [
+    (["--resign", "movecount=0 score=300"], "movecount=0"), (["--resign", "count=3 score=300"], "'count=3'"),
+    (["--draw", "movecount=8"], "score= is missing"), (["--resign", "movecount=2 score=300 twosided=maybe"],
+                                                      "twosided=maybe"),
+    (["--tb-adjudicate", "--game", "frisian"], "frisian has no endgame tables"),
+    (["--tb-path", "/nowhere"], "--tb-path is for --tb-adjudicate"),
+])
+def test_bad_adjudication_is_one_clear_error(tmp_path, flag, words):
+    game = [] if "--game" in flag else ["--game", "english"]
+    proc = run("match", *game, "--engine", ours("A"), "--engine", ours("B"), *flag,
+               "--journal", str(tmp_path / "j.jsonl"), check=False)
+    assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_a_round_robin_plays_every_pair_and_reports_its_crosstable(tmp_path):
@@ -409,3 +493,44 @@ def test_a_round_robin_plays_every_pair_and_reports_its_crosstable(tmp_path):
     ranking = lines[lines.index(next(s for s in lines if s.startswith("Rank"))) + 1:][:3]
     total = {n: sum(points[(n, b)] for b in names if b != n) for n in names}
     assert [float(r.split()[3]) for r in ranking] == sorted(total.values(), reverse=True)
+
+
+def test_endgame_tables_adjudicate_a_settled_ending(tmp_path):
+    """--tb-adjudicate with 2K-1K built: two kings against one, Black to move, is a win the
+    tables know; each game ends after its first move with the tables' verdict."""
+    tables = tmp_path / "tables"
+    subprocess.run([*engine_command(), "tables", "english", "--material", "2K-1K", "--path", str(tables)],
+                   check=True, capture_output=True, env=engine_env(), timeout=120)
+    openings, journal = tmp_path / "ending.txt", tmp_path / "j.jsonl"
+    openings.write_text("B:WK32:BK1,K2\n")      # every Black move keeps a won 2K-1K
+    run("match", "--game", "english", "--engine", ours("A", "Agent=random", "Seed=1"), "--engine",
+        ours("B", "Agent=random", "Seed=2"), "--games", "2", "--nodes", "1", "--openings", str(openings),
+        "--tb-adjudicate", "--tb-path", str(tables), "--journal", str(journal), "--quiet")
+    games = sorted(games_of(journal), key=lambda g: g["id"])
+    assert [g["plies"] for g in games] == [1, 1]
+    assert all(g["reason"].startswith("adjudicated: endgame tables: the first player wins") for g in games), games
+    assert [g["score_first"] for g in games] == [1.0, 1.0]
+    proc = run("match", "--game", "english", "--engine", ours("A"), "--engine", ours("B"), "--tb-adjudicate",
+               "--tb-path", str(tmp_path / "empty"), "--journal", str(tmp_path / "k.jsonl"), check=False)
+    assert proc.returncode == 2 and "no endgame tables of english" in proc.stderr
+
+
+def test_each_engine_its_own_time_control(tmp_path):
+    """tc= in a spec: A on a 2 s + 0.1 s clock, B on 50 ms a move (st=0.05): A's go lines carry
+    the clocks with A's increment on its own side, B's a move time; a bad tc= is a usage error."""
+    journal, logs = tmp_path / "j.jsonl", {n: tmp_path / f"{n}.log" for n in "AB"}
+    run("match", "--game", "english", "--engine", clock_fake("A", logs["A"]) + " tc=2+0.1",
+        "--engine", clock_fake("B", logs["B"]) + " st=0.05", "--games", "2", "--max-plies", "6",
+        "--concurrency", "1", "--journal", str(journal), "--quiet")
+    a_lines, b_lines = logs["A"].read_text().splitlines(), logs["B"].read_text().splitlines()
+    assert len(a_lines) == len(b_lines) == 6 and all(line == "go movetime 50" for line in b_lines)
+    for line in a_lines:
+        go = go_fields(line)
+        a_is_first = go["p1inc"] == 100
+        assert (go["p1inc"], go["p2inc"]) == ((100, 0) if a_is_first else (0, 100))
+        assert 1000 < go["p1time"] <= 2400 and go["p1time"] == go["p2time"] == go["btime"]
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert [e.get("tc") for e in header["settings"]["engines"]] == ["2+0.1", "st=0.05"]
+    proc = run("match", "--game", "english", "--engine", ours("A") + " tc=fast", "--engine", ours("B"),
+               "--journal", str(tmp_path / "k.jsonl"), check=False)
+    assert proc.returncode == 2 and "engine 'A': tc=fast: expected" in proc.stderr

@@ -41,7 +41,7 @@ import uuid
 from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import mcts_engine
 import tournaments
@@ -88,12 +88,14 @@ class ClusterTarget:
         return self.address if self.address is not None else f"local:{self.local_workers}"
 
 
-def open_executor(cluster: ClusterTarget | None, concurrency: int = 1) -> Executor:
-    """The local pool of ``concurrency`` threads, or a connection to ``cluster`` (a
-    ``DaskExecutor``; ClusterError when it cannot be reached or has no workers).  Commands
-    open it once, in a ``with``, and pass it to each ``Tournament`` they run."""
+def open_executor(cluster: ClusterTarget | None, concurrency: int = 1,
+                  io_log: Callable[[str, str, str], None] | None = None) -> Executor:
+    """The local pool of ``concurrency`` threads (``io_log`` seeing its engines' lines), or a
+    connection to ``cluster`` (a ``DaskExecutor``; ClusterError when it cannot be reached or
+    has no workers).  Commands open it once, in a ``with``, and pass it to each
+    ``Tournament`` they run."""
     if cluster is None:
-        return LocalExecutor(concurrency)
+        return LocalExecutor(concurrency, io_log)
     return DaskExecutor.connect(cluster)
 
 

@@ -4,7 +4,8 @@ fastchess hands its adjudication config whole to its tracker.
 
 A ``PlayConditions`` is the game and its rules, the ``TimeControl``, the ``Opening``s, the
 ``Adjudication`` (ply cap, resign and draw by score), a game's wall-time limit and how many
-games run at once.  Also here: the openings of ``--openings FILE`` and ``--opening-plies N``.
+games run at once.  Also here: the random openings of ``--opening-plies N`` (openings files:
+``openings.py``).
 """
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from dataclasses import asdict, dataclass, field
 
 from mcts_engine.client.engine import NEW_GAME_TIMEOUT
 from mcts_engine.client.process import STOP_GRACE
-from mcts_engine.rules import RulesError, get_game
+from mcts_engine.rules import get_game
 
-__all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings", "read_openings"]
+from .adjudication import Adjudication
+
+__all__ = ["TimeControl", "Opening", "Adjudication", "PlayConditions", "random_openings"]
 
 
 @dataclass(frozen=True)
@@ -64,20 +67,43 @@ class TimeControl:
             return cls(nodes=nodes, margin=margin)
         return cls(movetime=movetime if movetime is not None else 100, margin=margin)
 
-    def game_limit(self, max_plies: int, startup_timeout: float) -> float:
-        """The longest a game can last when both engines use all they are allowed: their
-        starts, then every move of ``max_plies`` at its limit (a clock: both clocks with
-        every increment and period), plus the grace after a ``stop``."""
-        starts = 2 * (startup_timeout + NEW_GAME_TIMEOUT)
+    @classmethod
+    def of_engine(cls, text: str, margin: float, name: str) -> "TimeControl":
+        """An engine's own time control (``EngineSpec.tc``: ``[moves/]seconds[+inc]``, ``st=S``
+        or ``nodes=N``), with the tournament's margin (seconds); ValueError naming the engine."""
+        key, _, value = text.partition("=") if text.startswith(("st=", "nodes=")) else ("tc", "", text)
+        try:
+            if key == "st":
+                seconds = float(value)
+                if not 0 < seconds < math.inf:
+                    raise ValueError("the time must be positive")
+                return cls(movetime=max(1, round(seconds * 1000)), margin=margin)
+            if key == "nodes":
+                if not value.isdigit() or int(value) < 1:
+                    raise ValueError("the node count must be a whole number from 1")
+                return cls(nodes=int(value), margin=margin)
+            return cls.parse(None, None, value, round(margin * 1000))
+        except ValueError as err:
+            why = str(err).split("': ", 1)[1] if str(err).startswith("--tc '") else str(err)
+            raise ValueError(f"engine {name!r}: {'tc=' if key == 'tc' else ''}{text}: {why}") from None
+
+    def side_limit(self, max_plies: int) -> float:
+        """The longest one side can think in a game of ``max_plies``: every one of its moves at
+        its limit (a clock: the clock with every increment and period)."""
+        per_side = math.ceil(max_plies / 2)
         if self.base is not None:
-            per_side = math.ceil(max_plies / 2)
             periods = math.ceil(per_side / self.moves) if self.moves else 1
-            thinking = 2 * (self.base * periods + self.increment * per_side + self.margin)
-        elif self.nodes is not None:
-            thinking = max_plies * self.hang
-        else:
-            thinking = max_plies * (self.movetime / 1000 + self.margin)
-        return starts + thinking + STOP_GRACE
+            return self.base * periods + self.increment * per_side + self.margin
+        if self.nodes is not None:
+            return per_side * self.hang
+        return per_side * (self.movetime / 1000 + self.margin)
+
+    def game_limit(self, max_plies: int, startup_timeout: float, other: "TimeControl | None" = None) -> float:
+        """The longest a game can last when both engines use all they are allowed: their
+        starts, then every move of ``max_plies`` at its limit (``other``: the second side's
+        own time control), plus the grace after a ``stop``."""
+        starts = 2 * (startup_timeout + NEW_GAME_TIMEOUT)
+        return starts + self.side_limit(max_plies) + (other or self).side_limit(max_plies) + STOP_GRACE
 
 
 @dataclass(frozen=True)
@@ -86,17 +112,6 @@ class Opening:
 
     fen: str | None
     moves: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Adjudication:
-    """When the referee ends a game before the rules do."""
-
-    max_plies: int = 1000              # a draw after this many plies
-    resign_score: int | None = None    # cp: a side scoring below -this for resign_moves moves resigns
-    resign_moves: int = 3
-    draw_score: int | None = None      # cp: both |score| <= this for draw_moves moves (after 40 plies): draw
-    draw_moves: int = 8
 
 
 @dataclass(frozen=True)
@@ -115,11 +130,13 @@ class PlayConditions:
     concurrency: int = 1
     startup_timeout: float = 10.0
 
-    def time_limit(self) -> float:
-        """Wall seconds one game may last before the side to move forfeits it."""
+    def time_limit(self, tcs: tuple[TimeControl, TimeControl] | None = None) -> float:
+        """Wall seconds one game may last before the side to move forfeits it (``tcs``: the two
+        sides' own time controls, default the tournament's)."""
         if self.game_timeout is not None:
             return self.game_timeout
-        return self.tc.game_limit(self.adjudication.max_plies, self.startup_timeout)
+        first, second = tcs or (self.tc, self.tc)
+        return first.game_limit(self.adjudication.max_plies, self.startup_timeout, second)
 
     def tc_identity(self) -> dict:
         """The time control as a journal records it."""
@@ -151,34 +168,3 @@ def random_openings(game_name: str, rules: dict, plies: int, count: int, seed: i
         if len(out) == count:
             break
     return tuple(out) or (Opening(None),)
-
-
-def read_openings(path: str, game_name: str, rules: dict) -> tuple[Opening, ...]:
-    """An openings file: one opening a line, a FEN, a move list, or ``FEN | moves``; # comments.
-
-    Every opening is checked with our rules; a bad one is an error naming its line.
-    """
-    game = get_game(game_name, **rules)
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            fen, moves = None, line
-            if "|" in line:
-                fen, moves = (part.strip() for part in line.split("|", 1))
-            elif len(line.split()) == 1 and line[:2].upper() in ("W:", "B:"):
-                fen, moves = line, ""
-            try:
-                state = game.parse_fen(fen) if fen else game.new_state()
-                for text in moves.split():
-                    state.play(state.parse_move(text))
-            except RulesError as err:
-                raise ValueError(f"{path}:{number}: bad opening: {err}") from None
-            if state.outcome() is not None:
-                raise ValueError(f"{path}:{number}: the opening ends the game")
-            out.append(Opening(fen, tuple(moves.split())))
-    if not out:
-        raise ValueError(f"{path}: no openings")
-    return tuple(out)

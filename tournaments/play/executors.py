@@ -18,7 +18,7 @@ import abc
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .referee import Engines, GameSpec, Lineup, play_game
 
@@ -86,14 +86,16 @@ class Executor(abc.ABC):
 # --- the local pool --------------------------------------------------------------------------
 
 class LocalExecutor(Executor):
-    """``concurrency`` worker threads on this machine, each with its own engine processes."""
+    """``concurrency`` worker threads on this machine, each with its own engine processes;
+    ``io_log`` sees every line to and from them (``ProcessEngine.io_log``)."""
 
-    def __init__(self, concurrency: int = 1):
+    def __init__(self, concurrency: int = 1, io_log: Callable[[str, str, str], None] | None = None):
         self.concurrency = max(1, concurrency)
+        self.io_log = io_log
 
     def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
         """Start the threads on the batches' games."""
-        return _LocalStream(lineup, [g for b in batches for g in b.games], self.concurrency)
+        return _LocalStream(lineup, [g for b in batches for g in b.games], self.concurrency, self.io_log)
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,10 @@ class _Failure:
 
 
 class _LocalStream(GameStream):
-    def __init__(self, lineup: Lineup, games: list[GameSpec], concurrency: int):
+    def __init__(self, lineup: Lineup, games: list[GameSpec], concurrency: int,
+                 io_log: Callable[[str, str, str], None] | None):
         self._lineup = lineup
+        self._io_log = io_log
         self._work: queue.Queue = queue.Queue()
         for game in games:
             self._work.put(game)
@@ -147,7 +151,7 @@ class _LocalStream(GameStream):
                 return dropped
 
     def _worker(self) -> None:
-        with Engines(self._lineup) as engines:
+        with Engines(self._lineup, self._io_log) as engines:
             while not self._halt.is_set():
                 try:
                     game = self._work.get_nowait()

@@ -12,18 +12,22 @@ a lost clock, a failed start, optional resign and draw by engine scores, and the
 game's own time limit.  That last one bounds a whole game in wall time (each
 engine's ``go`` waits at most until it), so a game always ends by itself: a Dask
 task cannot be interrupted from outside.  An engine that forfeits is killed (its
-whole process group) and started afresh for the next game.
+whole process group) and started afresh for the next game; the record's ``fault``
+names it and what happened (``crash``, ``timeout``, ``protocol``, ``start``), so the
+runner can stop the tournament unless it was asked to recover (``--recover``).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
                                 ProcessEngine, make_engine)
 from mcts_engine.rules import RulesError, get_game
 
-from .conditions import PlayConditions
+from .adjudication import Adjudicator
+from .conditions import PlayConditions, TimeControl
 
 __all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
 
@@ -43,6 +47,12 @@ class Lineup:
                 return spec
         raise KeyError(f"no engine {name!r} in this tournament ({', '.join(e.name for e in self.engines)})")
 
+    def tc_of(self, name: str) -> TimeControl:
+        """The time control of engine ``name``: its spec's own (``tc=``, ``st=``, ``nodes=``) or
+        the tournament's."""
+        spec, c = self.engine(name), self.conditions
+        return TimeControl.of_engine(spec.tc, c.tc.margin, name) if spec.tc else c.tc
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -57,11 +67,14 @@ class GameSpec:
 
 class Engines:
     """The live engine processes of one worker (a thread of the local pool, or one cluster
-    task): started on first use, restarted after a forfeit, all ended by ``close``."""
+    task): started on first use, restarted after a forfeit, all ended by ``close``.
+    ``io_log`` is handed to every engine process (``ProcessEngine.io_log``)."""
 
-    def __init__(self, lineup: Lineup):
+    def __init__(self, lineup: Lineup, io_log: Callable[[str, str, str], None] | None = None):
         self.lineup = lineup
+        self.io_log = io_log
         self._live: dict[str, ProcessEngine] = {}
+        self._tables = None
 
     def get(self, name: str) -> ProcessEngine:
         """The live process of engine ``name`` (started, or restarted if it died)."""
@@ -71,10 +84,22 @@ class Engines:
         if engine is not None:
             engine.quit()
         c = self.lineup.conditions
-        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules)
+        engine = make_engine(self.lineup.engine(name), c.startup_timeout, game=c.game, rules=c.rules,
+                             io_log=self.io_log)
         self._live[name] = engine
         engine.start()
         return engine
+
+    def tables(self):
+        """The endgame tables the referee adjudicates by (``Adjudication.tablebases``), loaded
+        once per worker; None when table adjudication is off."""
+        c = self.lineup.conditions
+        if c.adjudication.tablebases is None:
+            return None
+        if self._tables is None:
+            from mcts_engine.tables import TableSet
+            self._tables = TableSet(get_game(c.game, **c.rules), c.adjudication.tablebases)
+        return self._tables
 
     def discard(self, name: str) -> None:
         """Kill engine ``name``'s process group now (a forfeit); a fresh one starts next game."""
@@ -119,13 +144,12 @@ class _Game:
         self.c, self.engines, self.state, self.record = conditions, engines, state, record
         self.white = 0 if colours[0] == "W" else 1      # the player of White (clock names by colour)
         self.players = tuple(record["players"])
-        self.limit = conditions.time_limit()
+        self.tcs = tuple(engines.lineup.tc_of(name) for name in self.players)
+        self.limit = conditions.time_limit(self.tcs)
         self.deadline = time.monotonic() + self.limit
-        tc = conditions.tc
-        self.clock = [tc.base, tc.base] if tc.base is not None else None
+        self.clock = [tc.base for tc in self.tcs]     # seconds left (None: that side has no clock)
         self.played = [0, 0]               # moves made by each player (clock periods)
-        self.resign_count = [0, 0]
-        self.draw_count = 0
+        self.adjudicator = Adjudicator(conditions.adjudication, engines.tables())
 
     def play(self) -> tuple[float, str]:
         """(score of the first player, why the game ended)."""
@@ -157,7 +181,7 @@ class _Game:
 
     def _move(self, p: int) -> tuple[float, str] | None:
         """Player ``p`` moves; a verdict when that ends the game."""
-        name, tc = self.players[p], self.c.tc
+        name, tc = self.players[p], self.tcs[p]
         limits, timeout = self._limits(p)
         timeout = min(timeout, self.deadline - time.monotonic())
         try:
@@ -168,7 +192,7 @@ class _Game:
             return self._forfeit(p, err)
         except EngineError as err:
             return self._forfeit(p, err)
-        if self.clock is not None:
+        if self.clock[p] is not None:
             self.clock[p] -= answer.elapsed
             if self.clock[p] < -tc.margin:
                 return _loss(p), f"{name} lost on time"
@@ -185,12 +209,13 @@ class _Game:
         self.record["moves"].append(text)
         self.record["times_ms"].append(round(answer.elapsed * 1000))
         self.record["infos"].append(_journaled_info(answer))
-        return self._score_adjudication(answer, p)
+        return self._adjudicate(answer, p)
 
     def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:
         """Player ``p`` loses by its engine's fault; the process group is killed."""
         name = self.players[p]
         self.engines.discard(name)
+        self.record["fault"] = {"engine": name, "kind": err.reason}
         if isinstance(err, EngineStartError):
             return _loss(p), f"{name} failed to start: {err}"
         return _loss(p), f"{name} {err.reason}: {err}"
@@ -199,33 +224,29 @@ class _Game:
         """The game's time limit passed with player ``p`` to move: it forfeits, its engine is killed."""
         name = self.players[p]
         self.engines.discard(name)
+        self.record["fault"] = {"engine": name, "kind": "timeout"}
         return _loss(p), f"{name} exceeded the game time limit ({self.limit:g} s)"
 
-    def _score_adjudication(self, answer: GoResult, p: int) -> tuple[float, str] | None:
-        """Resign and draw adjudication by engine scores (both optional)."""
-        a = self.c.adjudication
+    def _adjudicate(self, answer: GoResult, p: int) -> tuple[float, str] | None:
+        """Resign and draw adjudication by engine scores, and by the endgame tables (all optional)."""
         cp = answer.info.score.as_cp() if answer.info.score is not None else None
-        if a.resign_score is not None and cp is not None:
-            self.resign_count[p] = self.resign_count[p] + 1 if cp <= -a.resign_score else 0
-            if self.resign_count[p] >= a.resign_moves:
-                return _loss(p), "adjudicated: resign by score"
-        if a.draw_score is not None and cp is not None and len(self.record["moves"]) >= 40:
-            self.draw_count = self.draw_count + 1 if abs(cp) <= a.draw_score else 0
-            if self.draw_count >= 2 * a.draw_moves:
-                return 0.5, "adjudicated: draw by score"
-        return None
+        return (self.adjudicator.after_move(p, cp, len(self.record["moves"]))
+                or self.adjudicator.by_tables(self.state))
 
     def _limits(self, p: int) -> tuple[GoLimits, float]:
-        """The ``go`` limits for player ``p`` and how long to wait for its answer."""
-        tc, clock = self.c.tc, self.clock
+        """The ``go`` limits for player ``p`` and how long to wait for its answer: its own time
+        control; on a clock both clocks (a side without one shows the mover's) and increments."""
+        tc = self.tcs[p]
         if tc.nodes is not None:
             return GoLimits(nodes=tc.nodes), tc.hang
-        if clock is None:
+        if tc.base is None:
             return GoLimits(movetime=tc.movetime), tc.movetime / 1000 + tc.margin
         movestogo = tc.moves - self.played[p] % tc.moves if tc.moves else None   # moves left in this period
-        limits = GoLimits(clock=Clock((int(clock[0] * 1000), int(clock[1] * 1000)), int(tc.increment * 1000),
-                                      movestogo, self.white))
-        return limits, clock[p] + tc.margin
+        seconds = [self.clock[q] if self.clock[q] is not None else self.clock[p] for q in (0, 1)]
+        increments = tuple(int(t.increment * 1000) if t.base is not None else 0 for t in self.tcs)
+        limits = GoLimits(clock=Clock((int(seconds[0] * 1000), int(seconds[1] * 1000)), increments[p],
+                                      movestogo, self.white, increments))
+        return limits, self.clock[p] + tc.margin
 
 
 def _journaled_info(answer: GoResult) -> dict:

@@ -8,7 +8,9 @@ worker threads by default, or a Dask cluster), which plays every game with
 ``referee.play_game``; the run is the one writer that appends each finished game to
 the journal before it counts, and journals a game id only once.  Games already in
 the journal are not played again, so a rerun (or ``--resume``) continues where a
-killed run stopped.
+killed run stopped.  A game an engine lost by its own fault (a crash, a silence, a failed
+restart: the record's ``fault``) stops the run after it is journaled, as cutechess stops,
+unless the tournament recovers (``--recover``: the engine is restarted and play goes on).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from .conditions import PlayConditions
 from .executors import Executor, LocalExecutor, pair_batches
 from .referee import GameSpec, Lineup
 
-__all__ = ["TournamentSettings", "pairings", "schedule", "Tournament"]
+__all__ = ["TournamentSettings", "pairings", "schedule", "Tournament", "EngineFault"]
 
 
 @dataclass(frozen=True)
@@ -91,42 +93,66 @@ def schedule(settings: TournamentSettings) -> list[GameSpec]:
     return out
 
 
+@dataclass(frozen=True)
+class EngineFault:
+    """Why a tournament that does not recover stopped: the game an engine lost by its own
+    fault (its journaled record), the engine and what happened (``crash``, ``timeout`` ...)."""
+
+    record: dict
+    engine: str
+    kind: str
+
+
 class Tournament:
     """Plays a schedule on an executor and journals every finished game.
 
     ``executor`` is where the games run (default: the local pool of the conditions'
     ``concurrency`` threads); ``on_game`` is called after each journaled game,
     ``should_stop`` (an early stop, e.g. SPRT) is asked after each with every game so far.
+    Without ``recover`` the first game an engine loses by its fault stops the run
+    (``fault`` then says which).
     """
 
     def __init__(self, settings: TournamentSettings, journal: Journal, on_game: Callable[[dict], None] | None = None,
-                 should_stop: Callable[[list[dict]], bool] | None = None, executor: Executor | None = None):
+                 should_stop: Callable[[list[dict]], bool] | None = None, executor: Executor | None = None,
+                 recover: bool = True):
         self.settings = settings
         self.journal = journal
         self.on_game = on_game              # called (in the writer) after each journaled game
         self.should_stop = should_stop      # early stop (SPRT): asked after each game
         self.executor = executor
+        self.recover = recover              # restart a faulty engine and go on
+        self.fault: EngineFault | None = None
         conditions = settings.conditions
         self.game = get_game(conditions.game, **conditions.rules)   # an unknown game or bad rule option fails here
 
-    def prepare(self) -> tuple[list[GameSpec], list[dict]]:
-        """(the games still to play, the games already journaled); writes the header of a new journal."""
+    def check(self) -> tuple[list[GameSpec], list[dict]]:
+        """(the games still to play, the games already journaled), the journal checked to be
+        this tournament's; writes nothing."""
+        lineup = self.settings.lineup()
         for spec in self.settings.engines:
+            tc = lineup.tc_of(spec.name)        # a bad tc= of an engine fails here
             if spec.protocol == "dxp":
-                check_dxp_play(spec, self.settings.conditions.tc.base, self.settings.conditions.concurrency)
+                check_dxp_play(spec, tc.base, self.settings.conditions.concurrency)
         header, done = self.journal.load()
         identity = self.settings.identity()
         if header is None:
             if done:
                 raise JournalError(f"journal {self.journal.path} has games but no tournament header")
-            self.journal.append({"type": "tournament", "settings": identity,
-                                 "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
         elif header.get("settings") != identity:
             raise JournalError(f"journal {self.journal.path} was written for a different tournament "
                                "(game, engines, time control, openings or schedule differ); "
                                "use another --journal or the same settings")
         finished = {g["id"] for g in done}
         todo = [g for g in schedule(self.settings) if g.id not in finished]
+        return todo, done
+
+    def prepare(self) -> tuple[list[GameSpec], list[dict]]:
+        """``check``, then write the header of a new journal."""
+        todo, done = self.check()
+        if self.journal.load()[0] is None:
+            self.journal.append({"type": "tournament", "settings": self.settings.identity(),
+                                 "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
         return todo, done
 
     def run(self, todo: list[GameSpec], done: list[dict]) -> list[dict]:
@@ -149,6 +175,10 @@ class Tournament:
                 results.append(record)
                 if self.on_game is not None:
                     self.on_game(record)
+                fault = record.get("fault")
+                if fault and not self.recover and self.fault is None:
+                    self.fault = EngineFault(record, fault["engine"], fault["kind"])
+                    stream.stop()
                 if self.should_stop is not None and not stream.stopping and self.should_stop(results):
                     stream.stop()
         finally:

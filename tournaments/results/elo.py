@@ -25,6 +25,18 @@ five classes (hence "pentanomial").  Normalised to ``x = pair score / 2`` in
 [0, 1] it has the same expectation as a single game's score; the mean ``s``
 and variance ``var`` of ``x`` are taken over the ``P`` complete pairs and the
 standard error is ``sqrt(var / P)``.  Unpaired games are not used.
+
+*What the reports show* (``EloEstimate``, from ``elo_estimate`` and
+``elo_estimate_pentanomial``).  The two intervals above are cutechess's and fastchess's
+normal approximations, kept as the reference; they say ``+inf`` for a clean sweep and
+``+0 +/- 0`` for a run of draws.  The reports invert the normal test instead (the score
+test, Wilson's interval generalised to draws and to pairs): the interval holds every
+score ``p`` that the test at ``p`` does not reject, ``N (s - p)^2 <= z^2 var(p)``, where
+``var(p)`` is the outcome variance of the most likely distribution of expectation ``p``
+(``mle.variance_at``, the distribution the SPRT tests against).  On large matches it is the
+normal interval; near 0% and 100% it stays inside them.  A perfect or zero score (``s``
+at 0 or 1) has no finite estimate, so it gets a prior, as BayesElo and Ordo do: one drawn
+game pair (BayesElo's default prior of two virtual draws) is added to the counts.
 """
 from __future__ import annotations
 
@@ -33,11 +45,20 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Sequence
 
+from .mle import bisect, variance_at
+
 __all__ = ["elo_from_score", "score_from_elo", "WDL", "elo_interval", "elo_interval_pentanomial", "z_quantile",
-           "check_counts", "half_width", "PAIR_VALUES", "pair_moments"]
+           "check_counts", "half_width", "PAIR_VALUES", "pair_moments", "EloEstimate", "elo_estimate",
+           "elo_estimate_pentanomial", "match_estimate", "GAME_VALUES", "PRIOR_GAMES", "PRIOR_PAIRS"]
 
 #: The normalised pair scores of the five pentanomial classes (pair score / 2).
 PAIR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: A game's scores: a loss, a draw, a win (the order of trinomial counts here).
+GAME_VALUES = (0.0, 0.5, 1.0)
+#: The prior a perfect or zero score gets: one drawn game pair, as two drawn games ...
+PRIOR_GAMES = (0, 2, 0)
+#: ... and as one pair scoring 1-1.
+PRIOR_PAIRS = (0, 0, 1, 0, 0)
 
 
 def elo_from_score(score: float) -> float:
@@ -129,6 +150,11 @@ class WDL:
         """Points per game; 0.5 (no evidence either way) when no game was played."""
         return self.points / self.games if self.games else 0.5
 
+    @classmethod
+    def of(cls, score: float) -> WDL:
+        """One game scoring ``score`` (1, 0.5 or 0) as a W/D/L."""
+        return cls(1, 0, 0) if score == 1.0 else cls(0, 1, 0) if score == 0.5 else cls(0, 0, 1)
+
     def mirrored(self) -> WDL:
         """The same games seen from the opponent's side (wins and losses swapped)."""
         return WDL(self.losses, self.draws, self.wins)
@@ -183,3 +209,66 @@ def elo_interval_pentanomial(counts: Sequence[int], confidence: float = 0.95) ->
     if n == 0:
         return 0.0, -math.inf, math.inf
     return score_interval(s, var, n, confidence)
+
+
+# --- the reports' estimate ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference with its interval, as the reports give it: finite unless there were
+    no games (see the module's notes)."""
+
+    elo: float
+    low: float
+    high: float
+
+    @property
+    def error(self) -> float:
+        """The "+/-": half the interval's width."""
+        return half_width(self.low, self.high)
+
+
+def score_test_estimate(values: Sequence[float], counts: Sequence[float], prior: Sequence[float],
+                        confidence: float = 0.95) -> EloEstimate:
+    """The Elo of the mean outcome of ``counts`` (over ``values``, scores in [0, 1]) and the
+    score test's interval (module notes); ``prior`` is added to counts whose mean lies at an
+    end of the values.  No outcomes: ``(0, -inf, inf)``."""
+    z = z_quantile(confidence)
+    if sum(counts) == 0:
+        return EloEstimate(0.0, -math.inf, math.inf)
+    mean = sum(c * x for c, x in zip(counts, values)) / sum(counts)
+    if not min(values) < mean < max(values):
+        counts = [c + p for c, p in zip(counts, prior)]
+        mean = sum(c * x for c, x in zip(counts, values)) / sum(counts)
+    n = sum(counts)
+
+    def excess(p: float) -> float:
+        return n * (mean - p) ** 2 - z * z * variance_at(values, counts, p)
+
+    low = bisect(excess, mean, min(values), 60)
+    high = bisect(excess, mean, max(values), 60)
+    return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high))
+
+
+def elo_estimate(w: int, d: int, l: int, confidence: float = 0.95) -> EloEstimate:
+    """The reports' Elo from single games (W/D/L): the score test's interval, a drawn pair as
+    the prior of a perfect or zero score."""
+    check_counts(wins=w, draws=d, losses=l)
+    return score_test_estimate(GAME_VALUES, (l, d, w), PRIOR_GAMES, confidence)
+
+
+def elo_estimate_pentanomial(counts: Sequence[int], confidence: float = 0.95) -> EloEstimate:
+    """The reports' Elo from colour-swapped game pairs (pentanomial counts), as ``elo_estimate``."""
+    if len(counts) != 5:
+        raise ValueError(f"pentanomial counts have 5 entries, got {len(counts)}")
+    check_counts(**{f"counts[{i}]": c for i, c in enumerate(counts)})
+    return score_test_estimate(PAIR_VALUES, counts, PRIOR_PAIRS, confidence)
+
+
+def match_estimate(wdl: WDL, pentanomial: Sequence[int], confidence: float = 0.95) -> EloEstimate:
+    """A match's Elo as every report gives it (``match``, ``report``, ``tune``'s confirmation):
+    from its complete colour-swapped pairs once there are some, else from its games, as the
+    SPRT counts them."""
+    if sum(pentanomial):
+        return elo_estimate_pentanomial(pentanomial, confidence)
+    return elo_estimate(wdl.wins, wdl.draws, wdl.losses, confidence)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .elo import WDL, elo_interval, half_width
+from .elo import WDL, match_estimate
 from .los import draw_ratio, los
 
-__all__ = ["pentanomial", "PairStats", "pair_report"]
+__all__ = ["pentanomial", "PairCounts", "pair_counts", "PairStats", "pair_report"]
 
 
 def pentanomial(pair_scores: Iterable[float]) -> list[int]:
@@ -30,6 +30,7 @@ def pentanomial(pair_scores: Iterable[float]) -> list[int]:
 class PairStats:
     """Statistics of a two-engine match, from engine A's point of view.
 
+    The Elo is ``elo.match_estimate``'s (from the complete game pairs once there are some);
     ``elo_error`` is half the width of ``[elo_low, elo_high]`` (cutechess's
     "+/-"); ``los`` and ``draw_ratio`` are fractions in [0, 1];
     ``pentanomial`` counts only complete game pairs, ``unpaired`` the games
@@ -62,15 +63,19 @@ class PairStats:
         return WDL(self.wins, self.draws, self.losses)
 
 
-def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]]) -> PairStats:
-    """Statistics of a match of A against B.
+@dataclass(frozen=True)
+class PairCounts:
+    """A match's counts from engine A's side: its W/D/L, the pentanomial counts of its complete
+    colour-swapped pairs, and the games outside one."""
 
-    ``results`` holds one ``(pair_index, score for A)`` per game, the score 0,
-    0.5 or 1; games sharing a pair index are the two colour-swapped games over
-    one opening, ``None`` marks a game outside any pair.  A pair index with
-    only one game so far is an incomplete pair and does not count in the
-    pentanomial; one with more than two games raises ``ValueError``.
-    """
+    wdl: tuple[int, int, int]
+    pentanomial: list[int]
+    unpaired: int
+
+
+def pair_counts(results: list[tuple[int | None, float]]) -> PairCounts:
+    """The counts of ``results`` (``pair_report``'s argument); ValueError for a game score
+    other than 0, 0.5 and 1, or a pair of more than two games."""
     wins = draws = losses = 0
     pairs: dict[int, list[float]] = {}
     unpaired = 0
@@ -95,7 +100,21 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
             complete.append(scores[0] + scores[1])
         else:
             unpaired += 1
-    elo, low, high = elo_interval(wins, draws, losses)
+    return PairCounts((wins, draws, losses), pentanomial(complete), unpaired)
+
+
+def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]]) -> PairStats:
+    """Statistics of a match of A against B.
+
+    ``results`` holds one ``(pair_index, score for A)`` per game, the score 0,
+    0.5 or 1; games sharing a pair index are the two colour-swapped games over
+    one opening, ``None`` marks a game outside any pair.  A pair index with
+    only one game so far is an incomplete pair and does not count in the
+    pentanomial; one with more than two games raises ``ValueError``.
+    """
+    counts = pair_counts(results)
+    wins, draws, losses = counts.wdl
+    estimate = match_estimate(WDL(wins, draws, losses), counts.pentanomial)
     games = wins + draws + losses
     return PairStats(
         name_a=name_a,
@@ -104,12 +123,12 @@ def pair_report(name_a: str, name_b: str, results: list[tuple[int | None, float]
         draws=draws,
         losses=losses,
         score=(wins + 0.5 * draws) / games if games else 0.5,
-        elo=elo,
-        elo_low=low,
-        elo_high=high,
-        elo_error=half_width(low, high),
+        elo=estimate.elo,
+        elo_low=estimate.low,
+        elo_high=estimate.high,
+        elo_error=estimate.error,
         los=los(wins, losses),
         draw_ratio=draw_ratio(wins, draws, losses),
-        pentanomial=pentanomial(complete),
-        unpaired=unpaired,
+        pentanomial=counts.pentanomial,
+        unpaired=counts.unpaired,
     )

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from .elo import WDL, elo_interval
-from .pairs import pair_report
+from .elo import WDL, elo_estimate
+from .pairs import pair_counts, pair_report
 from .sprt import SPRT
 from .tables import crosstable, rating_table, summary_line
 
@@ -65,20 +65,28 @@ def build(records: list[dict], header: dict | None = None, sprt: SPRT | None = N
     out["_totals"] = {n: WDL(*t) for n, t in totals.items()}
     out["_cross"] = cross
     if sprt is not None and pair_reports:
-        ps = pair_reports[0]   # the first pairing: engine 1 against engine 2
-        # games come in colour-swapped pairs: test on pair scores (pentanomial) once there are some
-        llr = sprt.llr_pentanomial(ps.pentanomial) if sum(ps.pentanomial) else sprt.llr(ps.wins, ps.draws, ps.losses)
-        out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-                       "llr": llr, "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
+        out["sprt"] = sprt_verdict(records, header, sprt)
     return out
+
+
+def sprt_verdict(records: list[dict], header: dict | None, sprt: SPRT) -> dict:
+    """The SPRT of the first pairing (engine 1 against engine 2) alone, cheap enough to ask
+    after every game: on pair scores (pentanomial) once there are complete pairs, else on games."""
+    names = engine_names(records, header)
+    a, b = names[0], names[1] if len(names) > 1 else ""
+    games = sorted((r for r in records if set(r["players"]) == {a, b}), key=lambda g: g["id"])
+    ps = pair_counts([(g.get("pair"), score_for(g, a)) for g in games])
+    llr = sprt.llr_pentanomial(ps.pentanomial) if sum(ps.pentanomial) else sprt.llr(*ps.wdl)
+    return {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+            "llr": llr, "lower": sprt.lower, "upper": sprt.upper, "status": sprt.status(llr)}
 
 
 def rating(wdl: WDL) -> dict:
     """One engine's line of the ratings: W/D/L against the field, games, points, score, and
-    its Elo with a 95% interval (trinomial)."""
-    elo, low, high = elo_interval(wdl.wins, wdl.draws, wdl.losses)
+    its Elo with a 95% interval (``elo.elo_estimate``: single games)."""
+    estimate = elo_estimate(wdl.wins, wdl.draws, wdl.losses)
     return {"wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses, "games": wdl.games, "points": wdl.points,
-            "score": wdl.score, "elo": elo, "elo_low": low, "elo_high": high}
+            "score": wdl.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high}
 
 
 REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the same game from the same "

@@ -17,47 +17,9 @@ import math
 from typing import Sequence
 
 from .elo import PAIR_VALUES, check_counts, score_from_elo
+from .mle import REGULARIZER, constrained_mle, regularize
 
 __all__ = ["SPRT", "REGULARIZER", "regularize", "constrained_mle"]
-
-
-REGULARIZER = 1e-3
-
-
-def regularize(counts: Sequence[float]) -> tuple[float, ...]:
-    """Empty outcome bins get a tiny count (as fastchess does), so that a one-sided result
-    (say all wins) has a non-zero variance and its LLR grows instead of staying 0."""
-    return tuple(c if c > 0 else REGULARIZER for c in counts)
-
-
-def constrained_mle(values: Sequence[float], counts: Sequence[float], mean: float) -> list[float]:
-    """The outcome probabilities of highest likelihood for ``counts`` whose expectation is ``mean``.
-
-    Lagrange: ``p_i = f_i / (1 + lam * (x_i - mean))`` with ``f_i`` the observed
-    frequencies and ``lam`` the root of ``sum p_i (x_i - mean) = 0``, found by
-    bisection on the interval that keeps every ``p_i`` positive.
-    """
-    total = sum(counts)
-    freqs = [c / total for c in counts]
-    lo = -1.0 / (max(values) - mean)
-    hi = 1.0 / (mean - min(values))
-
-    def slope(lam: float) -> float:  # decreasing in lam
-        return sum(f * (x - mean) / (1.0 + lam * (x - mean)) for f, x in zip(freqs, values))
-
-    a, b = lo, hi
-    for _ in range(200):
-        mid = 0.5 * (a + b)
-        if mid in (a, b):
-            break
-        if slope(mid) > 0:
-            a = mid
-        else:
-            b = mid
-    lam = 0.5 * (a + b)
-    probs = [f / (1.0 + lam * (x - mean)) for f, x in zip(freqs, values)]
-    norm = sum(probs)
-    return [p / norm for p in probs]
 
 
 class SPRT:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .elo import WDL, elo_interval, half_width
+from .elo import WDL, elo_estimate
 from .los import draw_ratio
 
 __all__ = ["summary_line", "rating_table", "crosstable"]
@@ -47,8 +47,8 @@ def _render(header: list[str], rows: list[list[str]], left: set[int]) -> str:
 def rating_table(scores: dict[str, WDL]) -> str:
     """A text table of engines against the field, best score first.
 
-    Columns: rank, name, games, points, score %, Elo (``elo_from_score`` of the
-    score), "+/-" (half-width of the 95 % interval of :func:`elo_interval`),
+    Columns: rank, name, games, points, score %, Elo and "+/-" (the half-width of its 95 %
+    interval), both of :func:`elo_estimate`,
     draws %.  Ties in score are broken by points, then name.  One header line
     and one line per engine.
     """
@@ -56,15 +56,15 @@ def rating_table(scores: dict[str, WDL]) -> str:
     header = ["Rank", "Name", "Games", "Points", "Score%", "Elo", "+/-", "Draw%"]
     rows = []
     for rank, (name, r) in enumerate(order, 1):
-        elo, low, high = elo_interval(r.wins, r.draws, r.losses)
+        estimate = elo_estimate(r.wins, r.draws, r.losses)
         rows.append([
             str(rank),
             name,
             str(r.games),
             _fmt_points(r.points),
             f"{100 * r.score:.1f}",
-            _fmt_elo(elo),
-            _fmt_elo(half_width(low, high)),
+            _fmt_elo(estimate.elo),
+            _fmt_elo(estimate.error),
             f"{100 * draw_ratio(r.wins, r.draws, r.losses):.1f}",
         ])
     return _render(header, rows, left={1})

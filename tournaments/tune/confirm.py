@@ -11,9 +11,9 @@ from mcts_engine.client import EngineSpec
 from ..play.conditions import Opening
 from ..play.executors import Executor
 from ..play.runner import Tournament, TournamentSettings
-from ..results.elo import elo_interval_pentanomial
+from ..results.elo import match_estimate
 from ..results.journal import Journal
-from ..results.report import build, engine_names
+from ..results.report import engine_names, sprt_verdict
 from ..results.sprt import SPRT
 from .iterations import PairResults, results_of
 from .params import starts
@@ -65,7 +65,7 @@ def confirm(tune: TuneSettings, values: Sequence[float], games: int, path: str, 
     header = None
 
     def should_stop(played: list[dict]) -> bool:
-        return sprt is not None and build(played, header, sprt)["sprt"]["status"] is not None
+        return sprt is not None and sprt_verdict(played, header, sprt)["status"] is not None
 
     tournament = Tournament(settings, journal, on_game=on_game, should_stop=should_stop, executor=executor)
     todo, done = tournament.prepare()
@@ -79,14 +79,14 @@ def confirmation_of(games: list[dict], header: dict | None, path: str, sprt: SPR
     """The confirmation's statistics from its journaled games."""
     names = engine_names(games, header)
     results = results_of(games, names[0], names[1])
-    elo, low, high = elo_interval_pentanomial(results.pentanomial)
+    estimate = match_estimate(results, results.pentanomial)
     verdict = None
     if sprt is not None:
         llr = sprt.llr_pentanomial(results.pentanomial) if sum(results.pentanomial) else \
             sprt.llr(results.wins, results.draws, results.losses)
         verdict = SprtVerdict(sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, sprt.lower, sprt.upper,
                               sprt.status(llr))
-    return Confirmation(names[1], path, results, elo, low, high, verdict)
+    return Confirmation(names[1], path, results, estimate.elo, estimate.low, estimate.high, verdict)
 
 
 def load_confirmation(path: str, sprt: SPRT | None) -> Confirmation | None:

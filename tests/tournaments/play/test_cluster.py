@@ -170,7 +170,7 @@ def test_a_game_over_its_time_limit_is_ended_inside_its_task(tmp_path, cluster):
     start = time.monotonic()
     run("match", "--game", "english", "--engine", fake("good", "good.py"),
         "--engine", fake("silent", "hang.py", "HangAfter=1", "HangChild=1"), "--nodes", "5", "--games", "2",
-        "--game-timeout", "1.5", "--cluster", cluster.address, "--journal", str(journal), "--quiet")
+        "--game-timeout", "1.5", "--cluster", cluster.address, "--recover", "--journal", str(journal), "--quiet")
     assert time.monotonic() - start < 25
     games = sorted(games_of(journal), key=lambda g: g["id"])
     assert [(g["reason"], g["score_first"]) for g in games] == [
@@ -192,7 +192,7 @@ def running(script: Path) -> list[int]:
 
 def test_an_sprt_stop_cancels_the_queued_tasks(tmp_path, cluster):
     """The good engine (thinking 0.2 s a move) wins every game, the cheat's first move being
-    illegal: SPRT 0 50 decides after about a dozen pairs of the 100 submitted (some 10 s
+    illegal: SPRT 0 50 decides after 23 pairs of the 100 submitted (some 10 s
     of play on two workers); the driver cancels the rest, which never run."""
     journal = Journal(str(tmp_path / "j.jsonl"))
     s = settings([fake("good", "clock.py", "ThinkMs=200"), fake("cheat", "illegal.py", "LegalMoves=0")], 200,
@@ -201,7 +201,7 @@ def test_an_sprt_stop_cancels_the_queued_tasks(tmp_path, cluster):
     tournament = Tournament(s, journal, executor=DaskExecutor(cluster.client))
     todo, done = tournament.prepare()
     header = journal.load()[0]
-    tournament.should_stop = lambda games: report.build(games, header, sprt)["sprt"]["status"] is not None
+    tournament.should_stop = lambda games: report.sprt_verdict(games, header, sprt)["status"] is not None
     from distributed import get_task_stream
     with get_task_stream(cluster.client) as stream:
         results = tournament.run(todo, done)

@@ -93,7 +93,7 @@ def test_broken_hub_engines_lose_as_over_our_protocol(tmp_path):
     run("gauntlet", "--game", "english", "--engine", ours("good", "Agent=random"),
         "--engine", hub_fake("crasher", "crash"), "--engine", hub_fake("cheater", "illegal"),
         "--engine", hub_fake("mute", "silent"), "--games", "2", "--concurrency", "2", "--movetime", "50",
-        "--margin", "300", "--journal", str(journal), "--quiet", timeout=300)
+        "--margin", "300", "--recover", "--journal", str(journal), "--quiet", timeout=300)
     games = games_of(journal)
     assert len(games) == 6
     expected = {"crasher": "crash", "cheater": "illegal move", "mute": "timeout"}
@@ -104,11 +104,13 @@ def test_broken_hub_engines_lose_as_over_our_protocol(tmp_path):
 
 
 def test_a_hub_engine_that_lacks_the_game_cannot_start(tmp_path):
+    """An error before any game (exit 2, nothing journaled), naming the variants it plays."""
     journal = tmp_path / "j.jsonl"
-    run("match", "--game", "pool", "--engine", ours("good", "Agent=random"), "--engine",
-        hub_fake("narrow", "illegal", 9), "--games", "2", "--movetime", "20", "--journal", str(journal), "--quiet")
-    for g in games_of(journal):
-        assert "failed to start" in g["reason"] and "does not play pool" in g["reason"], g["reason"]
+    proc = run("match", "--game", "pool", "--engine", ours("good", "Agent=random"), "--engine",
+               hub_fake("narrow", "illegal", 9), "--games", "2", "--movetime", "20", "--journal", str(journal),
+               "--quiet", check=False)
+    assert proc.returncode == 2 and "engine 'narrow' could not be initialized" in proc.stderr
+    assert "does not play pool" in proc.stderr and not journal.exists()
 
 
 def test_our_dxp_follower_plays_a_match(tmp_path):
@@ -152,7 +154,7 @@ class Recorder:
 
     calls: list = []
 
-    def __init__(self, spec, *args, game=None, rules=None):
+    def __init__(self, spec, *args, game=None, rules=None, io_log=None):
         self.name, self.game, self.alive = spec.name, get_game(game), True
 
     def start(self):

@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from tournaments.results.elo import WDL, elo_from_score, elo_interval, elo_interval_pentanomial, score_from_elo
+from tournaments.results.elo import (WDL, elo_estimate, elo_estimate_pentanomial, elo_from_score, elo_interval,
+                                     elo_interval_pentanomial, match_estimate, score_from_elo)
 from tournaments.results.los import draw_ratio, los
 from tournaments.results.pairs import pair_report, pentanomial
 from tournaments.results.sprt import SPRT
@@ -363,10 +364,10 @@ def test_pair_report_seed_match():
     assert stats.wdl == WDL(54, 0, 46)
     assert stats.games == 100
     assert stats.score == 0.54
-    assert stats.elo == pytest.approx(27.85437125655782)
-    assert stats.elo_low == pytest.approx(-40.26228566450894)
-    assert stats.elo_high == pytest.approx(98.20727932210067)
-    assert stats.elo_error == pytest.approx(69.2347824933048)
+    # the Elo of the complete pairs (pentanomial [6, 0, 34, 0, 10]), as the reports give it
+    estimate = elo_estimate_pentanomial([6, 0, 34, 0, 10])
+    assert (stats.elo, stats.elo_low, stats.elo_high) == (estimate.elo, estimate.low, estimate.high)
+    assert stats.elo == pytest.approx(27.85437125655782) and stats.elo_error == pytest.approx(estimate.error)
     assert stats.los == pytest.approx(0.7881446014166034)
     assert stats.draw_ratio == 0.0
     assert stats.pentanomial == [6, 0, 34, 0, 10]
@@ -401,10 +402,11 @@ def test_pair_report_edge_cases():
     assert (empty.elo, empty.elo_low, empty.elo_high, empty.elo_error) == (0.0, -math.inf, math.inf, math.inf)
     assert empty.pentanomial == [0, 0, 0, 0, 0]
     sweep = pair_report("A", "B", [(i // 2, 1.0) for i in range(8)])
-    assert sweep.elo == math.inf and sweep.elo_error == math.inf
-    assert sweep.pentanomial == [0, 0, 0, 0, 4]
+    # a clean sweep is finite: the prior of one drawn pair, (4 * 1 + 0.5) / 5 = 0.9
+    assert sweep.elo == pytest.approx(elo_from_score(0.9)) and math.isfinite(sweep.elo_high)
+    assert sweep.elo_low > 0 and sweep.pentanomial == [0, 0, 0, 0, 4]
     draws = pair_report("A", "B", [(i // 2, 0.5) for i in range(6)])
-    assert (draws.elo, draws.elo_error, draws.draw_ratio) == (0.0, 0.0, 1.0)
+    assert (draws.elo, draws.draw_ratio) == (0.0, 1.0) and 0 < draws.elo_error < 400
     assert draws.pentanomial == [0, 0, 3, 0, 0]
     with pytest.raises(ValueError):
         pair_report("A", "B", [(0, 1.0), (0, 0.0), (0, 1.0)])  # three games in one pair
@@ -435,10 +437,9 @@ def test_rating_table_shape_and_order():
     rows = [line.split() for line in lines[1:]]
     assert [r[1] for r in rows] == ["Alpha", "Gamma", "Beta"]  # 70 %, 60 %, 30 %
     assert [r[0] for r in rows] == ["1", "2", "3"]
-    # Alpha: 10 games, 7 points, 70.0 %, Elo 147.19 (see the 6-2-2 interval test),
-    # +/- half-width: se = 0.1264911, score interval [0.4520777, 0.9479223]
-    #   -> Elo [-33.33, 504.11] -> (504.11 + 33.33) / 2 = 268.72; draws 2/10 = 20.0 %
-    assert rows[0] == ["1", "Alpha", "10", "7", "70.0", "147.19", "268.72", "20.0"]
+    # Alpha: 10 games, 7 points, 70.0 %, Elo 147.19 (see the 6-2-2 interval test), +/- the
+    # half-width of elo_estimate's interval; draws 2/10 = 20.0 %
+    assert rows[0] == ["1", "Alpha", "10", "7", "70.0", "147.19", f"{elo_estimate(6, 2, 2).error:.2f}", "20.0"]
     assert rows[2][2:6] == ["10", "3", "30.0", "-147.19"]
     assert rows[1][3] == "6"  # 4 + 4/2
     # columns are aligned: every line has the same width up to trailing blanks
@@ -450,8 +451,8 @@ def test_rating_table_edge_cases():
     assert len(lines) == 4
     rows = {line.split()[1]: line.split() for line in lines[1:]}
     assert rows["Sweeper"][0] == "1"
-    assert rows["Sweeper"][5:7] == ["inf", "inf"]
-    assert rows["Drawish"][5:8] == ["0.00", "0.00", "100.0"]
+    assert rows["Sweeper"][5:7] == [f"{elo_estimate(5, 0, 0).elo:.2f}", f"{elo_estimate(5, 0, 0).error:.2f}"]
+    assert rows["Drawish"][5] == "0.00" and rows["Drawish"][7] == "100.0" and float(rows["Drawish"][6]) > 0
     assert rows["Idle"][2:8] == ["0", "0", "50.0", "0.00", "inf", "0.0"]
     assert rating_table({}).splitlines() == [rating_table({}).splitlines()[0]]  # header only
     # score ties are broken by points: 2/4 ahead of 1/2
