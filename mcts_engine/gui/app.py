@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .board import BoardConnection, GuiConfig
-from .watch import JournalWatch, WatchError
+from .watch import JournalFault, JournalWatch, WatchError
 
 STATIC = Path(__file__).parent / "static"
 MAX_BOARDS = 16     # boards (WebSockets, each with its own engine process) open at once
@@ -66,7 +66,7 @@ def create_app(config: GuiConfig) -> Starlette:
         try:
             return JSONResponse(await run_in_threadpool(watch.summary))   # the manager's report runs meanwhile
         except WatchError as err:
-            return JSONResponse({"error": str(err)}, status_code=404)
+            return JSONResponse({"error": str(err)}, status_code=422 if isinstance(err, JournalFault) else 404)
 
     async def journal_game(request):
         if watch is None:
@@ -74,6 +74,8 @@ def create_app(config: GuiConfig) -> Starlette:
         try:
             game_id = int(request.path_params["game_id"])
             return JSONResponse(await run_in_threadpool(watch.replay, game_id))
+        except JournalFault as err:
+            return JSONResponse({"error": str(err)}, status_code=422)
         except (ValueError, WatchError) as err:
             return JSONResponse({"error": str(err)}, status_code=404)
 

@@ -5,8 +5,10 @@ JOURNAL --json`` (this installation's manager, ``python -m tournaments``) whenev
 journal has changed, so the page shows what the report prints, and the engine package
 talks to the manager only through its command line, as the manager talks to engines only
 through their protocol.  The games themselves the watcher reads from the journal, a file of
-JSON lines (a line cut short by a running writer is skipped), and replays through our rules
-into frames for the board: the geometry once, then per ply the pieces, the move and its path.
+JSON lines, with the manager's own reader (``mcts_engine.journal_format``: a record counts
+when its line is complete, every game line is checked against its header; a journal at fault
+is shown as the error naming its line), and replays through our rules into frames for the
+board: the geometry once, then per ply the pieces, the move and its path.
 """
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+import threading
 from pathlib import Path
 
+from .. import journal_format
+from ..journal_format import JournalContents, JournalError
 from ..rules import get_game
 from ..rules.base import RulesError
 
@@ -28,35 +32,21 @@ class WatchError(ValueError):
     """A journal or game the watcher cannot show (the text says why)."""
 
 
-@dataclass(frozen=True)
-class JournalContents:
-    """What a journal holds: its tournament header (or None) and its finished games."""
-
-    header: dict | None
-    games: list[dict]
+class JournalFault(WatchError):
+    """A journal that is there but cannot be shown: a line at fault, or the manager's report of
+    it failed (the text says why, naming the line)."""
 
 
 def read_journal(path: str) -> JournalContents:
-    """The journal's header (the last, as in a tune journal) and games; lines of other types and
-    a line cut short are skipped."""
+    """The journal's header (the last, as in a tune journal) and games, read as the manager reads
+    them (``journal_format``: complete lines only, every line checked); WatchError if it cannot
+    be shown, naming the line at fault."""
     if not os.path.exists(path):
         raise WatchError(f"journal {path} does not exist (yet)")
-    header, games = None, []
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.readlines()
-    except OSError as err:
-        raise WatchError(str(err)) from None
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get("type") == "tournament":
-            header = record
-        elif isinstance(record, dict) and record.get("type") == "game":
-            games.append(record)
-    return JournalContents(header, games)
+        return journal_format.read_journal(path)
+    except JournalError as err:
+        raise JournalFault(str(err)) from None
 
 
 def manager_report(path: str) -> dict:
@@ -67,11 +57,14 @@ def manager_report(path: str) -> dict:
         done = subprocess.run([sys.executable, "-m", "tournaments", "report", path, "--json"], capture_output=True,
                               text=True, timeout=REPORT_TIMEOUT, env=env)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise WatchError(f"the tournament manager's report failed: {err}") from None
+        raise JournalFault(f"the tournament manager's report failed: {err}") from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise WatchError(f"the tournament manager's report failed: {last}")
-    return json.loads(done.stdout)
+        raise JournalFault(f"the tournament manager's report failed: {last}")
+    try:
+        return json.loads(done.stdout)
+    except ValueError:
+        raise JournalFault("the tournament manager's report is not JSON") from None
 
 
 def _finite(x: float | None, score: float, low: bool) -> float | str:
@@ -98,18 +91,24 @@ def standings(report: dict) -> list[dict]:
 
 class JournalWatch:
     """One journal file, read afresh at every request (a running tournament grows it); the
-    manager's report is asked again only when the file has changed."""
+    manager's report is asked again only when the file has changed, by one request at a time
+    (the others wait for its answer)."""
 
     def __init__(self, path: str):
         self.path = path
         self._report: tuple[tuple[int, int], dict] | None = None    # (the file's mtime and size, report)
+        self._reporting = threading.Lock()
 
     def _statistics(self) -> dict:
-        stat = os.stat(self.path)
-        key = (stat.st_mtime_ns, stat.st_size)
-        if self._report is None or self._report[0] != key:
-            self._report = (key, manager_report(self.path))
-        return self._report[1]
+        with self._reporting:
+            try:
+                stat = os.stat(self.path)
+            except OSError as err:
+                raise WatchError(f"journal {self.path}: {err.strerror or err}") from None
+            key = (stat.st_mtime_ns, stat.st_size)
+            if self._report is None or self._report[0] != key:
+                self._report = (key, manager_report(self.path))
+            return self._report[1]
 
     def summary(self) -> dict:
         """Standings (Elo with its 95% interval), pairs, crosstable and the list of games."""

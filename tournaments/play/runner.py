@@ -110,10 +110,25 @@ class Tournament:
         self.game = get_game(conditions.game, **conditions.rules)   # an unknown game or bad rule option fails here
 
     def prepare(self) -> tuple[list[GameSpec], list[dict]]:
-        """(the games still to play, the games already journaled); writes the header of a new journal."""
+        """(the games still to play, the games already journaled); writes the header of a new journal.
+
+        Takes the journal's lock first (another manager writing it is refused with its pid),
+        held until ``run`` ends (or ``release``)."""
         for spec in self.settings.engines:
             if spec.protocol == "dxp":
                 check_dxp_play(spec, self.settings.conditions.tc.base, self.settings.conditions.concurrency)
+        self.journal.acquire()
+        try:
+            return self._schedule_rest()
+        except BaseException:
+            self.journal.release()
+            raise
+
+    def release(self) -> None:
+        """Give the journal's lock back (``run`` does at its end)."""
+        self.journal.release()
+
+    def _schedule_rest(self) -> tuple[list[GameSpec], list[dict]]:
         header, done = self.journal.load()
         identity = self.settings.identity()
         if header is None:
@@ -153,4 +168,5 @@ class Tournament:
                     stream.stop()
         finally:
             stream.close()
+            self.journal.release()
         return results
