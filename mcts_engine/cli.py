@@ -139,8 +139,8 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
         for material in store.on_disk():
             table = store.table(material)
             click.echo(tb.describe(table) if table is not None else
-                       f"{material.name}: unreadable ({store.broken.get(material, 'another format')}); "
-                       "build it again")
+                       f"{material.name}: unreadable ({store.broken.get(material, 'no such file')}); "
+                       f"`mcts-engine tables {g.name} --material {material.name}` builds it again")
         return
     try:
         wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials()

@@ -78,7 +78,8 @@ class UctAgent(Agent):
     def start_trees(self, state: State, limits: Limits, history: tuple) -> None:
         """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
         to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
-        tables loaded and handed over before the clock starts."""
+        tables loaded and handed over before the clock starts (an unreadable one noted once,
+        and searched without)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
         for tree in self.trees:
             feed_tables(tree, self.game, self.tables, state)
@@ -90,6 +91,8 @@ class UctAgent(Agent):
             self.memory.clear()
         else:
             self.memory.remember(state, history)
+        for text in self.tables.reports() if self.tables is not None else ():
+            self.note(text)
 
     def forget_tree(self) -> None:
         """Drop the trees: a search that failed part-way (a rules callback raised between a
