@@ -51,11 +51,14 @@ def main(ctx: click.Context) -> None:
 @click.option("--movetime", type=click.IntRange(1), help="ms a move, instead of the requested clock")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option, as the protocol's setoption (repeatable), e.g. --option Threads=2")
+@click.option("--idle-timeout", type=click.FloatRange(0.1, 86400), default=120.0, show_default=True,
+              help="seconds an initiator may stay silent (in a game: beyond its clock) before it is disconnected")
 def dxp(port: int, host: str, game: str, rules: str | None, nodes: int | None, movetime: int | None,
-        options: tuple[str, ...]) -> None:
+        options: tuple[str, ...], idle_timeout: float) -> None:
     """Play DXP (DamExchange) games as the follower: wait for an initiator (a GUI, pydraughts,
-    mcts-tournament) on HOST:PORT and play the games it requests; a dropped connection waits
-    for the next one.  Ctrl-C ends it."""
+    mcts-tournament) on HOST:PORT and play the games it requests, one initiator at a time (the
+    others get GAMEACC 3, no games); a dropped connection waits for the next one.  Ctrl-C
+    ends it."""
     from .protocol.dxp import DxpSettings, serve_dxp
     from .protocol.options import OptionError, OptionValues
     g = _game(game, rules)
@@ -72,7 +75,7 @@ def dxp(port: int, host: str, game: str, rules: str | None, nodes: int | None, m
         except OptionError as err:
             raise click.UsageError(str(err)) from None
         engine_options[name] = value
-    settings = DxpSettings(g.name, engine_options, nodes, movetime / 1000 if movetime else None)
+    settings = DxpSettings(g.name, engine_options, nodes, movetime / 1000 if movetime else None, idle_timeout)
     try:
         sys.exit(serve_dxp(settings, host, port))
     except OSError as err:
