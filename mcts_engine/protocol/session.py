@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol
 
 from ..agents import make_agent
-from ..mcts.agent import Agent, SearchInfo, SearchResult
+from ..mcts.agent import Agent, SearchFailed, SearchInfo, SearchResult
 from ..mcts.limits import Limits
 from ..mcts.settings import Settings
 from ..parallel.pool import close_pool, resize_pool
@@ -250,8 +250,10 @@ class Session:
         if self.agent is None or self._agent_key != key:
             try:
                 self.agent = make_agent(self.game, settings)
-            except Exception as err:  # e.g. an agent module that cannot be imported
-                self.output.error(f"cannot make agent {settings.agent}: {err}; playing random moves instead")
+            except Exception as err:  # e.g. an agent module that cannot be imported, a Hash beyond the memory
+                why = (f"not enough memory for Hash {settings.hash_mb} MB per searcher" if isinstance(err, MemoryError)
+                       else f"{type(err).__name__}: {err}")
+                self.output.error(f"cannot make agent {settings.agent}: {why}; playing random moves instead")
                 self.agent = make_agent(self.game, Settings(agent="random", seed=settings.seed))
             self._agent_key = key
             self.agent.on_note = self.output.note
@@ -325,8 +327,13 @@ class Session:
         """The search thread: search (again after a ponderhit), then deliver the move once."""
         try:
             result = self._search(job)
+        except SearchFailed as err:   # the error, and the best move the search had found
+            result = err.result
+            found = (f"playing its best move after {result.info.nodes} iterations" if result is not None
+                     else "no iteration finished: playing a legal move")
+            self.output.error(f"search failed: {err}; {found}")
         except Exception as err:  # never let a search failure lose the move
-            self.output.error(f"search failed: {type(err).__name__}: {err}")
+            self.output.error(f"search failed: {type(err).__name__}: {err}; playing a legal move")
             result = None
         self._finish(job, result)
 
