@@ -131,7 +131,8 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 @click.option("--rules", help="rule options as key=value,key=value")
 def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: bool, rules: str | None) -> None:
     """Build the endgame tables of GAME (a draughts variant): small endings solved exactly,
-    which the engine probes with EndgameTables true.  A table built once stays on disk."""
+    which the engine probes with EndgameTables true.  A table built once stays on disk; an
+    unreadable one on disk (empty, damaged, swapped) is built again."""
     from . import tables as tb
     g = _game(game, rules)
     if not g.endgame_tables:
@@ -149,6 +150,10 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
         wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials()
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--material") from None
+    broken = [m for m in store.on_disk() if store.table(m) is None]     # rebuilt too, whatever was asked
+    for material in broken:
+        click.echo(f"unreadable, built again: {store.broken.get(material, material.name)}")
+    wanted += [m for m in broken if m not in wanted]
     start = time.monotonic()
     for material in wanted:
         store.build(material, lambda line: click.echo(f"{time.monotonic() - start:7.1f} s  {line}"))

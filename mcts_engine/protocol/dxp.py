@@ -53,7 +53,7 @@ DEFAULT_MOVETIME = 1.0          # seconds a move when the GAMEREQ gives no time
 IDLE_TIMEOUT = 120.0            # seconds an initiator may stay silent (more in a game: its clock)
 REFUSED = "3"                   # GAMEACC's code for "no games" (we are playing one)
 MAX_OPEN = 16                   # connections open at once: one playing, the others being refused
-SLOT_GRACE = 0.5                # seconds a newcomer waits for a game that is just ending
+SLOT_GRACE = 0.25               # seconds a newcomer waits for a game that is just ending
 POLL = 0.5                      # seconds between two looks at an initiator's silence
 LOG_WIDTH = 200                 # characters of a log line (an initiator's text is cut to fit)
 

@@ -208,3 +208,12 @@ def test_a_zero_length_table_no_longer_breaks_the_engines_endgame_search(tables)
         assert not any(s.startswith("info string") for s in lines)                # reported once
     finally:
         engine.close()
+
+
+def test_the_tables_command_builds_every_unreadable_table_on_disk_whatever_it_was_asked(tables):
+    root, folder = tables
+    empty(folder / "1K-1K.npz")                      # a table 2K-1K leads to: not rebuilt by recursion
+    out = CliRunner().invoke(main, ["tables", "english", "--material", "2K-1K", "--path", str(root)])
+    assert out.exit_code == 0 and "unreadable, built again" in out.output and "1K-1K" in out.output, out.output
+    store = TableSet(get_game("english"), root)
+    assert all(store.table(m) is not None for m in store.on_disk()) and not store.broken
