@@ -9,12 +9,15 @@ Routes::
     GET  /api/journal            the watched journal's standings, crosstable, games (JSON)
     GET  /api/journal/game/{id}  one game's frames for the board (JSON)
 
-Safe by default: ``serve`` binds to 127.0.0.1 unless told otherwise; the engines the
-page may run are the ``GuiConfig``'s (from the command line or an engines file), chosen
-by name; a WebSocket from a page of another origin is refused (a browser always sends
-``Origin``; a page elsewhere on the web must not drive the local engine); every frame
-is validated by ``messages.parse_message``; at most ``MAX_BOARDS`` boards (each may run an
-engine process) are open at once.
+Safe by default: ``serve`` binds to 127.0.0.1 unless told otherwise; a request naming a
+host the server does not serve is refused with 403 before anything runs (``guard.py``:
+DNS rebinding); the engines the page may run are the ``GuiConfig``'s (from the command line
+or an engines file), chosen by name; a WebSocket from a page of another origin is refused (a
+browser always sends ``Origin``; a page elsewhere on the web must not drive the local
+engine); every frame is validated by ``messages.parse_message``; each board's frames are
+rate-limited and its messages queued in a bounded outbox (``flow.py``), so that no page
+starves another; at most ``MAX_BOARDS`` boards (each may run an engine process) are open
+at once.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .board import BoardConnection, GuiConfig
 from .flow import MAX_DROPPED, RATE, Outbox, RateLimiter
@@ -128,6 +131,9 @@ async def serve_board(websocket: WebSocket, connection: BoardConnection, outbox:
     finally:
         for task in (reader, closed):
             task.cancel()
+    failure = reader.exception() if reader.done() and not reader.cancelled() else None
+    if failure is not None and not isinstance(failure, (WebSocketDisconnect, RuntimeError, OSError)):
+        log.warning("gui: a board failed: %s: %s", type(failure).__name__, failure)
     if outbox.reason and outbox.reason != "the connection is gone":
         log.warning("gui: closed a board: %s", outbox.reason)
         await close_quietly(websocket, 1008)
