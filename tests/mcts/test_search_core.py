@@ -562,7 +562,7 @@ def test_a_cut_off_plays_pending_captures_before_it_evaluates():
         assert result == state.evaluate()
         plies.add(state.ply)
         results.add(result)
-    assert {3, 4} <= plies <= {3, 4, 5, 6, 7} and len(results) > 1
+    assert {3, 4} <= plies and max(plies) <= 3 + QUIESCENCE and len(results) > 1   # exchanges played out
 
 
 def test_a_cut_off_stops_at_its_depth_where_captures_are_not_compulsory():
@@ -613,6 +613,7 @@ def test_proofs_are_found_in_a_tree_much_larger_than_its_budget():
 
 # --- threads -----------------------------------------------------------------------------------------
 
+@pytest.mark.skipif(not native.available(), reason="threads are processes where the rules are Python")
 def test_threads_search_side_by_side_and_count_every_tree():
     game = get_game("international")
     agent = make_agent(game, Settings(seed=1, threads=2))

@@ -318,7 +318,7 @@ def test_wide_boards_take_the_128_bit_word():
 # --- the fallback ---------------------------------------------------------------------------------
 
 FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/test_perft.py", "tables/test_tables.py",
-                    "mcts/test_mcts_core.py", "mcts/test_uct.py", "protocol/test_protocol_inprocess.py")
+                    "mcts/test_search_core.py", "protocol/test_protocol_inprocess.py")
 
 
 @pytest.mark.slow

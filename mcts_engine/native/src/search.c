@@ -640,16 +640,17 @@ static int play_choice(Tree *t, void *pos, size_t i, Played *rec, int player)
     return t->b->play(t->b, pos, &t->buf2.m[i]);
 }
 
-static double cut_off(Tree *t, void *pos, Played *rec)
+static double cut_off(Tree *t, void *pos, Played *rec, int running)
 {
-    Backend *b = t->b;
-    int running = 0;     /* known to go on: moves were listed and one was not a capture */
+    Backend *b = t->b;   /* running: the game is known to go on (a playout cut off, a quiet move listed) */
     for (int q = 0; b->compulsory_captures && q < t->s.quiescence; q++) {
         buf_release(t, &t->buf2);
         if (b->list(b, pos, &t->buf2) < 0)
             return -2.0;
-        if (!t->buf2.n)
-            break;       /* over: the outcome below says how */
+        if (!t->buf2.n) {
+            running = 0;  /* over: the outcome below says how */
+            break;
+        }
         int c = b->is_capture(b, pos, &t->buf2.m[0]);
         if (c < 0)
             return -2.0;
@@ -661,6 +662,7 @@ static double cut_off(Tree *t, void *pos, Played *rec)
         int player = b->to_move(b, pos);
         if (player < 0 || play_choice(t, pos, i, rec, player) < 0)
             return -2.0;
+        running = 0;
     }
     buf_release(t, &t->buf2);
     if (!running) {
@@ -688,7 +690,7 @@ static double simulate(Tree *t, void *pos, Played *rec)
         double r = b->random_playout(b, pos, depth, &t->rng);
         if (r != -1.0)
             return r;
-        return cut_off(t, pos, NULL);
+        return cut_off(t, pos, NULL, 1);
     }
     for (int64_t ply = 0; ply < depth; ply++) {
         buf_release(t, &t->buf2);
@@ -702,7 +704,7 @@ static double simulate(Tree *t, void *pos, Played *rec)
             return -2.0;
     }
     buf_release(t, &t->buf2);
-    return cut_off(t, pos, rec);
+    return cut_off(t, pos, rec, 0);
 }
 
 /* ------------------------------------------------------------------------------------------

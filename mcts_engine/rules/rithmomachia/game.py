@@ -357,13 +357,14 @@ class RithmomachiaGame(CaptureArithmetic, Game):
 class RithmomachiaState(CaptureResolution, State):
     """A Rithmomachia position: pieces, bitboards, capture counters, side to move, result."""
 
-    __slots__ = ("game", "board", "m", "side", "ply", "caps", "result", "vac", "tgt", "att")
+    __slots__ = ("game", "board", "m", "side", "ply", "caps", "result", "vac", "tgt", "att", "movable")
 
     @classmethod
     def build(cls, game: RithmomachiaGame, board: dict, white: int, side: int, caps: list, ply: int):
         """A fresh state (every capture relation will be checked once per side)."""
         s = object.__new__(cls)
         s.game, s.board, s.side, s.caps, s.ply = game, board, side, caps, ply
+        s.movable = None
         m = [0] * 8
         for i, p in board.items():
             colour = 0 if white >> i & 1 else 1
@@ -385,6 +386,7 @@ class RithmomachiaState(CaptureResolution, State):
         s = object.__new__(RithmomachiaState)
         s.game, s.board, s.m, s.side, s.ply = self.game, dict(self.board), list(self.m), self.side, self.ply
         s.caps, s.result, s.vac, s.tgt, s.att = list(self.caps), self.result, list(self.vac), list(self.tgt), list(self.att)
+        s.movable = self.movable
         return s
 
     def key(self) -> tuple:
@@ -548,7 +550,11 @@ class RithmomachiaState(CaptureResolution, State):
         return bool(cap) and self.ply >= cap
 
     def _has_moves(self) -> bool:
-        return any(b[0] for b in self._buckets())
+        """Whether the side to move has a move: found once per position (``outcome`` and
+        ``evaluate`` both ask, and a search asks both of every new position)."""
+        if self.movable is None:
+            self.movable = any(b[0] for b in self._buckets())
+        return self.movable
 
     # --- playing ------------------------------------------------------------------------
     def play(self, move: Move) -> None:
@@ -562,6 +568,7 @@ class RithmomachiaState(CaptureResolution, State):
         self._resolve(c, f, t)
         self.side = c ^ 1
         self.ply += 1
+        self.movable = None
 
     # --- the end ---------------------------------------------------------------------------
     def outcome(self) -> float | None:
