@@ -273,11 +273,16 @@ class Session:
         """Search the current position in the background; exactly one ``finished`` follows.
 
         ``forced`` is played without a search; on a finished game the answer is at
-        once a note saying why and a move-less ``finished``.  Raises ProtocolError
-        while a search runs.
+        once a note saying why and a move-less ``finished``, and so it is (with an error)
+        on a position the rules cannot judge.  Raises ProtocolError while a search runs.
         """
         self.check_idle()
-        why = self.game_over()
+        try:
+            why = self.game_over()
+        except Exception as err:     # a position the rules cannot judge (rule options they took but cannot play)
+            self.output.error(f"the position cannot be searched: {type(err).__name__}: {err}")
+            self.output.finished(FinishedSearch(self.state, None))
+            return
         if why is not None:
             self.output.note(why)
             self.output.finished(FinishedSearch(self.state, None))
@@ -364,7 +369,11 @@ class Session:
     def _finish(self, job: _Job, result: SearchResult | None) -> None:
         """Check the agent's move, mark the job done, and deliver the move exactly once."""
         state = job.state
-        legal = state.legal_moves()
+        try:
+            legal = state.legal_moves()
+        except Exception as err:     # the rules fail on this position: no move to give
+            self.output.error(f"no legal move can be listed: {type(err).__name__}: {err}")
+            legal, result = [], None
         move = result.move if result is not None else None
         if move not in legal:
             if result is not None:

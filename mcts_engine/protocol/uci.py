@@ -25,7 +25,7 @@ from .. import __version__, native
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
-from ..rules.base import IllegalMove, divide
+from ..rules.base import divide
 from ..echo import one_line, short
 from ..engine_options import DeclaredOption, OptionError
 from .errors import ProtocolError
@@ -264,7 +264,7 @@ class UciProtocol:
         for text in go.searchmoves:
             try:
                 chosen.append(session.state.parse_move(text))
-            except IllegalMove as err:
+            except (RulesError, ValueError) as err:    # an illegal move, or a position the rules cannot read
                 go.problems.append(f"go searchmoves: {err}")
         chosen = list(dict.fromkeys(chosen))
         if go.problems:

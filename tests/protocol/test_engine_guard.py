@@ -118,3 +118,20 @@ def test_progress_weight_is_refused_and_rithmomachia_searches():
         assert not any("error" in s for s in lines) and move in engine.query("moves").split()
     finally:
         engine.close()
+
+
+def test_a_position_the_rules_cannot_judge_still_answers_its_go():
+    """``Rules men_rows=99`` is taken, but its start position has men on both sides of a square:
+    the go that followed got an internal error and no bestmove (found by the fuzz, on main too)."""
+    engine = InProcessEngine()
+    try:
+        engine.ask("setoption name Rules value men_rows=99")
+        engine.send("go movetime 10")
+        lines = engine.until("bestmove")
+        assert lines[-1] == "bestmove 0000" and len(lines) == 2, lines
+        assert lines[0].startswith("info string error: the position cannot be searched"), lines
+        assert engine.ask("setoption name Rules value") == []
+        _, move = engine.go("nodes 20")
+        assert move in engine.query("moves").split()
+    finally:
+        engine.close()
