@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .board import BoardConnection, GuiConfig
-from .flow import MAX_DROPPED, RATE, Outbox, RateLimiter
+from .flow import MAX_DROPPED, RATE, LogThrottle, Outbox, RateLimiter
 from .guard import HostGuard, host_name, served_hosts
 from .watch import JournalFault, JournalWatch, WatchError
 
@@ -46,6 +46,7 @@ MAX_BOARDS = 16     # boards (WebSockets, each with its own engine process) open
 CLOSE_TIMEOUT = 2.0  # seconds to close a board's WebSocket (a page that reads nothing may never answer)
 MAX_WS_BYTES = 1 << 20   # the largest WebSocket message uvicorn takes (a restore of a long game fits)
 log = logging.getLogger("mcts_engine.gui")
+CLOSED_BOARDS = LogThrottle()      # the log's lines on boards the server closed: at most one a second
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -135,7 +136,9 @@ async def serve_board(websocket: WebSocket, connection: BoardConnection, outbox:
     if failure is not None and not isinstance(failure, (WebSocketDisconnect, RuntimeError, OSError)):
         log.warning("gui: a board failed: %s: %s", type(failure).__name__, failure)
     if outbox.reason and outbox.reason != "the connection is gone":
-        log.warning("gui: closed a board: %s", outbox.reason)
+        line = CLOSED_BOARDS.line(f"gui: closed a board: {outbox.reason}")
+        if line is not None:
+            log.warning(line)
         await close_quietly(websocket, 1008)
 
 

@@ -126,3 +126,22 @@ class Outbox:
         self.queue.clear()
         if self.task is not asyncio.current_task():
             self.task.cancel()
+
+
+class LogThrottle:
+    """At most one log line a ``period`` for one kind of event, saying how many it stands for (a
+    page that reconnects and floods again and again cannot flood the log either)."""
+
+    def __init__(self, period: float = 1.0, clock: Callable[[], float] = time.monotonic):
+        self.period, self.clock = period, clock
+        self.last = float("-inf")
+        self.held = 0                 # events since the last line
+
+    def line(self, text: str) -> str | None:
+        """The line to log for this event (with the events it stands for), or None for now."""
+        self.held += 1
+        now = self.clock()
+        if now - self.last < self.period:
+            return None
+        count, self.held, self.last = self.held, 0, now
+        return text if count == 1 else f"{text} (and {count - 1} more like it since the last such line)"

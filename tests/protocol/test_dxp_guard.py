@@ -5,7 +5,9 @@ The reproductions: an idle connection that never spoke blocked every other initi
 buffer scanned again at every chunk) and was logged whole as one chat line.  Now a silent
 socket holds nothing and is closed after the idle time-out, a second initiator is refused at
 once with GAMEACC 3 while one plays, a playing initiator that falls silent is disconnected, an
-oversized message closes its connection, and every log line is cut.
+oversized message closes its connection, and every log line is cut.  (What this change added is
+imported inside the tests that need it, so that the reproductions fail by their assertions on
+the code before it.)
 """
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ import time
 
 import pytest
 
-from mcts_engine.protocol.dxp import LOG_WIDTH, REFUSED, DxpSettings, serve_dxp
-from mcts_engine.protocol.dxp_messages import (Chat, DxpChannel, GameAccept, GameRequest, MessageTooLong,
-                                               MoveMessage, parse_message)
+from mcts_engine.protocol.dxp import DxpSettings, serve_dxp
+from mcts_engine.protocol.dxp_messages import Chat, DxpChannel, GameAccept, GameRequest, MoveMessage, parse_message
+
+REFUSED = "3"            # GAMEACC's "no games"
+LOG_WIDTH = 200          # the follower's log lines are cut to this
 
 
 class Lines(io.StringIO):
@@ -45,7 +49,8 @@ def follower():
     """A follower on a free port with a 1.5 s idle time-out, for as many connections as a test
     plays: (port, log); the server ends once 5 played connections ended (or with the test)."""
     out = Lines()
-    settings = DxpSettings(nodes=16, options={"Seed": "3"}, idle_timeout=1.5, max_message=1024)
+    settings = DxpSettings(nodes=16, options={"Seed": "3"})
+    settings.idle_timeout, settings.max_message = 1.5, 1024      # (fields this change added)
     thread = threading.Thread(target=serve_dxp, args=(settings,), kwargs={"port": 0, "out": out, "connections": 5},
                               daemon=True)
     thread.start()
@@ -139,7 +144,8 @@ def test_a_long_stream_is_read_in_linear_time():
     """Each byte is searched for the NUL once (on main the whole buffer again at every chunk)."""
     a, b = socket.socketpair()
     size = 16 << 20
-    channel = DxpChannel(a, max_message=size + 1)
+    channel = DxpChannel(a)
+    channel.max_message = size + 1
     sender = threading.Thread(target=lambda: (b.sendall(b"C" + b"z" * size + b"\0"), b.close()), daemon=True)
     started = time.perf_counter()
     sender.start()
@@ -150,8 +156,10 @@ def test_a_long_stream_is_read_in_linear_time():
 
 
 def test_the_channel_refuses_a_message_past_its_limit():
+    from mcts_engine.protocol.dxp_messages import MessageTooLong
     a, b = socket.socketpair()
-    channel = DxpChannel(a, max_message=100)
+    channel = DxpChannel(a)
+    channel.max_message = 100
     b.sendall(b"C" + b"x" * 200)
     with pytest.raises(MessageTooLong, match="longer than 100 bytes"):
         channel.receive(5)

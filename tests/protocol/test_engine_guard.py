@@ -5,7 +5,9 @@ overflow) played the first legal move; ``Widening 1e308`` was accepted by ``seto
 ``ProgressWeight`` failed every Rithmomachia search (the option is gone now: refused as
 unknown).  A failed search now answers ``info string`` with the error and plays the move its
 finished iterations chose, read before the tree is dropped.  (The malformed ``go`` lines
-answering one ``bestmove`` each are in ``test_protocol.py``.)
+answering one ``bestmove`` each are in ``test_protocol.py``.)  What this change added is imported
+inside the tests that need it, so that the reproductions fail by their assertions on the code
+before it.
 """
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import threading
 
 import pytest
 
-from mcts_engine.mcts.agent import SearchFailed
 from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.searcher import TreeGroup
 from mcts_engine.mcts.settings import Settings
@@ -40,6 +41,7 @@ class FailsLate(TakeAwayState):
 
 
 def test_a_failed_search_carries_the_move_its_finished_iterations_chose_and_then_forgets_the_tree():
+    from mcts_engine.mcts.agent import SearchFailed
     game = TakeAway(40)
     FailsLate.playouts, FailsLate.after = 0, 700
     agent = UctAgent(game, Settings(seed=4, solver=False))
@@ -55,6 +57,7 @@ def test_a_failed_search_carries_the_move_its_finished_iterations_chose_and_then
 
 
 def test_a_search_that_fails_at_once_has_no_move_to_offer():
+    from mcts_engine.mcts.agent import SearchFailed
     FailsLate.playouts, FailsLate.after = 0, 1
     agent = UctAgent(TakeAway(12), Settings(seed=4))
     with pytest.raises(SearchFailed) as caught:
