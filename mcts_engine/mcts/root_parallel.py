@@ -30,6 +30,7 @@ from .uct import UctAgent
 SEED_STRIDE = 7919       # worker i searches with seed + i * SEED_STRIDE
 STOP_WAIT = 2.0          # seconds a worker may take to answer after a stop before it is replaced
 SILENT_WAIT = 120.0      # seconds a worker searching a nodes share may go without a report
+START_WAIT = 30.0        # seconds a new worker may take to load the search (imports on a loaded machine)
 
 
 # --- the tasks a worker runs ---------------------------------------------------------------
@@ -82,7 +83,10 @@ class SearchTask:
 
 @dataclass(frozen=True)
 class NewGameTask:
-    """Forget the last game's tree and statistics, and reseed."""
+    """Forget the last game's tree and statistics, and reseed; answer ``SearchReady``.
+
+    Reading the first such task is also when a fresh worker imports the search (the transport
+    imports none of it), so an agent waits for the answers before its first search."""
 
     job: int = 0
 
@@ -90,6 +94,14 @@ class NewGameTask:
         """Reset the worker's agent, if it has one."""
         if context.get("agent") is not None:
             context["agent"].new_game()
+        send(SearchReady(self.job))
+
+
+@dataclass(frozen=True)
+class SearchReady:
+    """A worker has the search loaded and its agent reset (the answer to ``NewGameTask``)."""
+
+    job: int
 
 
 # --- this side ---------------------------------------------------------------------------------
@@ -103,7 +115,7 @@ class RootParallelAgent(Agent):
         self.pool = pool or shared_pool()
         self.job = 0
         self.notes(self.pool.ensure(settings.threads - 1))
-        self.pool.broadcast(NewGameTask())   # workers forget trees and reseed, as a new agent does
+        self.reset_workers(wait=True)        # workers forget trees and reseed, as a new agent does
 
     def notes(self, texts: list[str]) -> None:
         """Pass the pool's notes on (as info strings in the engine)."""
@@ -113,7 +125,23 @@ class RootParallelAgent(Agent):
     def new_game(self) -> None:
         super().new_game()
         self.local.new_game()
-        self.pool.broadcast(NewGameTask())
+        self.reset_workers(wait=False)
+
+    def reset_workers(self, wait: bool) -> None:
+        """Send every live worker a ``NewGameTask``; with ``wait``, wait (at most ``START_WAIT``)
+        for their answers, so a fresh worker has loaded the search before the first one."""
+        job = self.pool.next_job()
+        workers = self.pool.live()
+        for w in workers:
+            w.send(NewGameTask(job))
+        deadline = now() + START_WAIT
+        for w in workers if wait else ():
+            try:
+                while (msg := w.recv(max(0.0, deadline - now()))) is not None:
+                    if isinstance(msg, SearchReady) and msg.job == job:
+                        break
+            except EOFError:
+                continue
 
     def close(self) -> None:
         """Stop the local threads and the workers of a private pool (the shared pool lives until
