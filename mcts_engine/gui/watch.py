@@ -25,6 +25,7 @@ from ..rules import get_game
 from ..rules.base import RulesError
 
 REPORT_TIMEOUT = 60.0        # seconds the manager's report may take
+MAX_REPLAYS = 64             # game replays kept for the pages that ask again
 PACKAGES = Path(__file__).resolve().parents[2]   # where this installation's packages are (the manager's too)
 
 
@@ -90,33 +91,40 @@ def standings(report: dict) -> list[dict]:
 
 
 class JournalWatch:
-    """One journal file, read afresh at every request (a running tournament grows it); the
-    manager's report is asked again only when the file has changed, by one request at a time
-    (the others wait for its answer)."""
+    """One journal file (a running tournament grows it): its summary and its games' replays are
+    computed again only when the file has changed, by one request at a time (the others wait
+    and share the answer), so that a page asking again and again costs a ``stat``."""
 
     def __init__(self, path: str):
         self.path = path
-        self._report: tuple[tuple[int, int], dict] | None = None    # (the file's mtime and size, report)
-        self._reporting = threading.Lock()
+        self._lock = threading.Lock()
+        self._summary: tuple[tuple[int, int], dict] | None = None      # (the file's mtime and size, summary)
+        self._replays: dict[tuple[tuple[int, int], int], dict] = {}    # ((mtime, size), game id) -> replay
 
-    def _statistics(self) -> dict:
-        with self._reporting:
-            try:
-                stat = os.stat(self.path)
-            except OSError as err:
-                raise WatchError(f"journal {self.path}: {err.strerror or err}") from None
-            key = (stat.st_mtime_ns, stat.st_size)
-            if self._report is None or self._report[0] != key:
-                self._report = (key, manager_report(self.path))
-            return self._report[1]
+    def _file_key(self) -> tuple[int, int]:
+        """The journal's modification time and size (what says it has changed)."""
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            raise WatchError(f"journal {self.path} does not exist (yet)") from None
+        except OSError as err:
+            raise WatchError(f"journal {self.path}: {err.strerror or err}") from None
+        return stat.st_mtime_ns, stat.st_size
 
     def summary(self) -> dict:
         """Standings (Elo with its 95% interval), pairs, crosstable and the list of games."""
+        with self._lock:
+            key = self._file_key()
+            if self._summary is None or self._summary[0] != key:
+                self._summary = (key, self._summarize())
+            return self._summary[1]
+
+    def _summarize(self) -> dict:
         contents = read_journal(self.path)
         games = sorted(contents.games, key=lambda g: g["id"])
         settings = (contents.header or {}).get("settings", {})
-        report = self._statistics() if games else {"kind": settings.get("kind", ""), "pairs": [], "ratings": {},
-                                                  "crosstable": {}}
+        report = manager_report(self.path) if games else {"kind": settings.get("kind", ""), "pairs": [],
+                                                          "ratings": {}, "crosstable": {}}
         names = report.get("engines") or [e["name"] for e in settings.get("engines", [])]
         game_list = [{"id": g["id"], "players": g["players"], "score_first": g.get("score_first"),
                       "reason": g.get("reason", ""), "plies": len(g.get("moves", []))} for g in games]
@@ -126,6 +134,15 @@ class JournalWatch:
 
     def replay(self, game_id: int) -> dict:
         """One game as frames for the board: the geometry, then the pieces after every ply."""
+        with self._lock:
+            key = self._file_key()
+            if (key, game_id) not in self._replays:
+                if len(self._replays) >= MAX_REPLAYS or any(k != key for k, _ in self._replays):
+                    self._replays.clear()
+                self._replays[(key, game_id)] = self._replay(game_id)
+            return self._replays[(key, game_id)]
+
+    def _replay(self, game_id: int) -> dict:
         record = next((g for g in read_journal(self.path).games if g.get("id") == game_id), None)
         if record is None:
             raise WatchError(f"no game {game_id} in {os.path.basename(self.path)}")

@@ -270,3 +270,30 @@ def test_the_log_of_closed_boards_is_throttled():
     assert [throttle.line("closed") for _ in range(5)] == [None] * 5
     now[0] = 1.5
     assert throttle.line("closed") == "closed (and 5 more like it since the last such line)"
+
+
+def test_the_watcher_answers_again_from_its_cache_until_the_journal_changes(tmp_path, monkeypatch):
+    """A page asking again and again costs a stat, not a report and a replay each time."""
+    from mcts_engine.gui import watch
+    calls = []
+
+    def report(path):
+        calls.append(path)
+        return {"kind": "match", "engines": ["A", "B"], "pairs": [], "ratings": {}, "crosstable": {}}
+
+    monkeypatch.setattr(watch, "manager_report", report)
+    header = {"type": "tournament", "settings": {"game": "english", "rules": {}, "kind": "match",
+                                                 "engines": [{"name": "A"}, {"name": "B"}]}}
+    fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    line = {"type": "game", "id": 0, "pair": 0, "game": "english", "rules": {}, "players": ["A", "B"],
+            "score_first": 1.0, "moves": ["11-15"], "start_fen": fen}
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(json.dumps(header) + "\n" + json.dumps(line) + "\n")
+    watcher = watch.JournalWatch(str(journal))
+    first = [watcher.summary() for _ in range(3)]
+    replays = [watcher.replay(0) for _ in range(3)]
+    assert len(calls) == 1 and first[0]["count"] == 1 and replays[0] is replays[2]
+    with open(journal, "a") as f:
+        f.write(json.dumps({**line, "id": 1, "players": ["B", "A"]}) + "\n")
+    assert watcher.summary()["count"] == 2 and len(calls) == 2
+    assert watcher.replay(0) is not replays[0] and len(watcher.replay(0)["frames"]) == 2
