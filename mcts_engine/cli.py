@@ -91,11 +91,14 @@ def _check_hub_params(params: dict[str, str]) -> None:
 @click.option("--movetime", type=click.IntRange(1), help="ms a move, instead of the requested clock")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option, as the protocol's setoption (repeatable), e.g. --option Threads=2")
+@click.option("--idle-timeout", type=click.FloatRange(0.1, 86400), default=120.0, show_default=True,
+              help="seconds an initiator may stay silent (in a game: beyond its clock) before it is disconnected")
 def dxp(port: int, host: str, game: str, rules: str | None, nodes: int | None, movetime: int | None,
-        options: tuple[str, ...]) -> None:
+        options: tuple[str, ...], idle_timeout: float) -> None:
     """Play DXP (DamExchange) games as the follower: wait for an initiator (a GUI, pydraughts,
-    mcts-tournament) on HOST:PORT and play the games it requests; a dropped connection waits
-    for the next one.  Ctrl-C ends it."""
+    mcts-tournament) on HOST:PORT and play the games it requests, one initiator at a time (the
+    others get GAMEACC 3, no games); a dropped connection waits for the next one.  Ctrl-C
+    ends it."""
     from .protocol.dxp import DxpSettings, serve_dxp
     from .protocol.options import OptionError, OptionValues
     g = _game(game, rules)
@@ -112,7 +115,7 @@ def dxp(port: int, host: str, game: str, rules: str | None, nodes: int | None, m
         except OptionError as err:
             raise click.UsageError(str(err)) from None
         engine_options[name] = value
-    settings = DxpSettings(g.name, engine_options, nodes, movetime / 1000 if movetime else None)
+    settings = DxpSettings(g.name, engine_options, nodes, movetime / 1000 if movetime else None, idle_timeout)
     try:
         sys.exit(serve_dxp(settings, host, port))
     except OSError as err:
@@ -168,7 +171,8 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 @click.option("--rules", help="rule options as key=value,key=value")
 def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: bool, rules: str | None) -> None:
     """Build the endgame tables of GAME (a draughts variant): small endings solved exactly,
-    which the engine probes with EndgameTables true.  A table built once stays on disk."""
+    which the engine probes with EndgameTables true.  A table built once stays on disk; an
+    unreadable one on disk (empty, damaged, swapped) is built again."""
     from . import tables as tb
     g = _game(game, rules)
     if not g.endgame_tables:
@@ -179,13 +183,17 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
         for material in store.on_disk():
             table = store.table(material)
             click.echo(tb.describe(table) if table is not None else
-                       f"{material.name}: unreadable ({store.broken.get(material, 'another format')}); "
-                       "build it again")
+                       f"{material.name}: unreadable ({store.broken.get(material, 'no such file')}); "
+                       f"`mcts-engine tables {g.name} --material {material.name}` builds it again")
         return
     try:
         wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials()
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--material") from None
+    broken = [m for m in store.on_disk() if store.table(m) is None]     # rebuilt too, whatever was asked
+    for material in broken:
+        click.echo(f"unreadable, built again: {store.broken.get(material, material.name)}")
+    wanted += [m for m in broken if m not in wanted]
     start = time.monotonic()
     for material in wanted:
         store.build(material, lambda line: click.echo(f"{time.monotonic() - start:7.1f} s  {line}"))

@@ -21,7 +21,7 @@ MAX_LINES = 600           # a module outside rules/ that grows past this holds t
 LAYERS = (
     ("mcts_engine.native",),
     ("mcts_engine", "mcts_engine.rules", "mcts_engine.echo"),
-    ("mcts_engine.engine_options", "mcts_engine.tables", "mcts_engine.records"),
+    ("mcts_engine.engine_options", "mcts_engine.tables", "mcts_engine.records", "mcts_engine.journal_format"),
     ("mcts_engine.mcts", "mcts_engine.parallel"),
     ("mcts_engine.agents", "mcts_engine.endgame_suite"),
     ("mcts_engine.protocol", "mcts_engine.endgames"),

@@ -214,13 +214,19 @@ def _run(kind: str, **o) -> None:
         sprt = _sprt(o["sprt"])
         journal = Journal(o["journal"])
         tournament = Tournament(settings, journal, recover=o["recover"])
-        todo, done = tournament.check()
+        journal.acquire()           # a journal another manager writes is refused before any engine starts
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
-    log = EngineLog(o["log"]) if o["log"] else None
+    log = None
     try:
+        try:
+            todo, done = tournament.check()
+        except (ValueError, RulesError, OSError) as err:
+            raise click.UsageError(str(err)) from None
+        log = EngineLog(o["log"]) if o["log"] else None
         _play(tournament, todo, done, sprt, o, log)
     finally:
+        journal.release()
         if log is not None:
             log.close()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import asdict, dataclass, field
-from typing import Awaitable, Callable
+from typing import Callable
 
 from ..client import EngineError, EngineInfo, EngineSpec, GoLimits
 from ..client.info import parse_info
@@ -30,12 +30,15 @@ HALT_TIMEOUT = 5.0       # seconds a stopped search may take to answer before it
 @dataclass
 class GuiConfig:
     """What the server was started with: the engines the page may choose from (by name; their
-    commands fixed here), the default game, and the tournament journal to watch."""
+    commands fixed here), the default game, the tournament journal to watch, and the address
+    it serves (requests naming another host are refused: ``guard.py``)."""
 
     engines: dict[str, EngineSpec] = field(default_factory=dict)
     default_engine: str | None = None
     game: str = "english"
     journal: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
 
     def __post_init__(self) -> None:
         if self.default_engine is None and self.engines:
@@ -45,10 +48,9 @@ class GuiConfig:
 class BoardConnection:
     """The server side of one board: session + engine host, driven by the page's messages."""
 
-    def __init__(self, config: GuiConfig, send: Callable[[dict], Awaitable[None]]):
+    def __init__(self, config: GuiConfig, post: Callable[[dict], None]):
         self.config = config
-        self._send = send
-        self._send_lock = asyncio.Lock()
+        self.post = post                     # queues a message for the page (``flow.Outbox.put``)
         self.session = BoardSession(config.game)
         self.host = EngineHost(config.engines)
         self.engine_name = config.default_engine
@@ -58,13 +60,11 @@ class BoardConnection:
         self.task: asyncio.Task | None = None
         self.search_id = 0
         self.crashes = 0
-        self._sending: set[asyncio.Task] = set()
 
     # --- sending ------------------------------------------------------------------------------
     async def send(self, message: dict) -> None:
-        """Send one message to the page (one at a time)."""
-        async with self._send_lock:
-            await self._send(message)
+        """Send one message to the page (queued: a page slow to read never holds the server up)."""
+        self.post(message)
 
     async def send_state(self, note: str = "") -> None:
         """The whole board state, with the players, engine, limits and a note (e.g. a hint)."""
@@ -75,9 +75,11 @@ class BoardConnection:
         await self.send(state)
 
     async def error(self, message: str) -> None:
+        """An ``error``: why a frame, a click or a move was refused (nothing changed)."""
         await self.send({"type": "error", "message": message})
 
     async def status(self, status: str, message: str = "") -> None:
+        """The engine's status (``starting``, ``thinking``, ``idle``, ``crashed``, ...) for the page."""
         await self.send({"type": "engine", "status": status, "name": self.engine_name, "message": message})
 
     # --- life ----------------------------------------------------------------------------------
@@ -150,6 +152,22 @@ class BoardConnection:
         fresh = BoardSession(game, rules, msg.fen)
         await self._halt()
         self.session = fresh
+        await self._changed()
+
+    async def on_restore(self, msg: m.Restore) -> None:
+        """A reconnecting page's game put back: the game replayed off the event loop (a long
+        game takes a while), then its players, engine and limits; a move the rules refuse
+        ends the replay there, and says so."""
+        fresh = BoardSession(msg.game, msg.rules, msg.fen)
+        why = await asyncio.get_running_loop().run_in_executor(None, fresh.replay, list(msg.moves))
+        await self._halt()
+        self.session, self.players = fresh, list(msg.players)
+        if msg.engine in self.config.engines:
+            self.engine_name = msg.engine
+        if msg.limits is not None:
+            self.limits = msg.limits
+        if why:
+            await self.error(f"the game could not be put back whole: {why}")
         await self._changed()
 
     async def on_undo(self, msg: m.Undo) -> None:
@@ -323,9 +341,7 @@ class BoardConnection:
         info = parse_info(line)
         message = {"type": "info", **info_fields(info), "line": line[:500]}
         message["pv_paths"] = self.session.pv_paths(list(info.pv)) if info.pv else []
-        task = asyncio.get_running_loop().create_task(self.send(message))
-        self._sending.add(task)                 # a strong reference until it is sent
-        task.add_done_callback(self._sending.discard)
+        self.post(message)
 
 
 def info_fields(info: EngineInfo) -> dict:
@@ -343,4 +359,4 @@ HANDLERS = {m.Ping: BoardConnection.on_ping, m.Click: BoardConnection.on_click, 
             m.Players: BoardConnection.on_players, m.ChooseEngine: BoardConnection.on_choose_engine,
             m.SetLimits: BoardConnection.on_limits, m.Go: BoardConnection.on_go,
             m.Analyse: BoardConnection.on_analyse, m.Stop: BoardConnection.on_stop,
-            m.Record: BoardConnection.on_record}
+            m.Record: BoardConnection.on_record, m.Restore: BoardConnection.on_restore}

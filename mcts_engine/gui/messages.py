@@ -25,6 +25,8 @@ Page -> server (``type`` and fields)::
     stop                                  stop the engine (its move is played in play)
     record                                the game as PDN / PGN-like text
     ping     id                           answered by pong (latency checks)
+    restore  game, rules, fen, moves,     a reconnecting page's game put back in one frame
+             players, engine, limits
 
 Server -> page: ``hello`` (games, engines, defaults), ``state`` (the board, the
 selection, the moves, the result), ``info`` (the engine's search), ``engine`` (its
@@ -37,10 +39,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..client import GoLimits
+from .session import MAX_PLIES
 
-MAX_FRAME = 16_384       # characters in one frame from the page
+MAX_FRAME = 131_072      # characters in one frame from the page (a restore of a long game fits)
 MAX_TEXT = 2_000         # characters in a FEN or a rule-options string
 MAX_NAME = 64            # characters in a game, engine, point or move name
+MAX_MOVE = 200           # characters in a move
 PLAYER_KINDS = ("human", "engine")
 MOVETIME_RANGE = (10, 3_600_000)     # ms
 NODES_RANGE = (1, 100_000_000)
@@ -145,8 +149,22 @@ class Ping:
     id: int = 0
 
 
+@dataclass(frozen=True)
+class Restore:
+    """A reconnecting page's game put back in one frame (``restore``): the game, its rule
+    options and start FEN, the moves played, who plays, the engine and its limits."""
+
+    game: str
+    rules: str
+    fen: str | None
+    moves: tuple[str, ...]
+    players: tuple[str, str]
+    engine: str | None = None
+    limits: SetLimits | None = None
+
+
 Message = (StartGame | LoadFen | Click | PlayMove | Cancel | Undo | Players | ChooseEngine | SetLimits | Go | Analyse
-           | Stop | Record | Ping)
+           | Stop | Record | Ping | Restore)
 
 
 @dataclass
@@ -183,6 +201,14 @@ class _Fields:
             raise BadMessage(f"{self.kind}: {key!r} must be from {low} to {high}")
         return value
 
+    def texts(self, key: str, count: int, limit: int) -> tuple[str, ...]:
+        self.used.add(key)
+        value = self.data.get(key)
+        if not isinstance(value, list) or len(value) > count:
+            raise BadMessage(f"{self.kind}: {key!r} must be a list of at most {count} texts")
+        inner = _Fields({str(i): v for i, v in enumerate(value)}, f"{self.kind} {key}")
+        return tuple(inner.text(str(i), limit) for i in range(len(value)))
+
     def flag(self, key: str) -> bool:
         self.used.add(key)
         value = self.data.get(key)
@@ -212,12 +238,26 @@ def _limits(f: _Fields) -> SetLimits:
     return SetLimits(movetime, nodes)
 
 
+def _restore(f: _Fields) -> Restore:
+    f.used.add("limits")
+    limits = f.data.get("limits")
+    if limits is not None:
+        if not isinstance(limits, dict):
+            raise BadMessage("restore: 'limits' must be an object")
+        inner = _Fields(limits, "restore limits")
+        limits = _limits(inner)
+        inner.done()
+    return Restore(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
+                   f.text("fen", MAX_TEXT, optional=True), f.texts("moves", MAX_PLIES, MAX_MOVE),
+                   _players(f).players, f.text("engine", optional=True), limits)
+
+
 _READERS = {
     "new": lambda f: StartGame(f.text("game"), f.text("rules", MAX_TEXT, optional=True, blank=True) or "",
                              f.text("fen", MAX_TEXT, optional=True)),
     "fen": lambda f: LoadFen(f.text("fen", MAX_TEXT)),
     "click": lambda f: Click(f.text("point")),
-    "move": lambda f: PlayMove(f.text("move", 200)),
+    "move": lambda f: PlayMove(f.text("move", MAX_MOVE)),
     "cancel": lambda f: Cancel(),
     "undo": lambda f: Undo(),
     "players": _players,
@@ -228,6 +268,7 @@ _READERS = {
     "stop": lambda f: Stop(),
     "record": lambda f: Record(),
     "ping": lambda f: Ping(f.integer("id", 0, 2**53) or 0),
+    "restore": _restore,
 }
 TYPES = tuple(_READERS)
 

@@ -130,6 +130,30 @@ class BoardSession:
         self.played.append(Played(candidate.move, candidate.text, candidate.path))
         self._positions()
 
+    def replay(self, texts: list[str]) -> str:
+        """Play the moves ``texts`` from the current position (the game a reconnecting page puts
+        back); stops at the first one the rules refuse and says why ("" when all were played)."""
+        state, why = self.state, ""
+        for number, text in enumerate(texts, 1):
+            if len(self.played) >= MAX_PLIES:
+                why = f"this board keeps at most {MAX_PLIES} plies"
+            elif state.outcome() is not None:
+                why = f"the game is over: {result_text(self.game, state.outcome())}"
+            else:
+                try:
+                    move = state.parse_move(text)
+                except RulesError as err:
+                    why = f"move {number} ({text!r}): {err}"
+            if why:
+                break
+            child = state.copy()
+            child.play(move)
+            self.states.append(child)
+            self.played.append(Played(move, state.move_str(move), state.move_path(move)))
+            state = child
+        self._positions()
+        return why
+
     def undo(self, plies: int = 1) -> None:
         """Take back ``plies`` plies (SessionError when there are not so many)."""
         if plies < 1 or plies > len(self.played):

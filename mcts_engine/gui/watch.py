@@ -5,8 +5,10 @@ JOURNAL --json`` (this installation's manager, ``python -m tournaments``) whenev
 journal has changed, so the page shows what the report prints, and the engine package
 talks to the manager only through its command line, as the manager talks to engines only
 through their protocol.  The games themselves the watcher reads from the journal, a file of
-JSON lines (a line cut short by a running writer is skipped), and replays through our rules
-into frames for the board: the geometry once, then per ply the pieces, the move and its path.
+JSON lines, with the manager's own reader (``mcts_engine.journal_format``: a record counts
+when its line is complete, every game line is checked against its header; a journal at fault
+is shown as the error naming its line), and replays through our rules into frames for the
+board: the geometry once, then per ply the pieces, the move and its path.
 """
 from __future__ import annotations
 
@@ -14,13 +16,16 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+import threading
 from pathlib import Path
 
+from .. import journal_format
+from ..journal_format import JournalContents, JournalError
 from ..rules import get_game
 from ..rules.base import RulesError
 
 REPORT_TIMEOUT = 60.0        # seconds the manager's report may take
+MAX_REPLAYS = 64             # game replays kept for the pages that ask again
 PACKAGES = Path(__file__).resolve().parents[2]   # where this installation's packages are (the manager's too)
 
 
@@ -28,35 +33,21 @@ class WatchError(ValueError):
     """A journal or game the watcher cannot show (the text says why)."""
 
 
-@dataclass(frozen=True)
-class JournalContents:
-    """What a journal holds: its tournament header (or None) and its finished games."""
-
-    header: dict | None
-    games: list[dict]
+class JournalFault(WatchError):
+    """A journal that is there but cannot be shown: a line at fault, or the manager's report of
+    it failed (the text says why, naming the line)."""
 
 
 def read_journal(path: str) -> JournalContents:
-    """The journal's header (the last, as in a tune journal) and games; lines of other types and
-    a line cut short are skipped."""
+    """The journal's header (the last, as in a tune journal) and games, read as the manager reads
+    them (``journal_format``: complete lines only, every line checked); WatchError if it cannot
+    be shown, naming the line at fault."""
     if not os.path.exists(path):
         raise WatchError(f"journal {path} does not exist (yet)")
-    header, games = None, []
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.readlines()
-    except OSError as err:
-        raise WatchError(str(err)) from None
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get("type") == "tournament":
-            header = record
-        elif isinstance(record, dict) and record.get("type") == "game":
-            games.append(record)
-    return JournalContents(header, games)
+        return journal_format.read_journal(path)
+    except JournalError as err:
+        raise JournalFault(str(err)) from None
 
 
 def manager_report(path: str) -> dict:
@@ -67,11 +58,14 @@ def manager_report(path: str) -> dict:
         done = subprocess.run([sys.executable, "-m", "tournaments", "report", path, "--json"], capture_output=True,
                               text=True, timeout=REPORT_TIMEOUT, env=env)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise WatchError(f"the tournament manager's report failed: {err}") from None
+        raise JournalFault(f"the tournament manager's report failed: {err}") from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise WatchError(f"the tournament manager's report failed: {last}")
-    return json.loads(done.stdout)
+        raise JournalFault(f"the tournament manager's report failed: {last}")
+    try:
+        return json.loads(done.stdout)
+    except ValueError:
+        raise JournalFault("the tournament manager's report is not JSON") from None
 
 
 def _finite(x: float | None, score: float, low: bool) -> float | str:
@@ -97,27 +91,40 @@ def standings(report: dict) -> list[dict]:
 
 
 class JournalWatch:
-    """One journal file, read afresh at every request (a running tournament grows it); the
-    manager's report is asked again only when the file has changed."""
+    """One journal file (a running tournament grows it): its summary and its games' replays are
+    computed again only when the file has changed, by one request at a time (the others wait
+    and share the answer), so that a page asking again and again costs a ``stat``."""
 
     def __init__(self, path: str):
         self.path = path
-        self._report: tuple[tuple[int, int], dict] | None = None    # (the file's mtime and size, report)
+        self._lock = threading.Lock()
+        self._summary: tuple[tuple[int, int], dict] | None = None      # (the file's mtime and size, summary)
+        self._replays: dict[tuple[tuple[int, int], int], dict] = {}    # ((mtime, size), game id) -> replay
 
-    def _statistics(self) -> dict:
-        stat = os.stat(self.path)
-        key = (stat.st_mtime_ns, stat.st_size)
-        if self._report is None or self._report[0] != key:
-            self._report = (key, manager_report(self.path))
-        return self._report[1]
+    def _file_key(self) -> tuple[int, int]:
+        """The journal's modification time and size (what says it has changed)."""
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            raise WatchError(f"journal {self.path} does not exist (yet)") from None
+        except OSError as err:
+            raise WatchError(f"journal {self.path}: {err.strerror or err}") from None
+        return stat.st_mtime_ns, stat.st_size
 
     def summary(self) -> dict:
         """Standings (Elo with its 95% interval), pairs, crosstable and the list of games."""
+        with self._lock:
+            key = self._file_key()
+            if self._summary is None or self._summary[0] != key:
+                self._summary = (key, self._summarize())
+            return self._summary[1]
+
+    def _summarize(self) -> dict:
         contents = read_journal(self.path)
         games = sorted(contents.games, key=lambda g: g["id"])
         settings = (contents.header or {}).get("settings", {})
-        report = self._statistics() if games else {"kind": settings.get("kind", ""), "pairs": [], "ratings": {},
-                                                  "crosstable": {}}
+        report = manager_report(self.path) if games else {"kind": settings.get("kind", ""), "pairs": [],
+                                                          "ratings": {}, "crosstable": {}}
         names = report.get("engines") or [e["name"] for e in settings.get("engines", [])]
         game_list = [{"id": g["id"], "players": g["players"], "score_first": g.get("score_first"),
                       "reason": g.get("reason", ""), "plies": len(g.get("moves", []))} for g in games]
@@ -127,6 +134,15 @@ class JournalWatch:
 
     def replay(self, game_id: int) -> dict:
         """One game as frames for the board: the geometry, then the pieces after every ply."""
+        with self._lock:
+            key = self._file_key()
+            if (key, game_id) not in self._replays:
+                if len(self._replays) >= MAX_REPLAYS or any(k != key for k, _ in self._replays):
+                    self._replays.clear()
+                self._replays[(key, game_id)] = self._replay(game_id)
+            return self._replays[(key, game_id)]
+
+    def _replay(self, game_id: int) -> dict:
         record = next((g for g in read_journal(self.path).games if g.get("id") == game_id), None)
         if record is None:
             raise WatchError(f"no game {game_id} in {os.path.basename(self.path)}")

@@ -58,6 +58,16 @@ class SearchResult:
     info: SearchInfo
 
 
+class SearchFailed(RuntimeError):
+    """A search that failed part-way (``error``: what went wrong), with the best move it had found
+    by then (``result``; None when no iteration had finished)."""
+
+    def __init__(self, error: BaseException, result: SearchResult | None):
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        self.result = result
+
+
 InfoCallback = Callable[[SearchInfo], None]
 NoteCallback = Callable[[str], None]
 

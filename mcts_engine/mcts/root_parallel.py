@@ -21,7 +21,7 @@ from typing import Any, Callable, Hashable
 from ..parallel.messages import JobFailed, StopJob
 from ..parallel.pool import Worker, WorkerPool, is_shared, shared_pool
 from ..rules.base import Game, State
-from .agent import Agent, InfoCallback, SearchInfo, SearchResult
+from .agent import Agent, InfoCallback, SearchFailed, SearchInfo, SearchResult
 from .final import RootChild, final_choice, majority_vote, merge_children, set_score
 from .limits import Limits, now, split_nodes
 from .settings import Settings
@@ -75,7 +75,10 @@ class SearchTask:
             send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv,
                               hashfull=info.hashfull))
 
-        result = agent.search(self.state, self.limits, stop, progress, self.history)
+        try:
+            result = agent.search(self.state, self.limits, stop, progress, self.history)
+        except SearchFailed as failed:     # the worker fails with the search's own error
+            raise failed.error from None
         info = result.info
         send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv, result.move,
                           final=True, hashfull=info.hashfull))

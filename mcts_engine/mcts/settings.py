@@ -14,7 +14,8 @@ from ..engine_options import EngineOption, engine_field
 
 PLAYOUTS = ("random", "capture", "greedy-eps", "mast")   # the native core's playout policies
 MAX_THREADS = 64                      # the Threads option's maximum
-MAX_HASH_MB = 1 << 20                 # the Hash option's maximum (MB): a terabyte
+MAX_HASH_MB = 262_143                 # the Hash option's maximum (MB): the most 64-byte nodes a 32-bit index reaches
+MAX_WEIGHT = 100.0                    # the largest UCT_C, PriorWeight and Widening: far past any useful value
 ENHANCEMENTS = "search.md#enhancements"
 
 
@@ -26,18 +27,18 @@ class Settings:
         "Agent", "combo", "UCT search, a uniformly random move, or the best one-ply material move",
         choices=("uct", "random", "greedy")))
     uct_c: float = engine_field(1.0, EngineOption(
-        "UCT_C", "real", "UCB1 exploration constant", low=0.0, game_default=True))
+        "UCT_C", "real", "UCB1 exploration constant", low=0.0, high=MAX_WEIGHT, game_default=True))
     prior_weight: float = engine_field(0.0, EngineOption(
         "PriorWeight", "real", "progressive bias: weight of the move's `heuristic` in "
         f"selection, fading as 1/(visits+1); 0 = off (see [enhancements]({ENHANCEMENTS}))", low=0.0,
-        game_default=True))
+        high=MAX_WEIGHT, game_default=True))
     minimax_weight: float = engine_field(0.0, EngineOption(
         "MinimaxWeight", "real", "implicit minimax: share of the backed-up `evaluate()` "
         "minimax in a child's value; 0 = off", low=0.0, high=1.0, game_default=True))
     widening: float = engine_field(0.0, EngineOption(
         "Widening", "real", "progressive widening: a node considers its first `ceil(w * sqrt(visits))` moves "
         "(at least 1), best first by the move's `heuristic`; 0 = off, every move "
-        f"([search.md]({ENHANCEMENTS}))", low=0.0, game_default=True))
+        f"([search.md]({ENHANCEMENTS}))", low=0.0, high=MAX_WEIGHT, game_default=True))
     playout: str = engine_field("random", EngineOption(
         "Playout", "combo", "playout policy ([search.md](search.md#playouts-and-agents)): uniformly random, "
         "captures first, the best `heuristic` (epsilon-greedy), or the best average result of the move (MAST)",

@@ -14,10 +14,10 @@ from typing import Hashable
 
 from ..rules.base import Game, State
 from ..tables import TableSet
-from .agent import Agent, InfoCallback, SearchInfo, SearchResult
+from .agent import Agent, InfoCallback, SearchFailed, SearchInfo, SearchResult
 from .core import feed_tables, new_tree
 from .final import final_choice, majority_vote
-from .limits import Limits
+from .limits import Limits, now
 from .reuse import TreeMemory
 from .searcher import Searcher, TreeGroup
 from .settings import Settings
@@ -70,15 +70,31 @@ class UctAgent(Agent):
         searcher = Searcher(limits, stop, on_info, self.settings)
         try:
             info = searcher.run(self.group)
+        except Exception as err:
+            found = self.salvage(state, searcher)       # read the trees before they are dropped
+            self.forget_tree()
+            raise SearchFailed(err, found) from err
         except BaseException:
             self.forget_tree()
             raise
         return self.result(state, info)
 
+    def salvage(self, state: State, searcher: Searcher) -> SearchResult | None:
+        """After a failed search: the move its finished iterations chose (the root's statistics
+        are backed-up results only: a descent cut short never reached them), or None."""
+        try:
+            progress = self.group.progress()
+            if not progress.iterations:
+                return None
+            return self.result(state, searcher.info(self.group, progress, now()))
+        except Exception:
+            return None
+
     def start_trees(self, state: State, limits: Limits, history: tuple) -> None:
         """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
         to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
-        tables loaded and handed over before the clock starts."""
+        tables loaded and handed over before the clock starts (an unreadable one noted once,
+        and searched without)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
         for tree in self.trees:
             feed_tables(tree, self.game, self.tables, state)
@@ -90,6 +106,8 @@ class UctAgent(Agent):
             self.memory.clear()
         else:
             self.memory.remember(state, history)
+        for text in self.tables.reports() if self.tables is not None else ():
+            self.note(text)
 
     def forget_tree(self) -> None:
         """Drop the trees: a search that failed part-way (a rules callback raised between a

@@ -22,6 +22,13 @@ dialect over the same engine ``Session`` as Hub and ours, answers it and plays:
   printed.  BACKACC: ignored (we never ask to go back).
 * A dropped connection ends its game; the server waits for the next connection.
 
+One game at a time (``DxpServer``): while an initiator plays, another one's GAMEREQ gets
+GAMEACC ``3`` (no games) at once and its connection is closed.  A connection that says
+nothing holds nothing (it is closed after ``--idle-timeout`` seconds); a playing initiator
+silent longer than that, beyond its own clock, is disconnected; a message past
+``max_message`` bytes without its NUL closes the connection; every log line is cut to
+``LOG_WIDTH`` characters.
+
 The client is the arbiter of draws in the moves it sends: a move after a position our
 rules call drawn is played on (``State.play_on``), as in Hub mode.
 """
@@ -38,21 +45,30 @@ from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
 from .conventions import SquareTranslation
-from .dxp_messages import (DXP_LETTERS, DXP_PORT, BackAccept, BackRequest, Chat, DxpChannel, DxpError, GameAccept,
-                           GameEnd, GameRequest, MoveMessage, parse_message)
+from .dxp_messages import (DXP_LETTERS, DXP_PORT, MAX_RECEIVE, BackAccept, BackRequest, Chat, DxpChannel, DxpError,
+                           GameAccept, GameEnd, GameRequest, MessageTooLong, MoveMessage, parse_message)
 from .session import ENGINE_NAME, FinishedSearch, Session, build_position
 
 DEFAULT_MOVETIME = 1.0          # seconds a move when the GAMEREQ gives no time
+IDLE_TIMEOUT = 120.0            # seconds an initiator may stay silent (more in a game: its clock)
+REFUSED = "3"                   # GAMEACC's code for "no games" (we are playing one)
+MAX_OPEN = 16                   # connections open at once: one playing, the others being refused
+SLOT_GRACE = 0.25               # seconds a newcomer waits for a game that is just ending
+POLL = 0.5                      # seconds between two looks at an initiator's silence
+LOG_WIDTH = 200                 # characters of a log line (an initiator's text is cut to fit)
 
 
 @dataclass
 class DxpSettings:
-    """How the follower plays: the game, engine options, and optional fixed limits per move."""
+    """How the follower plays: the game, engine options, optional fixed limits per move, and how
+    long an initiator may stay silent and how long its messages may be."""
 
     game: str = "international"
     options: dict[str, str] = field(default_factory=dict)
     nodes: int | None = None
     movetime: float | None = None       # seconds
+    idle_timeout: float = IDLE_TIMEOUT  # seconds of silence (beyond the initiator's clock in a game)
+    max_message: int = MAX_RECEIVE      # bytes of one message
 
 
 def dxp_colour(letter: str) -> str:
@@ -95,6 +111,8 @@ class DxpFollower:
         self.ended_by_us = False
         self.search_ply: int | None = None  # the ply our running search is for (None: none wanted)
         self.search_started = 0.0
+        self.their_clock = 0.0              # the initiator's seconds for the whole game (its GAMEREQ)
+        self.last_heard = time.monotonic()  # the initiator's last message, or our last move to it
 
     # --- the session's output ------------------------------------------------------------------
     def info(self, state: State, info: SearchInfo) -> None:
@@ -121,6 +139,7 @@ class DxpFollower:
             source, target, captured = move_numbers(self.translation.move_out(state.hub_move_str(done.move)))
             self.moves.append(state.move_str(done.move))
             self.send(MoveMessage(round(seconds), source, target, captured))
+            self.last_heard = time.monotonic()          # its thinking time starts now
             self.log(f"we play {self.moves[-1]}")
 
     # --- the game ------------------------------------------------------------------------------
@@ -128,8 +147,22 @@ class DxpFollower:
         """The game so far as a session Position (draws the initiator played past are waived)."""
         return build_position(self.start.copy(), self.moves, arbiter=True)
 
+    def patience(self) -> float | None:
+        """The seconds the initiator may now stay silent: none while our search runs (it waits
+        for us); on its move in a game, the idle time-out plus its clock; else the idle time-out."""
+        with self.lock:
+            if self.playing and self.search_ply is not None:
+                return None
+            return self.settings.idle_timeout + (self.their_clock if self.playing else 0.0)
+
+    def idle(self) -> bool:
+        """Whether the initiator has been silent longer than its ``patience``."""
+        limit = self.patience()
+        return limit is not None and time.monotonic() - self.last_heard > limit
+
     def handle(self, text: str) -> None:
         """One message from the initiator."""
+        self.last_heard = time.monotonic()
         try:
             message = parse_message(text)
         except DxpError as err:
@@ -169,6 +202,7 @@ class DxpFollower:
         self.start, self.moves, self.playing, self.ended_by_us = start, [], True, False
         self.player = self.game.colours.index(dxp_colour(request.follower_colour))
         self.clock = request.minutes * 60.0 if request.minutes > 0 else None
+        self.their_clock = request.minutes * 60.0
         self.move_limit = request.moves
         self.session.new_game()
         self.send(GameAccept(ENGINE_NAME, "0"))
@@ -280,48 +314,156 @@ class DxpFollower:
         self.session.shutdown()
 
 
+class DxpLog:
+    """The follower's log: whole lines from any thread, each cut to ``width`` characters with its
+    control characters shown as ``?`` (an initiator's text can neither flood nor forge lines)."""
+
+    def __init__(self, out: TextIO, width: int = LOG_WIDTH):
+        self.out, self.width = out, width
+        self.lock = threading.Lock()
+
+    def __call__(self, text: str) -> None:
+        """Write one line."""
+        line = "".join(c if c.isprintable() else "?" for c in text)
+        if len(line) > self.width:
+            line = f"{line[:self.width]}... ({len(line) - self.width} more characters)"
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+
+class DxpServer:
+    """The connections of one listening follower: one plays its games, the others are refused.
+
+    Each connection has a thread.  Its first message is awaited (at most the idle time-out: a
+    socket that never speaks holds nothing); then it takes the one game slot (waiting
+    ``SLOT_GRACE`` for a game that is just ending) and plays, or is refused at once: GAMEACC
+    with code 3, no games, and closed.  A playing initiator silent beyond its patience
+    (``DxpFollower.patience``) or sending a message past the size limit is disconnected.
+    """
+
+    def __init__(self, settings: DxpSettings, log: Callable[[str], None], connections: int | None = None):
+        self.settings, self.log, self.limit = settings, log, connections
+        self.slot = threading.Lock()            # the one game
+        self.guard = threading.Lock()
+        self.open = 0                           # connections open now
+        self.played = 0                         # connections that played, to their end
+        self.finished = threading.Event()       # ``connections`` of them have ended
+
+    def admit(self, conn: socket.socket, address) -> None:
+        """Take a new connection (closed at once when ``MAX_OPEN`` are open)."""
+        with self.guard:
+            crowded = self.open >= MAX_OPEN
+            self.open += 0 if crowded else 1
+        if crowded:
+            conn.close()
+            self.log(f"dxp: closed a connection from {address[0]}: {MAX_OPEN} are open already")
+            return
+        threading.Thread(target=self.handle, args=(conn, f"{address[0]}:{address[1]}"), daemon=True).start()
+
+    def handle(self, conn: socket.socket, who: str) -> None:
+        """One connection, from its first message to its end."""
+        channel = DxpChannel(conn, self.settings.max_message)
+        self.log(f"dxp: connection from {who}")
+        try:
+            first = self.first_message(channel, who)
+            if first is None:
+                return
+            if not self.slot.acquire(timeout=SLOT_GRACE):
+                self.refuse(channel, who, first)
+                return
+            try:
+                self.play(channel, who, first)
+            finally:
+                self.slot.release()
+                self.ended()
+        finally:
+            channel.close()
+            with self.guard:
+                self.open -= 1
+
+    def first_message(self, channel: DxpChannel, who: str) -> str | None:
+        """The connection's first message, or None (it said nothing in time, closed, or sent too much)."""
+        try:
+            text = channel.receive(self.settings.idle_timeout)
+        except TimeoutError:
+            self.log(f"dxp: {who} said nothing for {self.settings.idle_timeout:g} s; closed")
+            return None
+        except MessageTooLong as err:
+            self.log(f"dxp: closed {who}: {err}")
+            return None
+        return text or None
+
+    def refuse(self, channel: DxpChannel, who: str, first: str) -> None:
+        """Another initiator plays: a GAMEREQ gets GAMEACC 3 (no games), anything else a close."""
+        try:
+            request = isinstance(parse_message(first), GameRequest)
+        except DxpError:
+            request = False
+        if request:
+            channel.send(GameAccept(ENGINE_NAME, REFUSED))
+        self.log(f"dxp: refused {who}: another initiator is playing" + (" (GAMEACC 3)" if request else ""))
+
+    def play(self, channel: DxpChannel, who: str, first: str) -> None:
+        """Play the connection's games until it closes, falls silent or floods us."""
+        follower = DxpFollower(channel.send, self.settings, self.log)
+        try:
+            follower.handle(first)
+            while True:
+                try:
+                    text = channel.receive(POLL)
+                except TimeoutError:
+                    if follower.idle():
+                        self.log(f"dxp: {who} was silent for {follower.patience():g} s; closed")
+                        return
+                    continue
+                except MessageTooLong as err:
+                    self.log(f"dxp: closed {who}: {err}")
+                    return
+                if text is None:
+                    return
+                if text:
+                    follower.handle(text)
+        finally:
+            follower.connection_lost()
+            channel.close()
+            self.log("dxp: connection closed; waiting for the next initiator")
+
+    def ended(self) -> None:
+        """A played connection has ended (the server stops after ``connections`` of them)."""
+        with self.guard:
+            self.played += 1
+            if self.limit is not None and self.played >= self.limit:
+                self.finished.set()
+
+
 def serve_dxp(settings: DxpSettings, host: str = "127.0.0.1", port: int = DXP_PORT,
               out: TextIO | None = None, connections: int | None = None) -> int:
-    """Listen on ``host:port`` and play every connecting initiator's games, one connection at a
-    time, until interrupted (or ``connections`` connections ended); returns 0.
+    """Listen on ``host:port`` and play every connecting initiator's games, one initiator at a
+    time (``DxpServer``: the others refused), until interrupted (or ``connections`` played
+    connections ended); returns 0.
 
     The first line printed is ``dxp: listening on HOST:PORT`` (with the port the system chose
     for port 0).
     """
-    out = out or sys.stdout
-    lock = threading.Lock()
-
-    def log(text: str) -> None:
-        with lock:
-            out.write(text + "\n")
-            out.flush()
-
-    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind((host, port))
-    server.listen(1)
-    log(f"dxp: listening on {host}:{server.getsockname()[1]} as the follower, playing {settings.game}")
-    served = 0
+    log = DxpLog(out or sys.stdout)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen(MAX_OPEN)
+    listener.settimeout(POLL)
+    log(f"dxp: listening on {host}:{listener.getsockname()[1]} as the follower, playing {settings.game}")
+    server = DxpServer(settings, log, connections)
     try:
-        while connections is None or served < connections:
-            conn, address = server.accept()
-            served += 1
-            channel = DxpChannel(conn)
-            log(f"dxp: connection from {address[0]}:{address[1]}")
-            follower = DxpFollower(channel.send, settings, log)
+        while not server.finished.is_set():
             try:
-                while True:
-                    text = channel.receive()
-                    if text is None:
-                        break
-                    if text:
-                        follower.handle(text)
-            finally:
-                follower.connection_lost()
-                channel.close()
-                log("dxp: connection closed; waiting for the next initiator")
+                conn, address = listener.accept()
+            except socket.timeout:
+                continue
+            conn.settimeout(None)
+            server.admit(conn, address)
     except KeyboardInterrupt:
         pass
     finally:
-        server.close()
+        listener.close()
     return 0

@@ -25,13 +25,22 @@ raises ``DxpError`` naming what is wrong.  ``DxpChannel`` frames them on a socke
 """
 from __future__ import annotations
 
+import select
 import socket
 import threading
+import time
 from dataclasses import dataclass
 
 DXP_PORT = 27531
 NAME_WIDTH = 32
-MAX_MESSAGE = 127
+MAX_MESSAGE = 127        # characters of a message we send (DXP's limit)
+# Seconds between two messages we send.  Clients derived from DXC100 (pydraughts' DXPEngine
+# among them) take what one recv() returns as one message: a GAMEACC and our first move
+# arriving together would lose the move, and the client would wait for it for ever.
+MESSAGE_GAP = 0.05
+MAX_RECEIVE = 1024       # bytes of a message we take before closing the connection
+RECEIVE_CHUNK = 4096
+SEND_TIMEOUT = 10.0      # seconds a peer may leave a message of ours untaken before the connection closes
 DXP_LETTERS = str.maketrans("zZ", "bB")      # a DXP position's Black ("zwart") as Hub's b
 HUB_LETTERS = str.maketrans("bB", "zZ")      # and back: a Hub position's pieces as DXP writes them
 
@@ -202,41 +211,80 @@ def parse_message(text: str) -> Message:
     raise DxpError(f"unknown message type {kind!r} in {text!r}")
 
 
-class DxpChannel:
-    """DXP layer 1 on a connected TCP socket: messages ended by NUL; ``send`` is thread-safe."""
+class MessageTooLong(DxpError):
+    """A message that grew past the channel's limit without its NUL (the connection is closed)."""
 
-    def __init__(self, sock: socket.socket):
+
+class DxpChannel:
+    """DXP layer 1 on a connected TCP socket: messages ended by NUL; ``send`` is thread-safe.
+
+    A message may be at most ``max_message`` bytes (DXP's own limit is 127 characters; the
+    default leaves room for long chats): a peer that sends more without its NUL gets its
+    connection closed (``MessageTooLong``).  Receiving scans each byte once, so a long stream
+    costs linear time; a send that the peer does not take within ``SEND_TIMEOUT`` seconds
+    closes the connection.  Two messages we send are ``MESSAGE_GAP`` apart.
+    """
+
+    def __init__(self, sock: socket.socket, max_message: int = MAX_RECEIVE):
         self.sock = sock
-        self._buffer = b""
+        self.max_message = max_message
+        self._last_send = float("-inf")      # when our last message left (MESSAGE_GAP)
+        self._buffer = bytearray()
+        self._scanned = 0                 # bytes of the buffer already searched for a NUL
         self._lock = threading.Lock()
         self.closed = False
+        sock.settimeout(SEND_TIMEOUT)     # receiving waits in select(), so this bounds sends only
 
     def receive(self, timeout: float | None = None) -> str | None:
         """The next message text; None once the peer has closed the connection (or it broke).
 
-        With ``timeout`` (seconds), raises ``TimeoutError`` when no whole message came in time.
+        With ``timeout`` (seconds), raises ``TimeoutError`` when no whole message came in time;
+        raises ``MessageTooLong`` (and closes) when a message passes ``max_message`` bytes.
         """
-        self.sock.settimeout(timeout)
-        while b"\0" not in self._buffer:
-            try:
-                chunk = self.sock.recv(4096)
-            except socket.timeout:
-                raise TimeoutError("no DXP message in time") from None
-            except OSError:
-                chunk = b""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            end = self._buffer.find(b"\0", self._scanned)
+            if end >= 0:
+                message = bytes(self._buffer[:end])
+                del self._buffer[:end + 1]
+                self._scanned = 0
+                return message.decode("ascii", errors="replace").strip()
+            self._scanned = len(self._buffer)
+            if len(self._buffer) > self.max_message:
+                self.close()
+                raise MessageTooLong(f"a message longer than {self.max_message} bytes without its NUL")
+            chunk = self._read(deadline)
             if not chunk:
                 self.closed = True
                 return None
             self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return message.decode("ascii", errors="replace").strip()
+
+    def _read(self, deadline: float | None) -> bytes:
+        """The next bytes from the socket (b"" once it is closed); TimeoutError past ``deadline``."""
+        wait = None if deadline is None else deadline - time.monotonic()
+        if wait is not None and wait <= 0:
+            raise TimeoutError("no DXP message in time")
+        try:
+            ready, _, _ = select.select([self.sock], [], [], wait)
+        except (OSError, ValueError):              # closed meanwhile (ValueError: its fd is -1)
+            return b""
+        if not ready:
+            raise TimeoutError("no DXP message in time")
+        try:
+            return self.sock.recv(RECEIVE_CHUNK)
+        except OSError:
+            return b""
 
     def send(self, message: Message | str) -> bool:
-        """Send one message; False when the connection is gone."""
+        """Send one message; False when the connection is gone (or the peer stopped reading)."""
         text = message if isinstance(message, str) else message.encode()
         with self._lock:
+            wait = self._last_send + MESSAGE_GAP - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
             try:
                 self.sock.sendall(text.encode("ascii", errors="replace")[:MAX_MESSAGE] + b"\0")
+                self._last_send = time.monotonic()
                 return True
             except OSError:
                 self.closed = True

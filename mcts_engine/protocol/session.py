@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol
 
 from ..agents import make_agent
-from ..mcts.agent import Agent, SearchInfo, SearchResult
+from ..mcts.agent import Agent, SearchFailed, SearchInfo, SearchResult
 from ..mcts.limits import Limits
 from ..mcts.settings import Settings
 from ..parallel.pool import close_pool, resize_pool
@@ -250,8 +250,10 @@ class Session:
         if self.agent is None or self._agent_key != key:
             try:
                 self.agent = make_agent(self.game, settings)
-            except Exception as err:  # e.g. an agent module that cannot be imported
-                self.output.error(f"cannot make agent {settings.agent}: {err}; playing random moves instead")
+            except Exception as err:  # e.g. an agent module that cannot be imported, a Hash beyond the memory
+                why = (f"not enough memory for Hash {settings.hash_mb} MB per searcher" if isinstance(err, MemoryError)
+                       else f"{type(err).__name__}: {err}")
+                self.output.error(f"cannot make agent {settings.agent}: {why}; playing random moves instead")
                 self.agent = make_agent(self.game, Settings(agent="random", seed=settings.seed))
             self._agent_key = key
             self.agent.on_note = self.output.note
@@ -271,11 +273,16 @@ class Session:
         """Search the current position in the background; exactly one ``finished`` follows.
 
         ``forced`` is played without a search; on a finished game the answer is at
-        once a note saying why and a move-less ``finished``.  Raises ProtocolError
-        while a search runs.
+        once a note saying why and a move-less ``finished``, and so it is (with an error)
+        on a position the rules cannot judge.  Raises ProtocolError while a search runs.
         """
         self.check_idle()
-        why = self.game_over()
+        try:
+            why = self.game_over()
+        except Exception as err:     # a position the rules cannot judge (rule options they took but cannot play)
+            self.output.error(f"the position cannot be searched: {type(err).__name__}: {err}")
+            self.output.finished(FinishedSearch(self.state, None))
+            return
         if why is not None:
             self.output.note(why)
             self.output.finished(FinishedSearch(self.state, None))
@@ -325,8 +332,13 @@ class Session:
         """The search thread: search (again after a ponderhit), then deliver the move once."""
         try:
             result = self._search(job)
+        except SearchFailed as err:   # the error, and the best move the search had found
+            result = err.result
+            found = (f"playing its best move after {result.info.nodes} iterations" if result is not None
+                     else "no iteration finished: playing a legal move")
+            self.output.error(f"search failed: {err}; {found}")
         except Exception as err:  # never let a search failure lose the move
-            self.output.error(f"search failed: {type(err).__name__}: {err}")
+            self.output.error(f"search failed: {type(err).__name__}: {err}; playing a legal move")
             result = None
         self._finish(job, result)
 
@@ -357,7 +369,11 @@ class Session:
     def _finish(self, job: _Job, result: SearchResult | None) -> None:
         """Check the agent's move, mark the job done, and deliver the move exactly once."""
         state = job.state
-        legal = state.legal_moves()
+        try:
+            legal = state.legal_moves()
+        except Exception as err:     # the rules fail on this position: no move to give
+            self.output.error(f"no legal move can be listed: {type(err).__name__}: {err}")
+            legal, result = [], None
         move = result.move if result is not None else None
         if move not in legal:
             if result is not None:

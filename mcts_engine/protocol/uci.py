@@ -8,8 +8,9 @@ Choices where the protocol leaves room (documented in the README too):
 
 * ``go`` with no limit at all searches for 1 s (``Limits``); ``go infinite`` and
   ``go ponder`` search until ``stop`` (or ``ponderhit``), as UCI demands.
-* A malformed ``go`` (unknown token, bad number, an illegal ``searchmoves`` move)
-  is rejected with an error line and no search, like any malformed command.
+* A malformed ``go`` (an unknown word, a missing or bad number, an illegal
+  ``searchmoves`` move) still gets exactly one ``bestmove``: one error line names the
+  bad parts, which are left out, and the search runs with the rest (no limit left: 1 s).
 * ``searchmoves``: exactly one move is played without a search; several restrict
   the agent's root moves (``Limits.searchmoves``).
 * ``ucinewgame`` also resets the position to the start position.
@@ -24,7 +25,7 @@ from .. import __version__, native
 from ..mcts.agent import SearchInfo
 from ..mcts.limits import Limits
 from ..rules import RulesError, State
-from ..rules.base import IllegalMove, divide
+from ..rules.base import divide
 from ..echo import one_line, short
 from ..engine_options import DeclaredOption, OptionError
 from .errors import ProtocolError
@@ -66,40 +67,23 @@ def info_line(state: State, info: SearchInfo) -> str:
 
 @dataclass
 class GoCommand:
-    """A parsed ``go``: its limits, whether to ponder, the ``searchmoves`` texts, and whether ``mate`` was asked."""
+    """A parsed ``go``: its limits, whether to ponder, the ``searchmoves`` texts, whether ``mate``
+    was asked, and the ``problems`` of its malformed parts (each left out of the search)."""
 
     limits: Limits
     ponder: bool = False
     searchmoves: list[str] = field(default_factory=list)
     mate: bool = False
+    problems: list[str] = field(default_factory=list)
 
 
 def parse_go(args: list[str], colours: tuple[str, ...], mover: int) -> GoCommand:
     """``go`` arguments for the side ``mover`` (whose clock is ``p1``/``p2``, or its colour's
-    ``w``/``b``); raises ProtocolError when malformed."""
-    numbers: dict[str, int] = {}
-    flags: set[str] = set()
-    searchmoves: list[str] = []
-    i = 0
-    while i < len(args):
-        token = args[i].lower()
-        if token in GO_NUMBERS:
-            numbers[token] = _go_number(token, args[i + 1] if i + 1 < len(args) else None)
-            i += 2
-        elif token in ("infinite", "ponder"):
-            flags.add(token)
-            i += 1
-        elif token == "searchmoves":
-            i += 1
-            while i < len(args) and args[i].lower() not in GO_KEYWORDS:
-                searchmoves.append(args[i])
-                i += 1
-            if not searchmoves:
-                raise ProtocolError("go searchmoves needs at least one move")
-        else:
-            raise ProtocolError(f"go: unknown limit {short(args[i])!r}; limits: " + ", ".join(sorted(GO_KEYWORDS)))
+    ``w``/``b``).  Never raises: a malformed part (an unknown word, a missing or bad number)
+    is named in ``problems`` and left out, and the search runs with the rest."""
+    numbers, flags, searchmoves, problems = _go_tokens(args)
     if "infinite" in flags:   # UCI: infinite = until stop, whatever else is given
-        return GoCommand(Limits(infinite=True), "ponder" in flags, searchmoves, "mate" in numbers)
+        return GoCommand(Limits(infinite=True), "ponder" in flags, searchmoves, "mate" in numbers, problems)
     limits = Limits(nodes=numbers.get("nodes"), depth=numbers.get("depth"),
                     movestogo=numbers.get("movestogo") or None)
     if "movetime" in numbers:
@@ -110,7 +94,42 @@ def parse_go(args: list[str], colours: tuple[str, ...], mover: int) -> GoCommand
     if clock is not None:
         limits.time_left = max(0, clock) / 1000.0
         limits.increment = max(0, numbers.get(player + "inc", numbers.get(colour + "inc", 0))) / 1000.0
-    return GoCommand(limits, "ponder" in flags, searchmoves, "mate" in numbers)
+    return GoCommand(limits, "ponder" in flags, searchmoves, "mate" in numbers, problems)
+
+
+def _go_tokens(args: list[str]) -> tuple[dict[str, int], set[str], list[str], list[str]]:
+    """(the numbers by keyword, the flags, the searchmoves texts, the problems) of ``go``'s arguments."""
+    numbers: dict[str, int] = {}
+    flags: set[str] = set()
+    searchmoves: list[str] = []
+    problems: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i].lower()
+        if token in GO_NUMBERS:
+            text = args[i + 1] if i + 1 < len(args) and args[i + 1].lower() not in GO_KEYWORDS else None
+            try:
+                numbers[token] = _go_number(token, text)
+            except ProtocolError as err:
+                problems.append(str(err))
+            i += 1 if text is None else 2
+        elif token in ("infinite", "ponder"):
+            flags.add(token)
+            i += 1
+        elif token == "searchmoves":
+            i += 1
+            start = len(searchmoves)
+            while i < len(args) and args[i].lower() not in GO_KEYWORDS:
+                searchmoves.append(args[i])
+                i += 1
+            if len(searchmoves) == start:
+                problems.append("go searchmoves needs at least one move")
+        else:
+            problems.append(f"go: unknown limit {short(args[i])!r}")
+            i += 1
+    if any(p.startswith("go: unknown") for p in problems):
+        problems.append("limits: " + ", ".join(sorted(GO_KEYWORDS)))
+    return numbers, flags, searchmoves, problems
 
 
 def _go_number(token: str, text: str | None) -> int:
@@ -236,20 +255,23 @@ class UciProtocol:
         self.session.set_position(build_position(start, args[cut + 1:]))
 
     def cmd_go(self, args: list[str]) -> None:
-        """go [limits]: search in the background; exactly one bestmove follows."""
+        """go [limits]: search in the background; exactly one bestmove follows, also after a
+        malformed go (its bad parts are named in one error line and left out of the search)."""
         session = self.session
         session.check_idle()
         go = parse_go(args, session.game.colours, session.state.to_move)
-        forced = None
-        if go.searchmoves:
+        chosen = []
+        for text in go.searchmoves:
             try:
-                chosen = list(dict.fromkeys(session.state.parse_move(text) for text in go.searchmoves))
-            except IllegalMove as err:
-                raise IllegalMove(f"go searchmoves: {err}") from None
-            if len(chosen) == 1:
-                forced = chosen[0]
-            else:
-                go.limits.searchmoves = chosen
+                chosen.append(session.state.parse_move(text))
+            except (RulesError, ValueError) as err:    # an illegal move, or a position the rules cannot read
+                go.problems.append(f"go searchmoves: {err}")
+        chosen = list(dict.fromkeys(chosen))
+        if go.problems:
+            self.error("; ".join(go.problems) + " (left out: searching with the rest)")
+        forced = chosen[0] if len(chosen) == 1 else None
+        if len(chosen) > 1:
+            go.limits.searchmoves = chosen
         if go.mate:
             self.note("go mate is not supported; searching with the other limits")
         session.go(go.limits, go.ponder, forced)

@@ -1,8 +1,9 @@
 """One game's endgame tables, on disk and in memory: building, finding and probing them.
 
 Tables live in a directory per game and rule options (``<directory>/<game>-<hash>/``), one
-``.npz`` file per material, written whole under a temporary name and renamed into place,
-so engines sharing the directory never read half a table.  The search never builds a
+``.npz`` file per material (``files.py``: written whole and renamed into place, so engines
+sharing the directory never read half a table; its material, variant and checksum checked on
+reading, so a damaged or swapped file is never read as a table).  The search never builds a
 table: ``mcts-engine tables`` does (and ``bench --endgames`` before it plays), and a probe
 reads what is on disk.
 """
@@ -10,8 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -19,10 +18,9 @@ from typing import Callable
 import numpy as np
 
 from ..rules.base import Game, State
-from .material import Material, Numbering
+from .files import TableFileError, read_table, write_table
+from .material import Material
 from .solve import UNKNOWN, Table, plies_of, solve
-
-FORMAT = 1            # the file layout; a table of another format is built again
 
 
 def default_directory() -> Path:
@@ -51,6 +49,7 @@ class TableSet:
         self.folder = Path(directory) / f"{game.name}-{hashlib.sha1(options).hexdigest()[:8]}"
         self._tables: dict[Material, Table | None] = {}
         self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
+        self._reported: set[Material] = set()      # broken tables already reported (``reports``)
         self._warm = False                          # every table on disk loaded (``warm``)
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
@@ -125,36 +124,32 @@ class TableSet:
         return TableHit(1.0 if mover_wins == (state.turn == 0) else 0.0, plies_of(v))
 
     def _load(self, material: Material) -> Table | None:
-        """The table on disk, or None: missing, of another format, or unreadable (a broken
-        file is named in ``broken`` and built again by ``build``)."""
+        """The table on disk, or None: missing, or unreadable (``files.read_table``: empty,
+        truncated, damaged, of another format, material or variant); an unreadable file is
+        named in ``broken``, reported once by ``reports`` and built again by ``build``."""
         path = self.path(material)
         if not path.is_file():
             return None
-        numbering = Numbering(self.game, material)
         try:
-            with np.load(path) as data:
-                if int(data["format"]) != FORMAT:
-                    return None
-                count, values, exact = int(data["count"]), data["values"], bool(data["exact"])
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            self.broken[material] = f"{path}: {err}"
+            return read_table(path, self.game, material)
+        except TableFileError as err:
+            self.broken[material] = str(err)
             return None
-        if values.shape != (numbering.size,):
-            self.broken[material] = f"{path}: {values.shape[0]} positions, the numbering has {numbering.size}"
-            return None
-        return Table(material, numbering, values, None if count < 0 else count, exact)
+
+    def reports(self) -> list[str]:
+        """One line on each unreadable table not reported yet (the search goes on without it)."""
+        out = []
+        for material, why in self.broken.items():
+            if material not in self._reported:
+                self._reported.add(material)
+                out.append(f"endgame table {material.name} of {self.game.name} is unreadable and ignored: {why}; "
+                           f"`mcts-engine tables {self.game.name}` (with the same rule options) builds it again")
+        return out
 
     def _save(self, table: Table) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".part")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                np.savez_compressed(out, values=table.values, format=FORMAT, exact=table.exact,
-                                    count=-1 if table.count is None else table.count)
-            os.replace(temporary, self.path(table.material))
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        write_table(table, self.game, self.path(table.material))
+        self.broken.pop(table.material, None)
+        self._reported.discard(table.material)
 
 
 def describe(table: Table) -> str:

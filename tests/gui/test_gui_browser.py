@@ -67,7 +67,7 @@ def server(journal):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(GuiConfig(engines=specs, journal=journal)), host="127.0.0.1", port=port,
+    config = uvicorn.Config(create_app(GuiConfig(engines=specs, journal=journal, port=port)), host="127.0.0.1", port=port,
                             log_level="warning", ws="websockets-sansio")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from urllib.parse import urljoin
 
 import pytest
 
@@ -29,6 +30,21 @@ def config(**kwargs) -> GuiConfig:
     specs = {"mcts": parse_engine_arg("name=mcts cmd=mcts-engine option.Seed=7"),
              "crasher": parse_engine_arg(f"name=crasher cmd='{sys.executable} {FAKES}/crash.py' option.CrashAfter=1")}
     return GuiConfig(engines=specs, **kwargs)
+
+
+BASE = "http://127.0.0.1:8000"     # the address GuiConfig serves by default: its Host is accepted
+
+
+class Served(TestClient):
+    """Starlette's test client naming the host the app serves, in its WebSocket handshakes too."""
+
+    def websocket_connect(self, url, *args, **kwargs):
+        return super().websocket_connect(urljoin(BASE.replace("http", "ws"), url), *args, **kwargs)
+
+
+def served(cfg: GuiConfig) -> TestClient:
+    """A test client of the app for ``cfg``, naming the host the app serves."""
+    return Served(create_app(cfg), base_url=BASE)
 
 
 def receive_until(ws, predicate, limit=200):
@@ -72,7 +88,10 @@ def test_valid_messages_parse():
     ('{"type": "players", "players": ["human", "root"]}', "two of"),
     ('{"type": "analyse", "on": "yes"}', "true or false"),
     ('{"type": "move", "move": "' + "x" * 300 + '"}', "longer than"),
-    ('{"type": "click", "point": "' + "a" * 20000 + '"}', "longer than 16384"),
+    ('{"type": "click", "point": "' + "a" * 140000 + '"}', "longer than 131072"),
+    ('{"type": "restore", "game": "english", "moves": ["9-13", 5], "players": ["human", "human"]}', "must be a text"),
+    ('{"type": "restore", "game": "english", "moves": [], "players": ["human", "human"], "limits": {"nodes": 0}}',
+     "from 1"),
     ("[" * 5000 + "]" * 5000, "JSON"),
 ])
 def test_bad_messages_are_refused(frame, why):
@@ -133,7 +152,7 @@ def test_drops_and_refusals_carry_the_rules_message():
 # --- the WebSocket -----------------------------------------------------------------------------
 
 def test_hostile_messages_change_nothing():
-    client = TestClient(create_app(config()))
+    client = served(config())
     with client.websocket_connect("/ws") as ws:
         _, _ = receive_until(ws, lambda x: x["type"] == "state")
         send(ws, type="click", point="12")
@@ -167,16 +186,16 @@ def test_hostile_messages_change_nothing():
 
 
 def test_a_foreign_origin_is_refused():
-    client = TestClient(create_app(config()))
+    client = served(config())
     with pytest.raises(Exception):
         with client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
-    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+    with client.websocket_connect("/ws", headers={"origin": BASE}) as ws:
         assert ws.receive_json()["type"] == "hello"
 
 
 def test_human_against_the_engine_with_info_and_arrows():
-    client = TestClient(create_app(config()))
+    client = served(config())
     with client.websocket_connect("/ws") as ws:
         receive_until(ws, lambda x: x["type"] == "state")
         send(ws, type="limits", nodes=300)
@@ -197,7 +216,7 @@ def test_human_against_the_engine_with_info_and_arrows():
 
 def test_boards_are_limited():
     from mcts_engine.gui.app import MAX_BOARDS
-    client = TestClient(create_app(config()))
+    client = served(config())
     sockets = [client.websocket_connect("/ws") for _ in range(MAX_BOARDS)]
     try:
         for ws in sockets:
@@ -211,7 +230,7 @@ def test_boards_are_limited():
 
 
 def test_an_engine_crash_is_shown_and_the_engine_restarted():
-    client = TestClient(create_app(config()))
+    client = served(config())
     with client.websocket_connect("/ws") as ws:
         receive_until(ws, lambda x: x["type"] == "state")
         send(ws, type="engine", name="crasher")
@@ -228,7 +247,7 @@ def test_an_engine_crash_is_shown_and_the_engine_restarted():
 def test_analysis_streams_info_and_the_server_answers_meanwhile():
     """Info lines at the engine's cadence (about two a second) and pings answered fast while
     the engine searches (the engine's I/O is on its own thread)."""
-    client = TestClient(create_app(config()))
+    client = served(config())
     with client.websocket_connect("/ws") as ws:
         receive_until(ws, lambda x: x["type"] == "state")
         send(ws, type="analyse", on=True)
@@ -265,7 +284,7 @@ def journal(tmp_path_factory):
 
 
 def test_the_watcher_reports_and_replays(journal):
-    client = TestClient(create_app(config(journal=journal)))
+    client = served(config(journal=journal))
     summary = client.get("/api/journal").json()
     assert summary["count"] == 6 and summary["kind"] == "round-robin"
     assert [r["name"] for r in summary["standings"]] and sum(r["games"] for r in summary["standings"]) == 12
@@ -276,7 +295,7 @@ def test_the_watcher_reports_and_replays(journal):
     assert replay["geometry"]["points"] and replay["frames"][1]["last"]["points"]
     assert client.get("/api/journal/game/999").status_code == 404
     assert client.get("/api/journal/game/x").status_code == 404
-    assert TestClient(create_app(config())).get("/api/journal").status_code == 404
+    assert served(config()).get("/api/journal").status_code == 404
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -321,7 +340,7 @@ def test_the_gui_command_refuses_a_bad_engine_or_game():
 
 
 def test_engine_against_engine_and_rule_options():
-    client = TestClient(create_app(config()))
+    client = served(config())
     with client.websocket_connect("/ws") as ws:
         receive_until(ws, lambda x: x["type"] == "state")
         send(ws, type="new", game="gauntlet", rules="size=6x6")

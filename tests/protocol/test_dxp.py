@@ -221,3 +221,24 @@ def test_server_survives_a_dropped_connection():
     assert not server.is_alive()
     log = out.getvalue()
     assert log.count("connection closed; waiting for the next initiator") == 2
+
+
+def test_two_messages_we_send_arrive_apart():
+    """pydraughts' DXPEngine reads one recv() as one message: a GAMEACC and our first move sent
+    back to back reached it as one, the move was lost and the client waited for ever; each
+    message we send now leaves MESSAGE_GAP after the one before, so a client waiting in recv()
+    gets them one by one."""
+    from mcts_engine.protocol.dxp_messages import MESSAGE_GAP
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.settimeout(5)
+        reads: list[bytes] = []
+        reader = threading.Thread(target=lambda: reads.extend([theirs.recv(1024), theirs.recv(1024)]))
+        reader.start()
+        channel = DxpChannel(ours)
+        started = time.monotonic()
+        channel.send(GameAccept("mcts-engine", "0"))
+        channel.send(Chat("hello"))
+        assert time.monotonic() - started >= MESSAGE_GAP
+        reader.join(5)
+        assert [r[:1] for r in reads] == [b"A", b"C"] and all(r.count(b"\0") == 1 for r in reads)

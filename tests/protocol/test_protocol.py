@@ -55,7 +55,7 @@ def info_fields(line: str) -> dict[str, str]:
 EXPECTED_OPTIONS = {
     "uci_variant": "type combo default english " + " ".join(f"var {g}" for g in list_games()),
     "threads": "type spin default 1 min 1 max 64",
-    "hash": "type spin default 256 min 1 max 1048576",
+    "hash": "type spin default 256 min 1 max 262143",
     "parallelmerge": "type combo default visits var visits var vote",
     "defaults": "type combo default game var game var plain",
     "seed": "type spin default 0 min 0 max 2147483647",
@@ -119,7 +119,10 @@ BAD_SETTINGS = [  # (name, value, words the error line must contain)
     ("Seed", "2147483648", ["Seed", "2147483647"]),
     ("Seed", "seven", ["Seed"]),
     ("Agent", "minimax", ["Agent", "uct, random, greedy"]),
-    ("UCT_C", "-0.5", ["UCT_C", ">= 0"]),
+    ("UCT_C", "-0.5", ["UCT_C", "[0, 100]"]),
+    ("UCT_C", "1e300", ["UCT_C", "[0, 100]"]),
+    ("PriorWeight", "101", ["PriorWeight", "[0, 100]"]),
+    ("Hash", "262144", ["Hash", "[1, 262143]"]),     # past the arena's 32-bit node index
     ("UCT_C", "nan", ["UCT_C"]),
     ("UCT_C", "inf", ["UCT_C"]),
     ("UCT_C", "abc", ["UCT_C"]),
@@ -127,7 +130,8 @@ BAD_SETTINGS = [  # (name, value, words the error line must contain)
     ("Playout", "nst", ["Playout", "random, capture, greedy-eps, mast"]),         # removed: lost every match
     ("Selection", "grave", ["Selection"]),             # removed: lost every match
     ("ProgressWeight", "0.5", ["ProgressWeight"]),     # removed: the endgame tables convert won endings
-    ("Widening", "-1", ["Widening", ">= 0"]),
+    ("Widening", "-1", ["Widening", "[0, 100]"]),
+    ("Widening", "1e308", ["Widening", "[0, 100]"]),  # issue 30: accepted, then every search failed
     ("KeepStats", "1", ["KeepStats", "true or false"]),
     ("PlayoutDepth", "10001", ["PlayoutDepth", "[0, 10000]"]),
     ("Epsilon", "1.5", ["Epsilon", "[0, 1]"]),
@@ -414,12 +418,28 @@ def test_position_during_search_stops_it_first(engine):
     assert engine.query("fen") == state.fen()
 
 
-def test_malformed_go_is_rejected(engine):
-    for line, word in (("go nodes", "nodes"), ("go nodes x", "x"), ("go depth -3", "-3"),
-                       ("go fast", "fast"), ("go searchmoves", "searchmoves"),
-                       ("go searchmoves 11-15 99-1", "99")):
-        lines = engine.ask(line)
-        assert len(lines) == 1 and lines[0].startswith("info string error: ") and word in lines[0], (line, lines)
+MALFORMED_GO = [  # (go, words its one error line names, the move when it is forced)
+    ("go nodes", ["go nodes needs a number"], None), ("go nodes x", ["'x' is not an integer"], None),
+    ("go depth -3", ["-3 is negative"], None), ("go fast", ["unknown limit 'fast'"], None),
+    ("go searchmoves", ["needs at least one move"], None),
+    ("go movetime -1", ["go movetime: -1 is negative"], None),             # issue 30: no bestmove on main
+    ("go xyz 5", ["unknown limit 'xyz'", "unknown limit '5'"], None),      # issue 30
+    ("go searchmoves 99-98", ["searchmoves", "'99'"], None),               # issue 30
+    ("go searchmoves 11-15 99-1", ["'99'"], "11-15"),
+    ("go nodes depth 3", ["go nodes needs a number"], None),
+]
+
+
+@pytest.mark.parametrize("line, words, forced", MALFORMED_GO)
+def test_a_malformed_go_names_its_bad_parts_and_still_answers_exactly_one_bestmove(engine, line, words, forced):
+    engine.ask("setoption name Agent value random")
+    engine.send(line)
+    lines = engine.until("bestmove")
+    errors = [s for s in lines if s.startswith("info string error: ")]
+    assert len(errors) == 1 and all(w in errors[0] for w in words), lines
+    move = lines[-1].split()[1]
+    assert move in engine.query("moves").split() and (forced is None or move == forced), lines
+    assert not any(s.startswith("bestmove") for s in engine.sync())
 
 
 def test_searchmoves_with_one_move_plays_it(engine):

@@ -115,7 +115,8 @@ def test_end_of_input_during_a_search_ends_it_with_one_bestmove(engine):
 
 # --- errors: one line each, state unchanged, the right kind -------------------------------------
 
-BAD_LINES = [  # (line, the error's class, a word its message must hold)
+BAD_LINES = [  # (line, the error's class, a word its message must hold); a malformed go still searches:
+    # test_protocol.py's test_a_malformed_go_names_its_bad_parts_and_still_answers_exactly_one_bestmove
     ("bogus 1 2", ProtocolError, "bogus"),
     ("debug maybe", ProtocolError, "on or off"),
     ("setoption Seed 5", ProtocolError, "setoption name"),
@@ -124,11 +125,6 @@ BAD_LINES = [  # (line, the error's class, a word its message must hold)
     ("position somewhere", ProtocolError, "somewhere"),
     ("position startpos junk", ProtocolError, "junk"),
     ("position fen", ProtocolError, "FEN"),
-    ("go nodes", ProtocolError, "nodes"),
-    ("go nodes x", ProtocolError, "'x'"),
-    ("go depth -3", ProtocolError, "-3"),
-    ("go fast", ProtocolError, "fast"),
-    ("go searchmoves", ProtocolError, "searchmoves"),
     ("query", ProtocolError, "query"),
     ("query color", ProtocolError, "color"),
     ("perft x", ProtocolError, "x"),
@@ -136,7 +132,6 @@ BAD_LINES = [  # (line, the error's class, a word its message must hold)
     ("position fen W:W99:B1", BadPosition, "99"),
     ("position startpos moves 11-15 zz", IllegalMove, "zz"),
     ("position startpos moves 1-2", IllegalMove, "1-2"),
-    ("go searchmoves 11-15 99-1", IllegalMove, "99"),
     ("setoption name Seed value -1", OptionError, "Seed"),
     ("setoption name NoSuchOption value 1", OptionError, "NoSuchOption"),
     ("setoption name Rules value promotion=sideways", OptionError, "sideways"),

@@ -128,7 +128,7 @@ class Tournament:
 
     def check(self) -> tuple[list[GameSpec], list[dict]]:
         """(the games still to play, the games already journaled), the journal checked to be
-        this tournament's; writes nothing."""
+        this tournament's; writes nothing and takes no lock."""
         lineup = self.settings.lineup()
         for spec in self.settings.engines:
             tc = lineup.tc_of(spec.name)        # a bad tc= of an engine fails here
@@ -148,12 +148,24 @@ class Tournament:
         return todo, done
 
     def prepare(self) -> tuple[list[GameSpec], list[dict]]:
-        """``check``, then write the header of a new journal."""
-        todo, done = self.check()
-        if self.journal.load()[0] is None:
-            self.journal.append({"type": "tournament", "settings": self.settings.identity(),
-                                 "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        """``check``, then write the header of a new journal.
+
+        Takes the journal's lock first (another manager writing it is refused with its pid),
+        held until ``run`` ends (or ``release``)."""
+        self.journal.acquire()
+        try:
+            todo, done = self.check()
+            if self.journal.load()[0] is None:
+                self.journal.append({"type": "tournament", "settings": self.settings.identity(),
+                                     "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        except BaseException:
+            self.journal.release()
+            raise
         return todo, done
+
+    def release(self) -> None:
+        """Give the journal's lock back (``run`` does at its end)."""
+        self.journal.release()
 
     def run(self, todo: list[GameSpec], done: list[dict]) -> list[dict]:
         """Play ``todo`` on the executor; return every journaled game, old and new.
@@ -183,4 +195,5 @@ class Tournament:
                     stream.stop()
         finally:
             stream.close()
+            self.journal.release()
         return results

@@ -63,6 +63,7 @@ class TuneJournal:
     def __init__(self, path: str):
         self.path = path
         self.file = Journal(path)
+        self.writing = False            # this tune holds the journal's lock (``start`` .. ``close``)
 
     def load(self) -> TuneRecords:
         """Everything in the file; an iteration line twice or out of order is an error."""
@@ -82,7 +83,24 @@ class TuneJournal:
 
     def start(self, tune: TuneSettings) -> TuneRecords:
         """The journal's records for ``tune``: a new journal gets its header; one of another
-        tune (or of a match) is refused."""
+        tune (or of a match) is refused.  Takes the journal's lock (another manager writing it
+        is refused with its pid), held until ``close``."""
+        if not self.writing:
+            self.file.acquire()
+            self.writing = True
+        try:
+            return self._start(tune)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Give the journal's lock back."""
+        if self.writing:
+            self.writing = False
+            self.file.release()
+
+    def _start(self, tune: TuneSettings) -> TuneRecords:
         records = self.load()
         if records.header is None:
             if self.file.records():

@@ -57,6 +57,9 @@ def run(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict], None
         on_iteration: Callable[[dict], None] | None = None, executor: Executor | None = None) -> list[dict]:
     """Run (or continue) the tune with its optimizer; every iteration's record.  Each
     iteration's games run on ``executor`` (local threads by default, or a Dask cluster)."""
-    if tune.optimizer == "spsa":
-        return run_spsa(tune, journal, on_game, on_iteration, executor)
-    return run_optuna(tune, journal, paths(journal.path).optuna, on_game, on_iteration, executor)
+    try:
+        if tune.optimizer == "spsa":
+            return run_spsa(tune, journal, on_game, on_iteration, executor)
+        return run_optuna(tune, journal, paths(journal.path).optuna, on_game, on_iteration, executor)
+    finally:
+        journal.close()

@@ -30,12 +30,11 @@ function connect() {
     if (page.state) {   // a reconnection: put the game back on the fresh board
       const s = page.state;
       page.restoring = s;
-      send({ type: "players", players: ["human", "human"] });
-      send({ type: "new", game: s.game, rules: s.rules || "", fen: s.start_fen });
-      for (const text of s.moves) send({ type: "move", move: text });
-      if (s.limits) send(Object.assign({ type: "limits" }, s.limits));
-      if (s.engine) send({ type: "engine", name: s.engine });
-      send({ type: "players", players: s.players });
+      const restore = { type: "restore", game: s.game, rules: s.rules || "", fen: s.start_fen, moves: s.moves,
+        players: s.players };
+      if (s.limits && Object.keys(s.limits).length) restore.limits = s.limits;
+      if (s.engine) restore.engine = s.engine;
+      send(restore);   // one frame, whatever the length of the game
       page.restoring = null;
       say("reconnected", false);
     }

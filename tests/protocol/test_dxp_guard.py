@@ -1,0 +1,167 @@
+"""The DXP follower under attack (issue 30), over real loopback sockets.
+
+The reproductions: an idle connection that never spoke blocked every other initiator for good
+(no refusal, no time-out); a 30 MB message without its NUL stalled the follower 85 s (the
+buffer scanned again at every chunk) and was logged whole as one chat line.  Now a silent
+socket holds nothing and is closed after the idle time-out, a second initiator is refused at
+once with GAMEACC 3 while one plays, a playing initiator that falls silent is disconnected, an
+oversized message closes its connection, and every log line is cut.  (What this change added is
+imported inside the tests that need it, so that the reproductions fail by their assertions on
+the code before it.)
+"""
+from __future__ import annotations
+
+import io
+import socket
+import threading
+import time
+
+import pytest
+
+from mcts_engine.protocol.dxp import DxpSettings, serve_dxp
+from mcts_engine.protocol.dxp_messages import Chat, DxpChannel, GameAccept, GameRequest, MoveMessage, parse_message
+
+REFUSED = "3"            # GAMEACC's "no games"
+LOG_WIDTH = 200          # the follower's log lines are cut to this
+
+
+class Lines(io.StringIO):
+    """The server's log, readable while it runs."""
+
+    def __init__(self):
+        super().__init__()
+        self.lock = threading.Lock()
+        self.first = threading.Event()
+
+    def write(self, text: str) -> int:
+        with self.lock:
+            n = super().write(text)
+        self.first.set()
+        return n
+
+    def text(self) -> str:
+        with self.lock:
+            return self.getvalue()
+
+
+@pytest.fixture
+def follower():
+    """A follower on a free port with a 1.5 s idle time-out, for as many connections as a test
+    plays: (port, log); the server ends once 5 played connections ended (or with the test)."""
+    out = Lines()
+    settings = DxpSettings(nodes=16, options={"Seed": "3"})
+    settings.idle_timeout, settings.max_message = 1.5, 1024      # (fields this change added)
+    thread = threading.Thread(target=serve_dxp, args=(settings,), kwargs={"port": 0, "out": out, "connections": 5},
+                              daemon=True)
+    thread.start()
+    assert out.first.wait(10)
+    port = int(out.text().split()[3].rsplit(":", 1)[1])
+    yield port, out
+
+
+def connect(port: int) -> DxpChannel:
+    return DxpChannel(socket.create_connection(("127.0.0.1", port), timeout=10))
+
+
+def request(channel: DxpChannel, colour: str = "Z") -> tuple[GameAccept, float]:
+    """Send a GAMEREQ; (the GAMEACC, seconds it took)."""
+    started = time.perf_counter()
+    channel.send(GameRequest("tester", colour, 1, 0))
+    answer = parse_message(channel.receive(10))
+    return answer, time.perf_counter() - started
+
+
+def test_a_socket_that_never_speaks_holds_nothing_and_is_closed_after_the_idle_time_out(follower):
+    """On main it held the follower for good: every other initiator waited."""
+    port, log = follower
+    idle = connect(port)
+    player = connect(port)
+    answer, seconds = request(player)
+    assert answer.code == "0" and seconds < 1.0
+    started = time.perf_counter()
+    assert idle.receive(10) is None                      # closed by the follower
+    assert 1.0 < time.perf_counter() - started < 5.0
+    assert "said nothing for 1.5 s; closed" in log.text()
+    player.close()
+
+
+def test_a_second_initiator_is_refused_with_gameacc_3_within_a_second_while_one_plays(follower):
+    port, log = follower
+    first = connect(port)
+    assert request(first)[0].code == "0"
+    for _ in range(3):
+        second = connect(port)
+        answer, seconds = request(second)
+        assert isinstance(answer, GameAccept) and answer.code == REFUSED and seconds < 1.0
+        assert second.receive(5) is None                 # and closed
+    other = connect(port)
+    other.send(Chat("hello"))                            # not a GAMEREQ: closed without a GAMEACC
+    assert other.receive(5) is None
+    first.send(MoveMessage(0, 33, 28))                   # the first game goes on
+    assert isinstance(parse_message(first.receive(20)), MoveMessage)
+    assert log.text().count("another initiator is playing (GAMEACC 3)") == 3
+    first.close()
+
+
+def test_a_playing_initiator_that_falls_silent_is_disconnected_and_the_next_one_plays(follower):
+    port, log = follower
+    silent = connect(port)
+    silent.send(GameRequest("tester", "Z", 0, 0))       # no clock: the idle time-out alone
+    assert parse_message(silent.receive(10)).code == "0"
+    started = time.perf_counter()
+    assert silent.receive(10) is None
+    assert 1.0 < time.perf_counter() - started < 6.0
+    assert "was silent for 1.5 s; closed" in log.text()
+    nxt = connect(port)
+    assert request(nxt)[0].code == "0"
+    nxt.close()
+
+
+def test_an_oversized_message_closes_its_connection_at_once_and_is_never_logged_whole(follower):
+    """On main 30 MB without a NUL stalled the follower 85 s, then was logged as one line."""
+    port, log = follower
+    flood = connect(port)
+    started = time.perf_counter()
+    try:
+        flood.sock.sendall(b"C" + b"x" * (30 << 20))
+    except OSError:
+        pass                                              # closed under our feet: what we want
+    assert flood.receive(10) is None
+    assert time.perf_counter() - started < 10.0
+    player = connect(port)
+    assert request(player)[0].code == "0"                 # the follower serves the next one
+    player.send(Chat("y" * 1000 + "\nforged: log line"))  # a long chat within the limit
+    time.sleep(0.5)
+    player.close()
+    time.sleep(0.3)
+    lines = log.text().splitlines()
+    assert any("a message longer than 1024 bytes" in line for line in lines)
+    assert all(len(line) < LOG_WIDTH + 40 for line in lines), max(map(len, lines))
+    assert not any(line.startswith("forged") for line in lines)
+
+
+def test_a_long_stream_is_read_in_linear_time():
+    """Each byte is searched for the NUL once (on main the whole buffer again at every chunk)."""
+    a, b = socket.socketpair()
+    size = 16 << 20
+    channel = DxpChannel(a)
+    channel.max_message = size + 1
+    sender = threading.Thread(target=lambda: (b.sendall(b"C" + b"z" * size + b"\0"), b.close()), daemon=True)
+    started = time.perf_counter()
+    sender.start()
+    text = channel.receive(30)
+    assert len(text) == size + 1 and time.perf_counter() - started < 10.0
+    sender.join(10)
+    channel.close()
+
+
+def test_the_channel_refuses_a_message_past_its_limit():
+    from mcts_engine.protocol.dxp_messages import MessageTooLong
+    a, b = socket.socketpair()
+    channel = DxpChannel(a)
+    channel.max_message = 100
+    b.sendall(b"C" + b"x" * 200)
+    with pytest.raises(MessageTooLong, match="longer than 100 bytes"):
+        channel.receive(5)
+    assert channel.closed
+    b.close()
