@@ -120,9 +120,12 @@ def test_openspiel_session_every_go_one_legal_bestmove_and_bad_input_one_error()
                            ("setoption name Nonsense value 1", "unknown option"),
                            ("position startpos moves 11-15 11-15", "11-15"),
                            ("position fen W:W18:B14", "cannot start from a FEN"),
-                           ("go nodes x", "not an integer"), ("frobnicate", "unknown command")]:
+                           ("frobnicate", "unknown command")]:
             out = s.send(bad)
             assert len(out) == 1 and out[0].startswith("info string error") and words in out[0], (bad, out)
+        s.send("setoption name Iterations value 50")
+        out = s.send("go nodes x")        # as our engine: the bad part named, the search run without it
+        assert errors(out) == [out[0]] and "not an integer" in out[0] and len(bestmoves(out)) == 1, out
         s.send("setoption name Seed value 7", "setoption name Iterations value 300")
         first = s.send("position startpos moves 11-15 23-19", "go")
         again = s.send("ucinewgame", "position startpos moves 11-15 23-19", "go movetime 5000")
@@ -159,15 +162,30 @@ def test_openspiel_moves_our_rules_forbid_are_caught_and_never_played():
 
 
 def test_openspiel_worker_death_costs_one_fallback_move_then_it_is_restarted():
+    """A worker that dies during a search costs that search a fallback move (an error line says
+    why); the next go starts a new worker.  One found dead between searches is restarted
+    before the search, at no cost."""
     pyspiel()
     s = Session(make_engine("openspiel-mcts"))
     try:
         s.send("setoption name Iterations value 50", "position startpos moves 11-15", "go")
-        s.protocol.bridge.process.kill()
+        old = s.protocol.bridge.process
+        old.kill()
+        old.wait()
         out = s.send("go")
+        assert len(bestmoves(out)) == 1 and not errors(out) and s.protocol.bridge.process is not old
+        start = len(s.lines)
+        s.protocol.handle("setoption name Iterations value 0")
+        s.protocol.handle("go movetime 5000")
+        deadline = time.monotonic() + 30
+        while not s.protocol._bridge_lock.locked() and time.monotonic() < deadline:   # the request is out
+            time.sleep(0.01)
+        s.protocol.bridge.process.kill()
+        s.protocol.wait_search()
+        out = s.lines[start:]
         assert len(bestmoves(out)) == 1 and any("worker exited" in line for line in errors(out)), out
         assert any("fallback" in line for line in out)
-        out = s.send("go")
+        out = s.send("setoption name Iterations value 50", "go")
         assert len(bestmoves(out)) == 1 and not errors(out) and not any("fallback" in line for line in out)
     finally:
         s.close()

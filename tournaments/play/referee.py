@@ -25,6 +25,7 @@ from typing import Callable
 from mcts_engine.client import (Clock, EngineError, EngineSpec, EngineStartError, EngineTimeout, GoLimits, GoResult,
                                 ProcessEngine, make_engine)
 from mcts_engine.rules import RulesError, get_game
+from mcts_engine.tables import TableSet
 
 from .adjudication import Adjudicator
 from .conditions import PlayConditions, TimeControl
@@ -97,7 +98,6 @@ class Engines:
         if c.adjudication.tablebases is None:
             return None
         if self._tables is None:
-            from mcts_engine.tables import TableSet
             self._tables = TableSet(get_game(c.game, **c.rules), c.adjudication.tablebases)
         return self._tables
 

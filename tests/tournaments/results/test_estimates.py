@@ -65,10 +65,11 @@ def test_a_match_counts_pairs_once_there_are_some():
 
 def write_match(path, names, results):
     journal = Journal(str(path))
-    journal.append({"type": "tournament", "settings": {"kind": "match", "engines": [{"name": n} for n in names]}})
+    journal.append({"type": "tournament", "settings": {"kind": "match", "game": "english",
+                                                       "engines": [{"name": n} for n in names]}})
     for i, (first, second, score) in enumerate(results):
-        journal.append({"type": "game", "id": i, "pair": i // 2, "players": [first, second], "score_first": score,
-                        "reason": "first player wins by the rules"})
+        journal.append({"type": "game", "id": i, "pair": i // 2, "game": "english", "players": [first, second],
+                        "score_first": score, "reason": "first player wins by the rules"})
 
 
 def test_report_of_a_clean_sweep_is_finite_and_tune_agrees(tmp_path):
