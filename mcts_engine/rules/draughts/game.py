@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from ..base import BadPosition, Game, count_limit, perft_walk
+from ..errors import BadOption
 from ..fen import fen_fields, fen_side, read_piece_lists
 from ..geometry import DarkGrid, Grid, indices
 from .generator import Move, MoveGenerator
@@ -113,6 +114,9 @@ class DraughtsGame(MoveGenerator, Game):
     def _setup_start(self) -> None:
         v, grid, n = self.variant, self.grid, self.variant.size
         first_row = 1 if v.skip_back_row else 0
+        most = (n - 2 * first_row) // 2
+        if v.men_rows > most:      # the two armies would share squares: no position to play
+            raise BadOption(f"men_rows={v.men_rows}: the {n}x{n} board holds at most {most} rows of men a side")
         rows0 = range(first_row, first_row + v.men_rows)
         self.start = (sum(grid.row_mask(r) for r in rows0),
                       sum(grid.row_mask(n - 1 - r) for r in rows0))
