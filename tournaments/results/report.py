@@ -6,6 +6,7 @@ statistics are always recomputed from the game records.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 from .elo import WDL, elo_estimate
@@ -128,6 +129,21 @@ def as_json(report: dict) -> dict:
     return clean({k: v for k, v in report.items() if not k.startswith("_")})
 
 
+def ending_kind(reason: str) -> str:
+    """A reason without its particulars (numbers become N, parenthesised details go), so that
+    one line counts, say, every game adjudicated at some ply by some material."""
+    return re.sub(r"\d+(\.\d+)?", "N", re.sub(r"\s*\([^()]*\)", "", reason)).strip()
+
+
+def ending_kinds(reasons: dict[str, int]) -> list[tuple[str, int]]:
+    """The reasons' counts by ``ending_kind``, most frequent first (the report's ``endings`` line;
+    the JSON report keeps every reason as written)."""
+    kinds: Counter = Counter()
+    for why, n in reasons.items():
+        kinds[ending_kind(why)] += n
+    return sorted(kinds.items(), key=lambda x: (-x[1], x[0]))
+
+
 def as_text(report: dict) -> str:
     """The report for people: pairs, rating table, crosstable (round robin), summary line (match)."""
     lines = []
@@ -142,8 +158,7 @@ def as_text(report: dict) -> str:
         lines.append(f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} beta={s['beta']}: "
                      f"LLR {s['llr']:.3f} [{s['lower']:.3f}, {s['upper']:.3f}] {status}")
     if report["reasons"]:
-        lines.append("endings: " + "; ".join(f"{n} x {why}" for why, n in
-                                             sorted(report["reasons"].items(), key=lambda x: -x[1])))
+        lines.append("endings: " + "; ".join(f"{n} x {why}" for why, n in ending_kinds(report["reasons"])))
     if report["workers"]:
         lines.append(f"played on {report['workers']} cluster worker(s)")
     for warning in report.get("warnings", []):

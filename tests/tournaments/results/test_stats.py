@@ -506,3 +506,17 @@ def test_crosstable_half_points_both_orders_and_missing_pairs():
         crosstable(names, {("P", "Z"): WDL(1, 0, 0)})
     with pytest.raises(ValueError):
         crosstable(["P", "P"], {})
+
+
+def test_the_endings_line_counts_reasons_by_kind():
+    """Reasons that differ only in their numbers and parenthesised details (the adjudicator's
+    ply and material, a timeout's seconds) are one kind: 57 adjudicated games made 57 entries."""
+    from tournaments.results.report import ending_kinds
+    reasons = {"adjudicated: OpenSpiel's 40-ply rule at ply 89, material 6-1.5 (raw: first player wins by the rules)": 2,
+               "adjudicated: OpenSpiel's 40-ply rule at ply 127, material 7-3 (raw: second player wins by the rules)": 1,
+               "first player wins by the rules": 2,
+               "B timeout: engine 'B': no bestmove within 1.3 s (+0.5 s after stop) for 'go movetime 300'": 1,
+               "B timeout: engine 'B': no bestmove within 2.2 s (+0.5 s after stop) for 'go movetime 1200'": 1}
+    assert ending_kinds(reasons) == [("adjudicated: OpenSpiel's N-ply rule at ply N, material N-N", 3),
+                                     ("B timeout: engine 'B': no bestmove within N s for 'go movetime N'", 2),
+                                     ("first player wins by the rules", 2)]
