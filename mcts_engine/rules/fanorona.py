@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import re
 
+from .. import native
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, balance_score, count_limit, single_match
 from .geometry import Grid, indices
 from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
@@ -156,6 +157,31 @@ NEAR = [sum(row[1] | row[3] for row in rows) for rows in STEPS]
 OPTIONAL, COMPULSORY, SINGLE = 0, 1, 2  # chain modes: stop anywhere, only maximal chains, one step
 
 
+def _native_table() -> tuple:
+    """The lines ``native/src/fanorona.c`` walks: per point, ``(k, to, approach ray, withdrawal
+    ray)`` as point indices, and the NEIGHBOURS and NEAR masks."""
+    def points(ray: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(b.bit_length() - 1 for b in ray)
+    rows = tuple(tuple((k, to, points(_ray(to, k)), points(_ray(q, k ^ 1))) for k, _, to, *_ in STEPS[q])
+                 for q in range(len(STEPS)))
+    return rows, tuple(NEIGHBOURS), tuple(NEAR)
+
+
+_compiled_chains = None       # native.core.fanorona_chains once set up; False where the kernel is off
+
+
+def compiled_chains():
+    """The compiled ``extend`` (the same moves in the same order, checked in every test run), or
+    None where the native kernel is not built or switched off (``MCTS_ENGINE_NATIVE=0``)."""
+    global _compiled_chains
+    if _compiled_chains is None:
+        _compiled_chains = False
+        if native.available():
+            native.core.fanorona_setup(*_native_table())
+            _compiled_chains = native.core.fanorona_chains
+    return _compiled_chains or None
+
+
 def capturers(own: int, opp: int) -> int:
     """The stones of ``own`` that have a capturing step (approach or withdrawal), all at once.
 
@@ -243,6 +269,7 @@ class FanoronaGame(Game):
         self.mode = OPTIONAL if options["chain"] == "optional" else COMPULSORY
         self.first_turn_single = options["first_turn_single_capture"]
         self.dagaz = options["removal"] == "dagaz"
+        self.compiled = None if self.dagaz else compiled_chains()   # Dagaz's removal: Python only
         self.quiet_limit = count_limit(options["no_capture_plies"])
         self.ply_limit = count_limit(options["max_plies"])
         self.grid = GRID
@@ -305,9 +332,15 @@ class FanoronaGame(Game):
         chains are optional, only where no capture continues it when compulsory; on
         a first turn with ``first_turn_single_capture`` chains are one step long.
         """
+        mode = SINGLE if self.first_turn_single and ply < 2 else self.mode
+        if self.compiled is not None:
+            return self.compiled(own, opp, starters, mode)
+        return self.python_chains(own, opp, starters, mode)
+
+    def python_chains(self, own: int, opp: int, starters: int, mode: int) -> list[Move]:
+        """``chains`` on the Python rules, in chain ``mode``: the reference of the compiled one."""
         out: list[Move] = []
         free = CELLS & ~(own | opp)
-        mode = SINGLE if self.first_turn_single and ply < 2 else self.mode
         while starters:
             bit = starters & -starters
             starters ^= bit

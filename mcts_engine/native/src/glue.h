@@ -40,6 +40,10 @@ int load_128(const StateIn *in, Pos128 *p);
 int store_64(PyObject *state, const StateIn *in, Pos64 *p);
 int store_128(PyObject *state, const StateIn *in, Pos128 *p);
 
+/* fanorona.c: Fanorona's capture chains (the Python rules' ``extend``) */
+PyObject *fanorona_setup(PyObject *self, PyObject *args);
+PyObject *fanorona_chains(PyObject *self, PyObject *args);
+
 /* random.c */
 typedef struct {
     PyObject_HEAD

@@ -2,7 +2,8 @@
  *
  * DraughtsKernel (kernel.c) compiles a draughts variant from the tables the Python rules
  * already built and offers the rules' hot operations; SearchTree (tree.c) is the one search
- * core; Random (random.c) the native random source.  Moves cross the boundary as the Python
+ * core; Random (random.c) the native random source; fanorona_chains (fanorona.c) Fanorona's
+ * capture chains.  Moves cross the boundary as the Python
  * rules' tuples (from, to, captured, crowned) on the same bit layout, so nothing is translated.
  */
 #include "glue.h"
@@ -14,6 +15,11 @@ static PyMethodDef core_functions[] = {
     {"table_final", table_final, METH_VARARGS,
      "table_final(settings, children): the index of the root child the core's final choice plays, or None.  For "
      "table tests."},
+    {"fanorona_setup", fanorona_setup, METH_VARARGS,
+     "fanorona_setup(points, neighbours, near): Fanorona's lines, from rules/fanorona.py, once."},
+    {"fanorona_chains", fanorona_chains, METH_VARARGS,
+     "fanorona_chains(own, opp, starters, mode): every capturing move of the stones in starters, as "
+     "rules/fanorona.py's extend lists them (the same tuples in the same order)."},
     {NULL, NULL, 0, NULL},
 };
 
