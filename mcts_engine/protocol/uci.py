@@ -76,6 +76,10 @@ class GoCommand:
     mate: bool = False
     problems: list[str] = field(default_factory=list)
 
+    def problems_text(self) -> str:
+        """The one error line's text for the malformed parts, each left out of the search."""
+        return "; ".join(self.problems) + " (left out: searching with the rest)"
+
 
 def parse_go(args: list[str], colours: tuple[str, ...], mover: int) -> GoCommand:
     """``go`` arguments for the side ``mover`` (whose clock is ``p1``/``p2``, or its colour's
@@ -268,7 +272,7 @@ class UciProtocol:
                 go.problems.append(f"go searchmoves: {err}")
         chosen = list(dict.fromkeys(chosen))
         if go.problems:
-            self.error("; ".join(go.problems) + " (left out: searching with the rest)")
+            self.error(go.problems_text())
         forced = chosen[0] if len(chosen) == 1 else None
         if len(chosen) > 1:
             go.limits.searchmoves = chosen

@@ -369,7 +369,7 @@ class AdapterProtocol:
         state = self.position.state()
         go = parse_go(args, self.position.game.colours, state.to_move)
         if go.problems:         # as our engine: named, left out, and the search runs with the rest
-            self.error("; ".join(go.problems) + " (left out: searching with the rest)")
+            self.error(go.problems_text())
         if go.ponder:
             go.limits = Limits(infinite=True)
         self.searching = True

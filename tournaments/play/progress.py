@@ -19,6 +19,7 @@ from mcts_engine.rules import get_game, is_draughts
 
 from ..results.elo import WDL
 from ..results.pairs import pair_report
+from ..results.report import score_for
 from ..results.tables import rating_table
 
 __all__ = ["RunProgressSettings", "RunProgress", "score_line", "elo_line"]
@@ -45,14 +46,9 @@ def score_line(a: str, b: str, wdl: WDL) -> str:
 
 def elo_line(a: str, b: str, games: list[dict]) -> str:
     """cutechess's ``Elo difference: ... LOS ... DrawRatio`` line for A against B's ``games``."""
-    ps = pair_report(a, b, [(g.get("pair"), _score(g, a)) for g in sorted(games, key=lambda g: g["id"])])
+    ps = pair_report(a, b, [(g.get("pair"), score_for(g, a)) for g in sorted(games, key=lambda g: g["id"])])
     return (f"Elo difference: {ps.elo:+.1f} +/- {ps.elo_error:.1f} [{ps.elo_low:+.1f}, {ps.elo_high:+.1f}], "
             f"LOS: {100 * ps.los:.1f} %, DrawRatio: {100 * ps.draw_ratio:.1f} %")
-
-
-def _score(record: dict, name: str) -> float:
-    first = record["score_first"]
-    return first if record["players"][0] == name else 1.0 - first
 
 
 class RunProgress:
@@ -83,7 +79,7 @@ class RunProgress:
         """Add a game to the running scores; its pairing."""
         self.games.append(record)
         a, b = self.pairing(record)
-        self.scores[(a, b)] = self.scores.get((a, b), WDL()) + WDL.of(_score(record, a))
+        self.scores[(a, b)] = self.scores.get((a, b), WDL()) + WDL.of(score_for(record, a))
         return a, b
 
     def game(self, record: dict) -> None:

@@ -27,6 +27,7 @@ typedef struct {
     int nrows[FN_POINTS];
     FnRow rows[FN_POINTS][FN_DIRS];
     uint64_t neighbours[FN_POINTS], near[FN_POINTS];
+    uint64_t cells;           /* the points that have lines: the board */
 } FnTable;
 
 static FnTable fn;
@@ -158,6 +159,8 @@ PyObject *fanorona_setup(PyObject *self, PyObject *args)
         Py_ssize_t m = rows ? PySequence_Size(rows) : -1;
         int ok = rows && nb && nr && m >= 0 && m <= FN_DIRS;
         if (ok) {
+            if (m)
+                t.cells |= (uint64_t)1 << q;
             t.neighbours[q] = PyLong_AsUnsignedLongLongMask(nb);
             t.near[q] = PyLong_AsUnsignedLongLongMask(nr);
             t.nrows[q] = (int)m;
@@ -200,10 +203,7 @@ PyObject *fanorona_chains(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "fanorona_chains: chain mode %d is not 0, 1 or 2", mode);
         return NULL;
     }
-    uint64_t cells = 0;
-    for (int q = 0; q < FN_POINTS; q++)
-        if (fn.nrows[q])
-            cells |= (uint64_t)1 << q;
+    uint64_t cells = fn.cells;
     if ((own | opp | starters) & ~cells || own & opp || starters & ~own) {
         PyErr_SetString(PyExc_ValueError, "fanorona_chains: masks off the board, overlapping, or starters not own");
         return NULL;
