@@ -12,6 +12,7 @@ import random
 import sys
 from .. import native
 from ..rules.base import Game, State
+from ..rules.draughts.evaluation import EvalTerms
 from ..tables import TableSet
 from .settings import Settings
 
@@ -44,13 +45,19 @@ def capacity(hash_mb: float, per_move: int = 0) -> int:
     return max(1, int(hash_mb * MB) // (NODE_BYTES + per_move))
 
 
+def eval_terms(settings: Settings) -> EvalTerms:
+    """The draughts evaluation's positional terms the ``Eval*`` options weigh."""
+    return EvalTerms(mobility=settings.eval_mobility, tempo=settings.eval_tempo, back_rank=settings.eval_back_rank,
+                     centre=settings.eval_centre, runaway=settings.eval_runaway)
+
+
 def new_tree(game: Game, settings: Settings, seed: int, rng: random.Random, tables: TableSet | None):
     """A search tree for ``game``: native where its rules are, else over its Python states
     (``rng`` draws their playouts; ``tables``' probe is their oracle)."""
     core = native.require_core()
     parameters = core_parameters(settings)
     if game.native:
-        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=game.kernel)
+        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=game.kernel_with(eval_terms(settings)))
     start = game.new_state()
     moves = start.legal_moves()
     per_move = move_bytes(moves[0]) if moves else 0

@@ -17,6 +17,8 @@ MAX_THREADS = 64                      # the Threads option's maximum
 MAX_HASH_MB = 262_143                 # the Hash option's maximum (MB): the most 64-byte nodes a 32-bit index reaches
 MAX_WEIGHT = 100.0                    # the largest UCT_C, PriorWeight and Widening: far past any useful value
 ENHANCEMENTS = "search.md#enhancements"
+EVALUATION = "search.md#the-draughts-evaluation"
+MAX_TERM = 10.0                       # the largest Eval* weight (men per unit of the term)
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,21 @@ class Settings:
         "QuiescenceSearch", "check", "value a cut-off and each new node by alpha-beta over the pending captures "
         "(the tables where they know), not by random captures (native draughts rules; elsewhere ignored)",
         game_default=True))
+    eval_mobility: float = engine_field(0.0, EngineOption(
+        "EvalMobility", "real", "draughts evaluation: men per quiet move more than the opponent's; 0 = off "
+        f"(native draughts rules; see [evaluation]({EVALUATION}))", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+    eval_tempo: float = engine_field(0.0, EngineOption(
+        "EvalTempo", "real", "draughts evaluation: men per row the men have advanced, summed, more than "
+        "the opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+    eval_back_rank: float = engine_field(0.0, EngineOption(
+        "EvalBackRank", "real", "draughts evaluation: men per man on its own back rank, more than the "
+        "opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+    eval_centre: float = engine_field(0.0, EngineOption(
+        "EvalCentre", "real", "draughts evaluation: men per man on the centre squares, more than the "
+        "opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+    eval_runaway: float = engine_field(0.0, EngineOption(
+        "EvalRunaway", "real", "draughts evaluation: men per man one step from crowning with a free "
+        "crowning square, more than the opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

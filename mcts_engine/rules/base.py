@@ -236,6 +236,8 @@ class Game(ABC):
     which loses, and whose raw positions are the whole state apart from the draw counters.
     ``native`` says that the game's rules run in the compiled kernel (``mcts_engine/native``):
     the draughts family where the kernel is built; every other game runs its Python rules.
+    ``kernel`` is that compiled kernel (None elsewhere), and ``kernel_with(terms)`` the kernel
+    evaluating with the draughts evaluation's positional terms (the ``Eval*`` options).
     """
 
     name: str
@@ -245,6 +247,7 @@ class Game(ABC):
     hub_squares: int = 0
     endgame_tables: bool = False
     native: bool = False
+    kernel: Any = None
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
     registry_entry: tuple | None = None    # set by the registry: how to rebuild this game by name
@@ -262,6 +265,11 @@ class Game(ABC):
         (a mapping holding at least every option of the schema) in the schema's order."""
         self.schema = schema
         self.options = {name: values[name] for name in schema.names()}
+
+    def kernel_with(self, terms) -> Any:
+        """The native kernel evaluating with the positional ``terms`` (an
+        ``evaluation.EvalTerms``).  Default: ``kernel``, for games without such terms."""
+        return self.kernel
 
     @abstractmethod
     def new_state(self) -> State:

@@ -791,9 +791,60 @@ double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATC
 }
 
 /* ------------------------------------------------------------------------------------------
- * The evaluation (DraughtsState.evaluate and base.balance_score), to the last bit: the same
+ * The evaluation (rules/draughts/evaluation.py and base.balance_score), to the last bit: the same
  * operations in the same order, with pow(x, 0.5) as Python's ** 0.5 and no fused multiply-add.
  * ---------------------------------------------------------------------------------------- */
+static int tempo_of(BB men, const u128 *bits)
+{
+    int t = 0;
+    for (int j = 0; j < TEMPO_BITS; j++)
+        t += POPCNT(men & (BB)bits[j]) << j;
+    return t;
+}
+
+static int runaways(const Rules *r, BB men, BB empty, int turn)
+{
+    BB runners = 0, ready = men & (BB)r->near_crown[turn];
+    for (int i = 0; i < r->n_man_step[turn]; i++) {
+        int d = r->man_step[turn][i];
+        runners |= SH(SH(ready, d) & empty & (BB)r->promo[turn], -d);
+    }
+    return POPCNT(runners);
+}
+
+/* evaluation.term_balance: the positional terms' sum, in men, for the side to move. */
+static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
+{
+    int other = 1 - turn;
+    BB own_men = own & ~kings, opp_men = opp & ~kings;
+    BB empty = (BB)r->points ^ (own | opp);
+    double total = 0.0;
+    if (r->terms[TERM_MOBILITY] != 0.0) {
+        ScanOut o;
+        scan(r, own, opp, kings, turn, 0, &o);
+        int mine = o.count;
+        scan(r, opp, own, kings, other, 0, &o);
+        total = total + r->terms[TERM_MOBILITY] * (double)(mine - o.count);
+    }
+    if (r->terms[TERM_TEMPO] != 0.0) {
+        int tempo = tempo_of(own_men, r->tempo_bits[turn]) - tempo_of(opp_men, r->tempo_bits[other]);
+        total = total + r->terms[TERM_TEMPO] * (double)tempo;
+    }
+    if (r->terms[TERM_BACK_RANK] != 0.0) {
+        int guard = POPCNT(own_men & (BB)r->back_rank[turn]) - POPCNT(opp_men & (BB)r->back_rank[other]);
+        total = total + r->terms[TERM_BACK_RANK] * (double)guard;
+    }
+    if (r->terms[TERM_CENTRE] != 0.0) {
+        int centre = POPCNT(own_men & (BB)r->centre) - POPCNT(opp_men & (BB)r->centre);
+        total = total + r->terms[TERM_CENTRE] * (double)centre;
+    }
+    if (r->terms[TERM_RUNAWAY] != 0.0) {
+        int run = runaways(r, own_men, empty, turn) - runaways(r, opp_men, empty, other);
+        total = total + r->terms[TERM_RUNAWAY] * (double)run;
+    }
+    return total;
+}
+
 double FN(evaluate)(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
     BB own_men = own & ~kings, opp_men = opp & ~kings;
@@ -802,6 +853,8 @@ double FN(evaluate)(const Rules *r, BB own, BB opp, BB kings, int turn)
     int adv = POPCNT(own_men & (BB)r->far_half[turn]) - POPCNT(opp_men & (BB)r->far_half[1 - turn]);
     double balance = (double)(n_own_m - n_opp_m) + r->king_value * (double)(n_own_k - n_opp_k);
     balance = balance + r->eval_advance * (double)adv;
+    if (r->any_term)
+        balance = balance + term_balance(r, own, opp, kings, turn);
     int pieces = n_own_m + n_opp_m + n_own_k + n_opp_k;
     double mover;
     if (pieces <= 0) {

@@ -131,6 +131,47 @@ static int read_plans(Rules *r, PyObject *spec)
     return 0;
 }
 
+/* The evaluation's positional terms: weights, the squares they count, the men's steps. */
+static int read_terms(Rules *r, PyObject *spec)
+{
+    PyObject *v = PyDict_GetItemString(spec, "eval_terms");
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != N_TERMS) {
+        PyErr_Format(PyExc_ValueError, "kernel spec: eval_terms must be %d floats", N_TERMS);
+        return -1;
+    }
+    r->any_term = 0;
+    for (int i = 0; i < N_TERMS; i++) {
+        r->terms[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(v, i));
+        if (r->terms[i] == -1.0 && PyErr_Occurred())
+            return -1;
+        r->any_term |= r->terms[i] != 0.0;
+    }
+    if (spec_mask(spec, "centre", -1, &r->centre) < 0)
+        return -1;
+    for (int p = 0; p < 2; p++) {
+        if (spec_mask(spec, "back_rank", p, &r->back_rank[p]) < 0 || spec_mask(spec, "near_crown", p, &r->near_crown[p]) < 0)
+            return -1;
+        PyObject *bits = PyDict_GetItemString(spec, "tempo_bits");
+        if (!bits || !PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(bits, p))
+            || PyTuple_GET_SIZE(PyTuple_GET_ITEM(bits, p)) != TEMPO_BITS) {
+            PyErr_Format(PyExc_ValueError, "kernel spec: tempo_bits must be two tuples of %d masks", TEMPO_BITS);
+            return -1;
+        }
+        for (int j = 0; j < TEMPO_BITS; j++)
+            if (to_u128(PyTuple_GET_ITEM(PyTuple_GET_ITEM(bits, p), j), &r->tempo_bits[p][j]) < 0)
+                return -1;
+    }
+    v = PyDict_GetItemString(spec, "man_step");
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2
+        || read_dirs(PyTuple_GET_ITEM(v, 0), r->man_step[0], &r->n_man_step[0], "man_step") < 0
+        || read_dirs(PyTuple_GET_ITEM(v, 1), r->man_step[1], &r->n_man_step[1], "man_step") < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "kernel spec: bad man_step");
+        return -1;
+    }
+    return 0;
+}
+
 static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"spec", NULL};
@@ -190,6 +231,8 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
         || spec_int(spec, "start_pieces", &r->start_pieces) < 0
         || spec_double(spec, "king_value", &r->king_value) < 0 || spec_double(spec, "eval_scale", &r->eval_scale) < 0
         || spec_double(spec, "eval_advance", &r->eval_advance) < 0)
+        return -1;
+    if (read_terms(r, spec) < 0)
         return -1;
     v = PyDict_GetItemString(spec, "stuck_score");
     if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {

@@ -22,6 +22,7 @@ from ..base import BadPosition, Game, count_limit, perft_walk
 from ..errors import BadOption
 from ..fen import fen_fields, fen_side, read_piece_lists
 from ..geometry import DarkGrid, Grid, indices
+from .evaluation import EvalTerms, eval_masks
 from .generator import Move, MoveGenerator
 from .kernel import native_kernel
 from .state import DraughtsState
@@ -59,6 +60,7 @@ class DraughtsGame(MoveGenerator, Game):
         # the first player's score when the side to move (index) has no move
         self.stuck_score = (1.0, 0.0) if v.goal == "lose" else (0.0, 1.0)
         self.endgame_tables = v.goal == "block" and not v.king_move_limit
+        self.eval_masks = eval_masks(self)
         self._setup_names()
         self._setup_start()
         self._attach_kernel(native)
@@ -74,15 +76,27 @@ class DraughtsGame(MoveGenerator, Game):
         """
         self.kernel = native_kernel(self) if native else None
         self.native = self.kernel is not None
+        self._term_kernels: dict[EvalTerms, object] = {}
         if self.kernel is not None:
             self.legal = self.kernel.legal
             self.jumpers = self.kernel.jumpers
             self.endgame_limit = self.kernel.endgame_limit
 
+    def kernel_with(self, terms: EvalTerms):
+        """The native kernel evaluating with the positional ``terms`` (the search's
+        ``Eval*`` options): ``kernel`` itself when every term is off, else a kernel of its
+        own for those weights, made once.  None where the kernel is not running."""
+        if self.kernel is None or not terms.any():
+            return self.kernel
+        if terms not in self._term_kernels:
+            self._term_kernels[terms] = native_kernel(self, terms)
+        return self._term_kernels[terms]
+
     def __getstate__(self) -> dict:
         """Pickled without the kernel (a game outside the registry; registered games pickle as
         their name): the receiver compiles its own."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit",
+                                                              "_term_kernels")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ... import native
 from .generator import MoveGenerator
-from .state import EVAL_ADVANCE, EVAL_SCALE
+from .evaluation import EVAL_ADVANCE, EVAL_SCALE, NO_TERMS, EvalTerms
 
 _PROMOTION = {"stop": 0, "pass": 1, "fly": 2}
 _LANDING = {"any": 0, "next": 1, "killer": 2}
@@ -20,9 +20,11 @@ _GOAL = {"block": 0, "lose": 1, "crown": 2}
 _COUNTS = {"none": 0, "fmjd": 1, "russian": 2, "frisian": 3, "turkish": 4}
 
 
-def kernel_spec(game: MoveGenerator) -> dict[str, Any]:
-    """Everything the kernel needs of ``game``, as ints, floats and tuples of them."""
+def kernel_spec(game: MoveGenerator, terms: EvalTerms = NO_TERMS) -> dict[str, Any]:
+    """Everything the kernel needs of ``game`` (evaluating with the positional ``terms``), as
+    ints, floats and tuples of them."""
     v = game.variant
+    masks = game.eval_masks
     return {
         "wide": int(game.points.bit_length() > 64),
         "points": game.points, "promo": tuple(game.promo), "far_half": tuple(game.far_half),
@@ -43,11 +45,16 @@ def kernel_spec(game: MoveGenerator) -> dict[str, Any]:
         "endgame": _COUNTS[v.endgame], "endgame_max": game.endgame_max, "endgame_floor": game.endgame_floor,
         "stuck_score": tuple(game.stuck_score), "king_value": game.king_value,
         "eval_scale": EVAL_SCALE, "eval_advance": EVAL_ADVANCE, "start_pieces": game.start_pieces,
+        "man_step": tuple(tuple(d) for d in game.man_step),
+        "eval_terms": (terms.mobility, terms.tempo, terms.back_rank, terms.centre, terms.runaway),
+        "back_rank": masks.back_rank, "centre": masks.centre, "near_crown": masks.near_crown,
+        "tempo_bits": masks.tempo_bits,
     }
 
 
-def native_kernel(game: MoveGenerator):
-    """The compiled kernel of ``game``, or None where the native kernel is not available."""
+def native_kernel(game: MoveGenerator, terms: EvalTerms = NO_TERMS):
+    """The compiled kernel of ``game`` (evaluating with ``terms``), or None where the native
+    kernel is not available."""
     if not native.available():
         return None
-    return native.core.DraughtsKernel(kernel_spec(game))
+    return native.core.DraughtsKernel(kernel_spec(game, terms))

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..base import NO_LIMIT, TurnState, balance_score, is_subsequence, read_move_squares, single_match
+from ..base import NO_LIMIT, TurnState, is_subsequence, read_move_squares, single_match
 from ..geometry import indices
 from ..view import BoardView, MovePath, ViewPiece, mask_names, square_view
+from . import evaluation
 from .generator import Move, MoveGenerator
-
-EVAL_SCALE = 0.5     # evaluate(): logistic slope per man of balance at full board
-EVAL_ADVANCE = 0.1   # evaluate(): the extra worth of a man in the opponent's half
 
 
 class DraughtsState(TurnState):
@@ -330,28 +328,11 @@ class DraughtsState(TurnState):
     # --- evaluation and display -------------------------------------------------
     def evaluate(self) -> float:
         """The first player's winning chance in [0, 1] from material and advanced men
-        (antidraughts, where losing pieces is the aim: one minus that).
-
-        The balance counts men 1, kings ``game.king_value`` and each man in the opponent's
-        half ``EVAL_ADVANCE`` more; it is scaled up as the board empties (a man up in an
-        ending decides more than in the opening) and mapped through a logistic, so that
-        playout cut-offs and implicit minimax get a value that separates positions, where
-        a material share (12 against 11: 0.52) hardly does.  A bare board scores 0.5.
-        """
+        (``evaluation.evaluate`` with every positional term off; the kernel's where it runs)."""
         g = self.game
         if g.kernel is not None:
             return g.kernel.evaluate(self.own, self.opp, self.kings, self.turn)
-        kings, own, opp = self.kings, self.own, self.opp
-        own_men, opp_men = own & ~kings, opp & ~kings
-        n_own_k, n_opp_k = (own & kings).bit_count(), (opp & kings).bit_count()
-        n_own_m, n_opp_m = own_men.bit_count(), opp_men.bit_count()
-        turn = self.turn
-        balance = (n_own_m - n_opp_m + g.king_value * (n_own_k - n_opp_k)
-                   + EVAL_ADVANCE * ((own_men & g.far_half[turn]).bit_count()
-                                     - (opp_men & g.far_half[1 - turn]).bit_count()))
-        mover = balance_score(balance, n_own_m + n_opp_m + n_own_k + n_opp_k, g.start_pieces, EVAL_SCALE)
-        first = mover if turn == 0 else 1.0 - mover
-        return 1.0 - first if g.variant.goal == "lose" else first
+        return evaluation.evaluate(g, self.own, self.opp, self.kings, self.turn)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a legal move captures."""

@@ -1,0 +1,133 @@
+"""The draughts evaluation: material and advanced men always, and the positional terms strong
+engines weigh (mobility, tempo, back-rank guard, centre, men about to crown), each with a
+weight the engine options set (``EvalTerms``; 0 = off, the default until a match against an
+independent opponent keeps it, docs/strength.md).
+
+The terms are counted for the side to move minus the other side, in men, added to the
+material balance before the logistic (``base.balance_score``).  This module is the reference
+the native kernel's ``evaluate`` (native/src/draughts_impl.h) is checked against bit for bit:
+the same operations in the same order.
+"""
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+from ..base import balance_score
+
+EVAL_SCALE = 0.5      # logistic slope per man of balance at full board
+EVAL_ADVANCE = 0.1    # the extra worth of a man in the opponent's half
+TEMPO_BITS = 4        # a row index (0..11) as four bits: tempo = sum of 2^j * men on rows with bit j
+
+
+@dataclass(frozen=True)
+class EvalTerms:
+    """The weights of the positional terms, in men per unit of the term (0 = off).
+
+    * ``mobility``: per quiet move the side has more than the other (the steps its men and
+      kings could make if it were to move, captures left out; MoveGenerator.scan's count);
+    * ``tempo``: per row the side's men have advanced from their own back rank, summed;
+    * ``back_rank``: per man still on its own back rank (the guard against the other side
+      crowning);
+    * ``centre``: per man on the centre squares (the two middle rows, away from the two
+      outer files each side);
+    * ``runaway``: per man one step from crowning with an empty crowning square in front.
+    """
+
+    mobility: float = 0.0
+    tempo: float = 0.0
+    back_rank: float = 0.0
+    centre: float = 0.0
+    runaway: float = 0.0
+
+    def any(self) -> bool:
+        """Whether any term is on (the plain material evaluation otherwise)."""
+        return any(w != 0.0 for w in astuple(self))
+
+
+NO_TERMS = EvalTerms()
+
+
+@dataclass(frozen=True)
+class EvalMasks:
+    """The squares the terms count, per player (index 0 = the first player), from the grid."""
+
+    back_rank: tuple[int, int]
+    centre: int
+    near_crown: tuple[int, int]                      # the row before the crowning row
+    tempo_bits: tuple[tuple[int, ...], tuple[int, ...]]   # bit j: squares whose row (from the back) has bit j
+
+
+def eval_masks(game) -> EvalMasks:
+    """The term masks of a ``MoveGenerator`` (its grid: player 0 starts on the low rows)."""
+    grid, n = game.grid, game.variant.size
+    rows = (tuple(grid.row_mask(r) for r in range(n)), tuple(grid.row_mask(n - 1 - r) for r in range(n)))
+    centre = grid.where(lambda r, c: n // 2 - 1 <= r <= n // 2 and 2 <= c < n - 2)
+    tempo = tuple(tuple(sum(rows[p][r] for r in range(n) if r >> j & 1) for j in range(TEMPO_BITS))
+                  for p in (0, 1))
+    return EvalMasks((rows[0][0], rows[1][0]), centre, (rows[0][n - 2], rows[1][n - 2]), tempo)
+
+
+def _shift(x: int, d: int) -> int:
+    return x << d if d >= 0 else x >> -d
+
+
+def tempo_of(men: int, bits: tuple[int, ...]) -> int:
+    """The rows ``men`` have advanced, summed (``bits`` from ``EvalMasks.tempo_bits``)."""
+    return sum((men & b).bit_count() << j for j, b in enumerate(bits))
+
+
+def runaways(game, men: int, empty: int, turn: int, near: int) -> int:
+    """How many of ``turn``'s ``men`` stand one step from crowning with an empty crowning square."""
+    runners, ready = 0, men & near
+    for d in game.man_step[turn]:
+        runners |= _shift(_shift(ready, d) & empty & game.promo[turn], -d)
+    return runners.bit_count()
+
+
+def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: int, terms: EvalTerms) -> float:
+    """The positional terms' sum, in men, for the side to move (0.0 with every term off)."""
+    from .generator import MoveGenerator
+    other = 1 - turn
+    own_men, opp_men = own & ~kings, opp & ~kings
+    empty = game.points ^ (own | opp)
+    total = 0.0
+    if terms.mobility != 0.0:
+        mine = MoveGenerator.scan(game, own, opp, kings, turn)[1]
+        theirs = MoveGenerator.scan(game, opp, own, kings, other)[1]
+        total = total + terms.mobility * float(mine - theirs)
+    if terms.tempo != 0.0:
+        tempo = tempo_of(own_men, masks.tempo_bits[turn]) - tempo_of(opp_men, masks.tempo_bits[other])
+        total = total + terms.tempo * float(tempo)
+    if terms.back_rank != 0.0:
+        guard = (own_men & masks.back_rank[turn]).bit_count() - (opp_men & masks.back_rank[other]).bit_count()
+        total = total + terms.back_rank * float(guard)
+    if terms.centre != 0.0:
+        centre = (own_men & masks.centre).bit_count() - (opp_men & masks.centre).bit_count()
+        total = total + terms.centre * float(centre)
+    if terms.runaway != 0.0:
+        run = (runaways(game, own_men, empty, turn, masks.near_crown[turn])
+               - runaways(game, opp_men, empty, other, masks.near_crown[other]))
+        total = total + terms.runaway * float(run)
+    return total
+
+
+def evaluate(game, own: int, opp: int, kings: int, turn: int, terms: EvalTerms = NO_TERMS) -> float:
+    """The first player's winning chance in [0, 1] of a raw position (antidraughts, where losing
+    pieces is the aim: one minus that): ``DraughtsState.evaluate`` and the kernel's reference.
+
+    The balance counts men 1, kings ``game.king_value``, each man in the opponent's half
+    ``EVAL_ADVANCE`` more, and the positional ``terms``; it is scaled up as the board empties
+    (a man up in an ending decides more than in the opening) and mapped through a logistic,
+    so that playout cut-offs and implicit minimax get a value that separates positions.
+    """
+    own_men, opp_men = own & ~kings, opp & ~kings
+    n_own_k, n_opp_k = (own & kings).bit_count(), (opp & kings).bit_count()
+    n_own_m, n_opp_m = own_men.bit_count(), opp_men.bit_count()
+    balance = float(n_own_m - n_opp_m) + game.king_value * float(n_own_k - n_opp_k)
+    balance = balance + EVAL_ADVANCE * float((own_men & game.far_half[turn]).bit_count()
+                                             - (opp_men & game.far_half[1 - turn]).bit_count())
+    if terms.any():
+        balance = balance + term_balance(game, game.eval_masks, own, opp, kings, turn, terms)
+    mover = balance_score(balance, n_own_m + n_opp_m + n_own_k + n_opp_k, game.start_pieces, EVAL_SCALE)
+    first = mover if turn == 0 else 1.0 - mover
+    return 1.0 - first if game.variant.goal == "lose" else first
