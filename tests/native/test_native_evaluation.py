@@ -1,0 +1,80 @@
+"""The native kernel's evaluation with the positional terms on (the ``Eval*`` options) against
+its reference, rules/draughts/evaluation.py, to the last bit: every variant, each term alone
+and all together, on random placements and along seeded games; and the terms reaching the
+search.  Run under ASan/UBSan too (test_native_draughts.py's slow test)."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from hypothesis import given, settings
+
+from mcts_engine import native
+from mcts_engine.agents import make_agent
+from mcts_engine.mcts.core import eval_terms
+from mcts_engine.mcts.limits import Limits
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts import VARIANTS, make_game
+from mcts_engine.rules.draughts import evaluation
+from mcts_engine.rules.draughts.evaluation import NO_TERMS, EvalTerms
+
+if not native.available():
+    pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
+
+from test_native_draughts import placements, seeded_positions  # noqa: E402  (needs the kernel)
+
+NAMES = sorted(VARIANTS)
+WEIGHTS = [EvalTerms(mobility=0.03), EvalTerms(tempo=-0.07), EvalTerms(back_rank=0.3), EvalTerms(centre=0.1),
+           EvalTerms(runaway=0.9), EvalTerms(0.013, 0.021, -0.17, 0.11, 0.7)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_kernel_evaluates_the_terms_as_the_reference_along_games(name):
+    fast, ref = make_game(name), make_game(name, native=False)
+    for terms in WEIGHTS:
+        kernel = fast.kernel_with(terms)
+        for s in seeded_positions(ref, 300, seed=len(name)):
+            assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+                evaluation.evaluate(ref, s.own, s.opp, s.kings, s.turn, terms), (terms, s.fen())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_kernel_evaluates_the_terms_as_the_reference_on_random_placements(name):
+    fast, ref = make_game(name), make_game(name, native=False)
+    terms = WEIGHTS[-1]
+    kernel = fast.kernel_with(terms)
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(placements(name))
+    def check(raw):
+        own, opp, kings, turn = raw
+        assert kernel.evaluate(own, opp, kings, turn) == evaluation.evaluate(ref, own, opp, kings, turn, terms)
+    check()
+
+
+def test_a_kernel_per_set_of_weights_made_once_and_the_plain_one_without_terms():
+    game = get_game("international")
+    assert game.kernel_with(NO_TERMS) is game.kernel
+    assert game.kernel_with(EvalTerms(tempo=0.02)) is game.kernel_with(EvalTerms(tempo=0.02))
+    assert game.kernel_with(EvalTerms(tempo=0.02)) is not game.kernel
+
+
+def test_the_options_reach_the_search():
+    """A seeded, node-limited search scores the root otherwise once a term weighs in (and
+    exactly alike with the same weights): the tree evaluates with the options' kernel."""
+    game = get_game("international")
+    state = game.parse_fen("W:W6,31,32,33,46,47:B15,19,20,24,25")
+
+    def root_value(**terms):
+        s = Settings(seed=3, playout_depth=2, minimax_weight=0.5, **terms)
+        agent = make_agent(game, s)
+        agent.search(state.copy(), Limits(nodes=1500), threading.Event())
+        root = agent.trees[0].dump(1)
+        return root["w"] / root["n"]
+
+    assert eval_terms(Settings(eval_runaway=2.0)) == EvalTerms(runaway=2.0)
+    plain = root_value()
+    assert root_value() == plain
+    assert root_value(eval_runaway=2.0, eval_back_rank=0.5) != plain

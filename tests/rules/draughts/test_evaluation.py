@@ -1,0 +1,97 @@
+"""The draughts evaluation's positional terms (rules/draughts/evaluation.py): worked examples of
+what each counts, and the evaluation with every term off unchanged.  The native kernel's
+copy is checked against this module in tests/native/test_native_evaluation.py."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts import MoveGenerator, evaluation
+from mcts_engine.rules.draughts.evaluation import NO_TERMS, EvalTerms, term_balance
+from mcts_engine.rules.geometry import indices
+
+TERMS = ("mobility", "tempo", "back_rank", "centre", "runaway")
+
+
+def counts(game, fen: str) -> dict[str, float]:
+    """Each term's count (its value at weight 1) in the position ``fen``."""
+    s = game.parse_fen(fen)
+    return {t: term_balance(game, game.eval_masks, s.own, s.opp, s.kings, s.turn, EvalTerms(**{t: 1.0}))
+            for t in TERMS}
+
+
+def squares(game, mask: int) -> list[int]:
+    return sorted(int(game.square_name(1 << i)) for i in indices(mask))
+
+
+def test_the_masks_of_the_international_board():
+    game = get_game("international", native=False)
+    m = game.eval_masks
+    assert squares(game, m.centre) == [22, 23, 24, 27, 28, 29]
+    assert squares(game, m.back_rank[0]) == [46, 47, 48, 49, 50] and squares(game, m.back_rank[1]) == [1, 2, 3, 4, 5]
+    assert squares(game, m.near_crown[0]) == [6, 7, 8, 9, 10] and squares(game, m.near_crown[1]) == [41, 42, 43, 44, 45]
+
+
+@pytest.mark.parametrize("fen,expected", [
+    # White: 6 one step from crowning (1 free), 49 and 50 on the back rank; Black's 44 is boxed in
+    # by them.  Steps: 6-1, 49-43, 50-45 against none.  Rows from the back: 8 + 0 + 0 against 8.
+    ("W:W6,49,50:B44", dict(mobility=3, tempo=0, back_rank=2, centre=0, runaway=1)),
+    # the same position with Black to move: every count for the mover, so negated
+    ("B:W6,49,50:B44", dict(mobility=-3, tempo=0, back_rank=-2, centre=0, runaway=-1)),
+    # two white men in the centre, one black.  Steps: 22-17, 22-18, 33-29 against 23-29 (28 may
+    # take 23: captures are not counted).  Rows from the back: 5 + 4 + 3 against Black's 23 on its 4
+    ("W:W22,28,33:B23", dict(mobility=2, tempo=8, back_rank=0, centre=1, runaway=0)),
+    # a man one step from crowning whose crowning squares are both taken is no runaway
+    ("W:W7,K1,K2:B40", dict(mobility=None, tempo=None, back_rank=0, centre=0, runaway=0)),
+])
+def test_what_each_term_counts(fen, expected):
+    game = get_game("international", native=False)
+    got = counts(game, fen)
+    assert {t: got[t] for t in TERMS if expected[t] is not None} == \
+        {t: float(v) for t, v in expected.items() if v is not None}
+
+
+@pytest.mark.parametrize("name", ["english", "international", "russian", "frisian", "turkish"])
+def test_mobility_is_the_difference_of_legal_moves_where_nobody_can_capture(name):
+    """Where neither side has a capture, the steps are the legal moves (kings' included)."""
+    game = get_game(name, native=False)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = game.new_state()
+        for _ in range(rng.randrange(0, 120)):
+            moves = state.legal_moves()
+            if not moves or state.outcome() is not None:
+                break
+            state.play(rng.choice(moves))
+        own, opp, kings, turn = state.own, state.opp, state.kings, state.turn
+        mine = MoveGenerator.legal(game, own, opp, kings, turn)
+        theirs = MoveGenerator.legal(game, opp, own, kings, 1 - turn)
+        if game.jumpers(own, opp, kings, turn) or game.jumpers(opp, own, kings, 1 - turn):
+            continue
+        got = term_balance(game, game.eval_masks, own, opp, kings, turn, EvalTerms(mobility=1.0))
+        assert got == float(len(mine) - len(theirs)), state.fen()
+        checked += 1
+    assert checked >= 10
+
+
+def test_every_term_off_is_the_material_evaluation():
+    for name in ("english", "international", "russian", "canadian", "turkish", "antidraughts"):
+        game = get_game(name, native=False)
+        state = game.new_state()
+        assert not NO_TERMS.any()
+        assert evaluation.evaluate(game, state.own, state.opp, state.kings, state.turn) == state.evaluate() == 0.5
+
+
+def test_a_term_moves_the_evaluation_its_way():
+    game = get_game("international", native=False)
+    s = game.parse_fen("W:W6,49,50:B44")
+    plain = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn)
+    for term in TERMS:
+        if term in ("tempo", "centre"):
+            continue
+        up = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn, EvalTerms(**{term: 0.3}))
+        down = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn, EvalTerms(**{term: -0.3}))
+        assert down < plain < up, term
