@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass
 
 from ..base import balance_score
+from .generator import MoveGenerator
 
 EVAL_SCALE = 0.5      # logistic slope per man of balance at full board
 EVAL_ADVANCE = 0.1    # the extra worth of a man in the opponent's half
@@ -86,7 +87,6 @@ def runaways(game, men: int, empty: int, turn: int, near: int) -> int:
 
 def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: int, terms: EvalTerms) -> float:
     """The positional terms' sum, in men, for the side to move (0.0 with every term off)."""
-    from .generator import MoveGenerator
     other = 1 - turn
     own_men, opp_men = own & ~kings, opp & ~kings
     empty = game.points ^ (own | opp)
