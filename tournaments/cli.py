@@ -400,6 +400,9 @@ def replay_cmd(records_file: str, board: bool) -> None:
 @main.command()
 @play_options
 @click.option("--engine", required=True, help='the engine under test: "name=N cmd=COMMAND option.X=V ..."')
+@click.option("--opponent", metavar="SPEC", default=None,
+              help="play every iteration against this engine (any protocol, never told the tuned options) "
+                   "instead of self-play: SPSA's theta+ and theta- each, or each Optuna trial")
 @click.option("--params", "params_file", type=click.Path(exists=True, dir_okay=False),
               help="parameters: lines name,start,min,max,c_end,r_end (or with an int/float column), TOML or JSON")
 @click.option("--param", "param_lines", multiple=True, help="a parameter line name,start,min,max,c_end,r_end (repeatable)")
@@ -415,12 +418,13 @@ def replay_cmd(records_file: str, board: bool) -> None:
               help="the tune's journal; rerunning the same command continues it")
 @click.option("--confirm", "confirm_games", type=click.IntRange(2), default=None,
               help="then play the tuned values against the start values for this many games (Elo, SPRT)")
-@click.option("--confirm-against", help="the confirmation's baseline engine SPEC instead of the start values")
+@click.option("--confirm-against", help="the confirmation's baseline engine SPEC instead of the start values "
+                                       "(with --opponent, naturally the same SPEC)")
 @click.option("--confirm-sprt", nargs=4, type=float, default=CONFIRM_SPRT_ARGS, show_default=True,
               metavar="ELO0 ELO1 ALPHA BETA", help="the confirmation's SPRT (it stops when decided)")
 @click.option("--no-plots", is_flag=True, help="do not write the PNG plots next to the journal")
 def tune(**o) -> None:
-    """Tune numeric engine options by playing the engine against itself (SPSA, or Optuna)."""
+    """Tune numeric engine options by playing the engine against itself or --opponent (SPSA, or Optuna)."""
     from .tune import report as tune_report
     from .tune import run as tune_run
     from .tune.confirm import confirm
@@ -433,7 +437,8 @@ def tune(**o) -> None:
         [engine] = _engines((o["engine"],), o["engines_file"])
         params = load_params(o["params_file"], o["param_lines"])
         settings = TuneSettings(engine, params, c, optimizer=o["optimizer"], iterations=o["iterations"],
-                                pairs=o["pairs"], seed=o["seed"], spsa=SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]))
+                                pairs=o["pairs"], seed=o["seed"], spsa=SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]),
+                                opponent=_opponent(o["opponent"], o["engines_file"]))
         tune_run.check_optimizer(settings)
         settings = check_engine(settings)
         against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
@@ -450,8 +455,8 @@ def tune(**o) -> None:
     bar, talk = None, not (o["quiet"] or o["as_json"])
     if talk and sys.stderr.isatty():
         from tqdm import tqdm
-        bar = tqdm(total=2 * o["pairs"] * o["iterations"] + (o["confirm_games"] or 0), initial=journaled,
-                   unit="game", file=sys.stderr)
+        bar = tqdm(total=settings.games_per_iteration * o["iterations"] + (o["confirm_games"] or 0),
+                   initial=journaled, unit="game", file=sys.stderr)
 
     def on_game(record: dict) -> None:
         if bar is not None:
@@ -502,6 +507,20 @@ def tune_report_cmd(journal: str, confirm_sprt, as_json: bool, no_plots: bool) -
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
     _tune_answer(summary, paths(journal), as_json, no_plots)
+
+
+def _opponent(text: str | None, engines_file: str | None) -> EngineSpec | None:
+    """The tune's ``--opponent SPEC`` (or a name from ``--engines-file``), or None without it;
+    ValueError naming ``--opponent`` when it says nothing usable."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise ValueError('--opponent needs an engine SPEC: "name=N cmd=COMMAND ..." (or a name from --engines-file)')
+    try:
+        [spec] = _engines((text,), engines_file)
+    except ValueError as err:
+        raise ValueError(f"--opponent: {err}") from None
+    return spec
 
 
 def _tune_summary(journal: str, sprt: SPRT | None = None, confirmation=None):

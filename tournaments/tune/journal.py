@@ -4,7 +4,9 @@ A tune is a loop over the tournament runner: each iteration (an SPSA step or an 
 trial) builds an ordinary ``TournamentSettings`` for two specs of the engine under test (theta+ and
 theta-, or the trial and the baseline), ``K`` colour-swapped pairs over the iteration's
 openings, and plays it with ``Tournament`` like any match, every move validated by our
-rules.  All of it goes into one journal (JSON lines)::
+rules; with an opponent it is a gauntlet of the opponent against the engines under test
+(theta+ and theta-, or the trial), ``K`` pairs each over the same openings.  All of it goes
+into one journal (JSON lines)::
 
     {"type": "tune", "settings": {...}}                           what is tuned, and how
     {"type": "tournament", "iteration": 1, "settings": {...}}     iteration 1's match (its engines)
@@ -110,9 +112,9 @@ class TuneJournal:
                               "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
             return self.load()
         if records.header.get("settings") != tune.identity():
-            raise JournalError(f"journal {self.path} was written for a different tune (engine, parameters, "
-                               "optimizer, budget, seed, time control or openings differ); use another "
-                               "--journal or the same settings")
+            raise JournalError(f"journal {self.path} was written for a different tune (engine, opponent, "
+                               "parameters, optimizer, budget, seed, time control or openings differ); use "
+                               "another --journal or the same settings")
         return records
 
     def iteration(self, k: int) -> IterationJournal:

@@ -1,11 +1,12 @@
 """The Optuna optimizers of ``mcts-tournament tune`` (``pip install 'mcts-engine[tune]'``).
 
 Each trial is one iteration: Optuna proposes values, the trial engine plays ``K``
-colour-swapped pairs against the baseline (the engine at the start values) through the
-tournament runner, and the trial's score is its logistic Elo against the baseline (kept half
-a game from a clean sweep).  ``optuna-tpe`` is the tree-structured Parzen estimator,
-``optuna-cmaes`` CMA-ES (the ``cmaes`` package), ``optuna-gp`` Gaussian-process Bayesian
-optimization (needs PyTorch and SciPy, which the ``tune`` extra leaves out).
+colour-swapped pairs against the baseline (the engine at the start values), or against the
+opponent when the tune has one, through the tournament runner, and the trial's score is its
+logistic Elo against it (kept half a game from a clean sweep).  ``optuna-tpe`` is the
+tree-structured Parzen estimator, ``optuna-cmaes`` CMA-ES (the ``cmaes`` package),
+``optuna-gp`` Gaussian-process Bayesian optimization (needs PyTorch and SciPy, which the
+``tune`` extra leaves out).
 
 Optuna keeps its own study in a JournalStorage file next to our journal
 (``tune.optuna.log`` beside ``tune.jsonl``).  Our journal is written first (the trial's
@@ -27,9 +28,8 @@ from .iterations import play_iteration
 from .journal import TuneJournal
 from .model import clamped_elo
 from .params import ParamError, starts
-from .settings import TuneSettings
+from .settings import BASELINE, TRIAL, TuneSettings
 
-BASELINE, TRIAL = "base", "trial"
 STUDY = "tune"
 
 
@@ -89,7 +89,8 @@ def run_optuna(tune: TuneSettings, journal: TuneJournal, storage_path: str,
     study = study_for(tune, storage_path)
     names = [p.name for p in tune.params]
     pending = _reconcile(study, done, names, journal.path, storage_path)
-    baseline = tune.engine_with(BASELINE, starts(tune.params))
+    # in self-play the trial plays the start values; with an opponent, the opponent alone
+    baseline = [] if tune.opponent is not None else [tune.engine_with(BASELINE, starts(tune.params))]
     for k in range(len(done) + 1, tune.iterations + 1):
         if pending is None:
             study.sampler = _sampler(tune.optimizer, _trial_seed(tune.seed, k), tune.iterations)
@@ -99,10 +100,9 @@ def run_optuna(tune: TuneSettings, journal: TuneJournal, storage_path: str,
             number, params = pending.number, pending.params
             pending = None
         values = [float(params[n]) for n in names]
-        result = play_iteration(tune, journal, k, [tune.engine_with(TRIAL, values), baseline], on_game, executor)
+        (result,) = play_iteration(tune, journal, k, [tune.engine_with(TRIAL, values), *baseline], on_game, executor)
         elo = clamped_elo(result.points, result.games)
-        record = {"iteration": k, "trial": number, "values": values, "elo": elo, "wins": result.wins,
-                  "draws": result.draws, "losses": result.losses, "pentanomial": list(result.pentanomial)}
+        record = {"iteration": k, "trial": number, "values": values, "elo": elo, **result.fields()}
         journal.finish(record)
         study.tell(number, elo, state=TrialState.COMPLETE)
         done.append({"type": "iteration", **record})

@@ -3,7 +3,8 @@
 * ``<journal>.params.png``: each parameter against the iteration, with its bounds (dashed)
   and start value (dotted); SPSA draws theta's path, Optuna each trial's value, the answer
   marked.
-* ``<journal>.elo.png``: the estimated Elo over the start values against the iteration:
+* ``<journal>.elo.png``: the estimated Elo over the start values (Optuna's trials against an
+  opponent: against it) against the iteration:
   SPSA's path through the quadratic Elo model with its 2-sd band; Optuna's measured trial
   scores and, once there are enough trials, their smoothed Elo; the confirmation match's Elo
   and 95% interval, when there is one.
@@ -49,7 +50,8 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
         ax.legend(fontsize=7, loc="best")
     axes[-1, 0].set_xlabel("iteration")
     axes[-1, 0].xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.suptitle(f"{s.engine} on {s.game}: {s.optimizer}, {s.done} x {s.pairs} pairs", fontsize=10)
+    against = f" against {s.opponent}" if s.opponent is not None else ""
+    fig.suptitle(f"{s.engine} on {s.game}{against}: {s.optimizer}, {s.done} x {s.pairs} pairs", fontsize=10)
     fig.tight_layout()
     fig.savefig(params_png, dpi=100)
     plt.close(fig)
@@ -62,7 +64,8 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
             high = [0.0] + [e + 2 * d for e, d in zip(s.elo_path, s.path_sd)]
             ax.fill_between([0] + x, low, high, color="tab:green", alpha=0.15, label="+- 2 sd")
     else:
-        ax.scatter(x, s.trial_elo, s=14, color="tab:orange", label="trial vs start (measured)")
+        other = s.opponent if s.trials_against_opponent else "start"
+        ax.scatter(x, s.trial_elo, s=14, color="tab:orange", label=f"trial vs {other} (measured)")
         if s.elo_path != s.trial_elo:
             ax.scatter(x, s.elo_path, s=10, marker="x", color="tab:green", label="trial, smoothed")
     c = s.confirmation
@@ -74,8 +77,8 @@ def write_plots(s: TuneSummary, params_png: str, elo_png: str) -> list[str]:
     ax.axhline(0, color="gray", lw=1)
     ax.set_xlabel("iteration")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("Elo over the start")
-    title = "Elo over the start"
+    ax.set_ylabel(f"Elo {s.elo_over}")
+    title = f"Elo {s.elo_over}"
     if s.elo_gain is not None:
         title += f": estimated {s.elo_gain:+.0f}" + (f" +- {2 * s.gain_sd:.0f}" if s.gain_sd is not None else "")
     if c is not None and math.isfinite(c.elo):

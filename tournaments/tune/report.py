@@ -2,9 +2,10 @@
 fragment, the trajectory, the estimated Elo gain, the confirmation match; as text and JSON.
 
 One source for the end of a live ``tune`` and for ``tune-report`` (and ``report`` on a tune
-journal).  SPSA's answer is its last theta.  An Optuna tune's answer is the trial with the
-best smoothed Elo (``model.smooth_values``) once there are ``MIN_SMOOTHED`` trials, else
-the trial with the best score; both are shown.
+journal), which say whom the games were against when the tune had an opponent.  SPSA's
+answer is its last theta.  An Optuna tune's answer is the trial with the best smoothed Elo
+(``model.smooth_values``) once there are ``MIN_SMOOTHED`` trials, else the trial with the
+best score; both are shown.
 """
 from __future__ import annotations
 
@@ -41,9 +42,23 @@ class TuneSummary:
     gain_sd: float | None            # ... its standard deviation (SPSA's model), if known
     gain_source: str                 # ... and where that estimate comes from
     note: str                        # how the answer was chosen
-    trial_elo: tuple[float, ...] = ()    # Optuna: each trial's measured Elo against the baseline
+    trial_elo: tuple[float, ...] = ()    # Optuna: each trial's measured Elo against the baseline (or opponent)
     best_trial: int | None = None        # Optuna: the iteration of the answer
     confirmation: Confirmation | None = None
+    opponent: str | None = None          # the opponent's name, or None (self-play)
+
+    @property
+    def trials_against_opponent(self) -> bool:
+        """Whether the Elo figures (``elo_gain``, ``elo_path``, ``trial_elo``) are against the
+        opponent: Optuna's trials against one (SPSA's model values steps from the start
+        whoever the games were against)."""
+        return self.opponent is not None and self.optimizer != "spsa"
+
+    @property
+    def elo_over(self) -> str:
+        """What the Elo figures are relative to, as words: ``over the start values`` or
+        ``against OPPONENT``."""
+        return f"against {self.opponent}" if self.trials_against_opponent else "over the start values"
 
 
 def summarize(records: TuneRecords, confirmation: Confirmation | None = None) -> TuneSummary:
@@ -52,12 +67,32 @@ def summarize(records: TuneRecords, confirmation: Confirmation | None = None) ->
     params = load_header_params(records.header)
     start = tuple(map(float, starts(params)))
     its = records.iterations
+    opponent = settings.get("opponent")
     common = dict(optimizer=settings["optimizer"], game=settings["game"], engine=settings["engine"]["name"],
                   params=params, iterations=settings["iterations"], pairs=settings["pairs"], done=len(its),
-                  games=len(records.games), confirmation=confirmation)
+                  games=len(records.games), confirmation=confirmation,
+                  opponent=opponent["name"] if opponent is not None else None)
     if settings["optimizer"] == "spsa":
         return _spsa(params, start, its, common)
     return _optuna(params, start, its, common)
+
+
+def _record_elo(r: dict) -> float:
+    """The Elo of the W/D/L fields of an iteration record (or of one side's)."""
+    return clamped_elo(r["wins"] + 0.5 * r["draws"], r["wins"] + r["draws"] + r["losses"])
+
+
+def _differences(its: list[dict], opponent: bool) -> tuple[list[float], list[float]]:
+    """Each SPSA iteration's measured ``elo(theta+) - elo(theta-)`` and its standard error:
+    from theta+ against theta-, or against an opponent the difference of the two sides' Elo
+    against it, their errors (from the variance of the pair scores pooled over both sides)
+    added in quadrature."""
+    if not opponent:
+        return [_record_elo(r) for r in its], elo_noise([r["pentanomial"] for r in its])
+    sides = [(r["vs_opponent"]["plus"], r["vs_opponent"]["minus"]) for r in its]
+    noise = elo_noise([side["pentanomial"] for pair in sides for side in pair])
+    return ([_record_elo(plus) - _record_elo(minus) for plus, minus in sides],
+            [math.hypot(noise[2 * i], noise[2 * i + 1]) for i in range(len(sides))])
 
 
 def _spsa(params, start, its, common) -> TuneSummary:
@@ -65,9 +100,9 @@ def _spsa(params, start, its, common) -> TuneSummary:
     values = trajectory[-1] if trajectory else start
     estimate = None
     if its:
-        elo = [clamped_elo(r["wins"] + 0.5 * r["draws"], r["wins"] + r["draws"] + r["losses"]) for r in its]
-        estimate = path_elo(params, [r["plus"] for r in its], [r["minus"] for r in its], elo,
-                            elo_noise([r["pentanomial"] for r in its]), (start,) + trajectory)
+        elo, noise = _differences(its, common["opponent"] is not None)
+        estimate = path_elo(params, [r["plus"] for r in its], [r["minus"] for r in its], elo, noise,
+                            (start,) + trajectory)
     return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
                        elo_path=estimate.elo if estimate else (), path_sd=estimate.sd if estimate else (),
                        elo_gain=estimate.elo[-1] if estimate else None,
@@ -85,14 +120,15 @@ def _optuna(params, start, its, common) -> TuneSummary:
                            **common)
     raw_best = max(range(len(its)), key=lambda i: measured[i])
     best, path = raw_best, measured
-    note, source = f"the trial with the best score (iteration {raw_best + 1})", "the trial's score against the start"
+    against = common["opponent"] or "the start"
+    note, source = f"the trial with the best score (iteration {raw_best + 1})", f"the trial's score against {against}"
     if len(its) >= MIN_SMOOTHED:
         smoothed = smooth_values(params, trajectory, measured)
         path = smoothed.elo
         best = max(range(len(its)), key=lambda i: path[i])
         note = (f"the trial with the best smoothed Elo (iteration {best + 1}); the best-scoring trial was "
                 f"iteration {raw_best + 1}, {_words(params, trajectory[raw_best])}")
-        source = f"the trials' Elo against the start, each averaged with its neighbours within about " \
+        source = f"the trials' Elo against {against}, each averaged with its neighbours within about " \
                  f"{100 * smoothed.bandwidth:g}% of each range and pulled towards the mean"
     values = trajectory[best]
     return TuneSummary(values=values, fragment=spec_fragment(params, values), trajectory=trajectory,
@@ -106,8 +142,9 @@ def _words(params: Sequence[Param], values: Sequence[float]) -> str:
 
 def as_text(s: TuneSummary) -> str:
     """The summary for people; its last line is the SPEC fragment."""
+    against = f" against {s.opponent}" if s.opponent is not None else ""
     lines = [f"tune of {s.engine} on {s.game} with {s.optimizer}: {s.done}/{s.iterations} iterations of "
-             f"{s.pairs} pairs, {s.games} games"]
+             f"{s.pairs} pairs, {s.games} games{against}"]
     width = max(len(p.name) for p in s.params)
     for p, x in zip(s.params, s.values):
         lines.append(f"  {p.name:<{width}}  {value_text(p, x):>10}   start {value_text(p, p.start)}, "
@@ -115,8 +152,9 @@ def as_text(s: TuneSummary) -> str:
     lines.append(f"answer: {s.note}")
     if s.elo_gain is not None:
         error = f" +- {2 * s.gain_sd:.1f}" if s.gain_sd is not None else ""
-        lines.append(f"estimated Elo over the start values: {_elo(s.elo_gain)}{error} ({s.gain_source}; "
-                     "--confirm measures it)")
+        measure = "--confirm --confirm-against the opponent" if s.trials_against_opponent else "--confirm"
+        lines.append(f"estimated Elo {s.elo_over}: {_elo(s.elo_gain)}{error} ({s.gain_source}; "
+                     f"{measure} measures it)")
     c = s.confirmation
     if c is not None:
         r = c.results
@@ -143,13 +181,13 @@ def _finite(x):
 
 def as_json(s: TuneSummary) -> dict:
     """The summary as strict JSON (infinite numbers as null)."""
-    out = {"optimizer": s.optimizer, "game": s.game, "engine": s.engine, "iterations": s.iterations,
-           "pairs": s.pairs, "done": s.done, "games": s.games,
+    out = {"optimizer": s.optimizer, "game": s.game, "engine": s.engine, "opponent": s.opponent,
+           "iterations": s.iterations, "pairs": s.pairs, "done": s.done, "games": s.games,
            "params": [{"name": p.name, "type": p.kind, "start": p.start, "min": p.low, "max": p.high,
                        "value": x, "text": value_text(p, x)} for p, x in zip(s.params, s.values)],
            "options": {p.name: value_text(p, x) for p, x in zip(s.params, s.values)},
            "spec": s.fragment, "answer": s.note, "elo_gain": _finite(s.elo_gain),
-           "elo_gain_sd": s.gain_sd, "elo_gain_source": s.gain_source,
+           "elo_gain_sd": s.gain_sd, "elo_gain_source": s.gain_source, "elo_over": s.elo_over,
            "trajectory": [list(t) for t in s.trajectory], "elo_path": [_finite(e) for e in s.elo_path],
            "elo_path_sd": list(s.path_sd)}
     if s.best_trial is not None:

@@ -1,8 +1,9 @@
 """Running a tune: the optimizer checked, then SPSA's loop or Optuna's (``optuna_tuner``).
 
-SPSA's loop: per iteration, the probe of ``spsa`` (seeded by the iteration), a match of
-theta+ against theta- played through ``tune.play_iteration``, the update, and the iteration's
-line in the tune journal, which is what a resumed run continues from.
+SPSA's loop: per iteration, the probe of ``spsa`` (seeded by the iteration), theta+ and
+theta- played against each other (or each against the opponent) through
+``iterations.play_iteration``, the update, and the iteration's line in the tune journal,
+which is what a resumed run continues from.
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Callable
 
 from ..play.executors import Executor
 from .optuna_tuner import missing_dependency, run_optuna
-from .spsa import make_schedule, probe, update
-from .iterations import play_iteration
+from .spsa import make_schedule, opponent_result, probe, update
+from .iterations import PairResults, play_iteration
 from .journal import TuneJournal
 from .settings import MINUS, PLUS, TuneSettings, paths
 from .defaults import OPTIMIZERS
@@ -39,18 +40,29 @@ def run_spsa(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict],
     theta = tuple(done[-1]["theta"]) if done else tuple(map(float, starts(tune.params)))
     for k in range(len(done) + 1, tune.iterations + 1):
         p = probe(tune.params, schedule, theta, k, tune.seed)
-        result = play_iteration(tune, journal, k, [tune.engine_with(PLUS, p.plus), tune.engine_with(MINUS, p.minus)],
-                                on_game, executor)
-        before, theta = theta, update(tune.params, theta, p, result.wins - result.losses)
+        results = play_iteration(tune, journal, k, [tune.engine_with(PLUS, p.plus), tune.engine_with(MINUS, p.minus)],
+                                 on_game, executor)
+        result, fields = spsa_result(results)
+        before, theta = theta, update(tune.params, theta, p, result)
         record = {"iteration": k, "theta_before": list(before), "theta": list(theta), "flips": list(p.flips),
-                  "c": list(p.c), "r": list(p.r), "plus": list(p.plus), "minus": list(p.minus),
-                  "wins": result.wins, "draws": result.draws, "losses": result.losses,
-                  "pentanomial": list(result.pentanomial)}
+                  "c": list(p.c), "r": list(p.r), "plus": list(p.plus), "minus": list(p.minus), **fields}
         journal.finish(record)
         done.append({"type": "iteration", **record})
         if on_iteration is not None:
             on_iteration(done[-1])
     return done
+
+
+def spsa_result(results: tuple[PairResults, ...]) -> tuple[int, dict]:
+    """The result ``spsa.update`` takes and the iteration record's fields of an iteration's
+    results: theta+ against theta- (one pairing), its W - L and W/D/L; or theta+ and theta-
+    each against the opponent (two), ``spsa.opponent_result`` as ``result`` and both sides'
+    W/D/L under ``vs_opponent``."""
+    if len(results) == 1:
+        return results[0].wins - results[0].losses, results[0].fields()
+    plus, minus = results
+    result = opponent_result(plus, minus)
+    return result, {"result": result, "vs_opponent": {"plus": plus.fields(), "minus": minus.fields()}}
 
 
 def run(tune: TuneSettings, journal: TuneJournal, on_game: Callable[[dict], None] | None = None,

@@ -20,6 +20,11 @@ last iteration perturbs by ``c_end`` and learns at ``r_end``.  An integer parame
 ``c_k`` is at least 0.5 and theta+ and theta- are rounded with the same random ``u``
 (OpenBench), so they always differ by at least one.
 
+Against an opponent (``--opponent``) theta+ and theta- each play the iteration's pairs against
+it instead of each other, and ``W - L`` is replaced by ``opponent_result``: the difference of
+their wins minus losses against it, which ``W - L`` of theta+ against theta- would be on
+average (see there), so the update and its gains mean the same.
+
 Every random draw of iteration ``k`` comes from a generator seeded by ``(seed, k)``, so an
 iteration is the same whether the run went straight through or was killed and resumed.
 """
@@ -30,6 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..results.elo import WDL
 from .defaults import A_RATIO, ALPHA, GAMMA
 from .params import Param, clamp, round_random
 
@@ -109,3 +115,24 @@ def update(params: Sequence[Param], theta: Sequence[float], p: Probe, result: fl
     ``result`` is theta+'s wins minus losses."""
     step = np.array(p.r) * np.array(p.c) * result * np.array(p.flips)
     return tuple(map(float, clamp(np.asarray(theta, dtype=float) + step, params)))
+
+
+def opponent_result(plus: WDL, minus: WDL) -> int:
+    """What ``update`` takes, theta+'s wins minus losses against theta-, from theta+'s and
+    theta-'s results against a common opponent over the same openings:
+    ``(W+ - L+) - (W- - L-)``.
+
+    ``update`` wants ``W - L`` of ``2K`` games of theta+ against theta-, whose expectation is
+    ``2K * (2 s - 1)`` with ``s`` theta+'s expected score.  Near an even score the score is
+    linear in Elo, ``s = 1/2 + b * (elo(theta+) - elo(theta-))``; each side's score against
+    the opponent is ``s+- = 1/2 + b * (elo(theta+-) - elo(opponent))``, so the opponent's
+    Elo cancels in ``s+ - s- = s - 1/2`` (not half of it: the equivalent score of theta+
+    against theta- is ``1/2 + (s+ - s-)``).  Over ``2K`` games each,
+    ``(W+ - L+) - (W- - L-) = 2 * (points+ - points-)`` has the expectation
+    ``2K * 2 * (s+ - s-) = 2K * (2 s - 1)``: the same step on average as self-play for the
+    same ``c_end`` and ``r_end``.  It is noisier: the two sides' noises add up (a variance up
+    to twice self-play's, less what the shared openings make them share); and against an
+    opponent much stronger or weaker than the engine ``b`` is smaller (the logistic's slope
+    away from 1/2), and so is the step.
+    """
+    return (plus.wins - plus.losses) - (minus.wins - minus.losses)
