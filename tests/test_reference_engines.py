@@ -4,11 +4,15 @@ our protocol, every move checked by our rules.  Real engines throughout, no mock
 * OpenSpiel's C++ MCTS (``open_spiel``, a test dependency): the protocol in-process and as
   a process, a game the engine's rules and ours disagree on (its moves must be caught),
   OpenSpiel's own 40-ply draw, and whole games through ``mcts-tournament match``;
-* py-draughts' engines (slow: they need py-draughts' own virtual environment, made here
+* py-draughts' engines (they need py-draughts' own virtual environment, made here
   once under the temporary directory when ``MCTS_PYDRAUGHTS_PYTHON`` names none; in CI a
-  missing piece fails): whole games of TurboEngine (International) and SimpleEngine
-  (English) through the tournament, and py-draughts' FEN bug (quiet moves listed beside
-  a compulsory capture, and played) caught.
+  missing piece fails): for every game py-draughts has a board for, seeded random games of
+  our rules replayed through its worker with the two rules' legal moves compared at every
+  ply (equal, but for its optional English captures and its missing Frisian king limit);
+  py-draughts' own English draw said and the fallback played; short games of SimpleEngine
+  (Russian, Brazilian) against random moves; and, slow, whole games of TurboEngine
+  (International) and SimpleEngine (English) through the tournament and py-draughts'
+  optional English captures (quiet moves listed beside a compulsory capture, and played) caught.
 """
 from __future__ import annotations
 
@@ -28,10 +32,12 @@ from support.drivers import engine_env
 from mcts_engine.reference_engines import make_engine
 from mcts_engine.reference_engines.adapter import AdapterProtocol, EngineAnswer
 from mcts_engine.reference_engines.adjudicate import adjudicate_journal, material
+from mcts_engine.reference_engines.bridge import Bridge
 from mcts_engine.reference_engines.moves import (ForeignMoveError, MoveKey, check_answer, compare_legal,
-                                                 identity_map, key_of)
+                                                 identity_map, key_of, legal_by_key)
 from mcts_engine.reference_engines.openspiel_mcts import openspiel_squares
-from mcts_engine.reference_engines.pydraughts_engines import american_fen, american_squares
+from mcts_engine.reference_engines.adapter import common_options
+from mcts_engine.reference_engines.pydraughts_engines import BOARDS, KINDS, pydraughts_fen, pydraughts_squares
 from mcts_engine.reference_engines.pydraughts_env import PYDRAUGHTS_REQUIREMENT, installed_version, setup
 from mcts_engine.rules import get_game
 
@@ -73,13 +79,37 @@ def errors(lines):
 
 def test_square_maps_and_fen_translation():
     """OpenSpiel's squares are the PDN diagram turned 180 degrees; py-draughts' american board is
-    n -> 33 - n with the colours swapped."""
+    n -> 33 - n with the colours swapped; its Russian and Brazilian boards number b8 = 1 .. g1 = 32;
+    its 10x10 boards are PDN's."""
     squares = openspiel_squares()
     assert (squares["12"], squares["16"], squares["1"], squares["32"]) == ("a3", "b4", "g1", "b8")
     assert len(set(squares.values())) == 32
-    assert american_squares()["1"] == "32" and american_squares()["21"] == "12"
-    state = get_game("english").parse_fen("B:W5,6,21,22:BK32,1,4,12,23")
-    assert american_fen(state) == "W:W32,29,21,10,K1:B28,27,12,11"
+    english = get_game("english")
+    american = pydraughts_squares(english).ours_to_theirs
+    assert american == {str(n): str(33 - n) for n in range(1, 33)}
+    state = english.parse_fen("B:W5,6,21,22:BK32,1,4,12,23")
+    assert pydraughts_fen(english, state) == "W:W32,29,21,10,K1:B28,27,12,11"
+    for name in ("russian", "brazilian"):
+        game = get_game(name)
+        russian = pydraughts_squares(game).ours_to_theirs
+        assert (russian["b8"], russian["h8"], russian["a7"], russian["a1"], russian["g1"]) == ("1", "4", "5", "29", "32")
+        state = game.parse_fen("B:Wa1,Kc3:Bb8,Kh2")
+        assert pydraughts_fen(game, state) == "B:W29,K22:BK28,1"
+    for name in ("international", "frisian", "frysk", "antidraughts", "breakthrough"):
+        assert pydraughts_squares(get_game(name)).ours_to_theirs == {str(n): str(n) for n in range(1, 51)}
+        assert pydraughts_fen(get_game(name), get_game(name).parse_fen("B:W31,K46:B5,K12")) == "B:W31,K46:B5,K12"
+
+
+def test_pydraughts_engines_offer_the_games_of_their_rows():
+    """UCI_Variant offers each engine's games (BOARDS' rows), International first; a row without
+    an engine says why."""
+    assert KINDS == {"turbo": ("international",), "simple": ("international", "english", "russian", "brazilian")}
+    for kind, games in KINDS.items():
+        engine = make_engine(f"pydraughts-{kind}", python="/nonexistent/python")
+        variant = next(d for d in common_options(engine) if d.option.name == "UCI_Variant")
+        assert variant.option.choices == games and variant.default == "international"
+    assert all(row.why_not for row in BOARDS.values() if not row.engines)
+    assert {name for name, row in BOARDS.items() if not row.engines} == {"frisian", "frysk", "antidraughts", "breakthrough"}
 
 
 def test_a_foreign_move_our_rules_forbid_is_named():
@@ -357,10 +387,186 @@ def pydraughts_python() -> str:
         pytest.skip(f"cannot make py-draughts' environment: {err}")
 
 
+@pytest.fixture(scope="module")
+def pydraughts_worker(pydraughts_python):
+    """py-draughts' worker, for its ``legal`` requests (no engine search)."""
+    bridge = Bridge(make_engine("pydraughts-simple", python=pydraughts_python).worker_command())
+    hello = bridge.request({"op": "hello"}, timeout=60)
+    assert hello.get("ok"), hello
+    yield bridge
+    bridge.close()
+
+
+def pydraughts_legal(worker, game, moves, start=None):
+    """py-draughts' legal moves (and whether its rules have drawn) at every ply of ``moves`` (our
+    moves, played from ``start``, a state of ours, or the start position)."""
+    squares = pydraughts_squares(game)
+    state = game.new_state() if start is None else start.copy()
+    states, wire = [state.copy()], []
+    for move in moves:
+        wire.append(squares.to_theirs(key_of(state, move)).to_wire())
+        state.play(move)
+        states.append(state.copy())
+    answer = worker.request({"op": "legal", "variant": BOARDS[game.name].board,
+                             "start": None if start is None else pydraughts_fen(game, start), "moves": wire},
+                            timeout=120)
+    assert answer.get("ok"), answer
+    assert len(answer["legal"]) == len(states)
+    return states, answer["legal"], answer["drawn"]
+
+
+def difference(state, squares, wire_moves):
+    """(moves only py-draughts lists, moves only we list): keys in our squares."""
+    theirs = {squares.to_ours(MoveKey.from_wire(m)) for m in wire_moves}
+    ours = set(legal_by_key(state))
+    return theirs - ours, ours - theirs
+
+
+def king_limit_extras(state, history, extra):
+    """Whether ``extra`` (moves only py-draughts lists) are moves of the one king that made its
+    side's last three moves, plain moves in a row: Frisian's limit, which py-draughts 1.10.1 does
+    not enforce."""
+    own = history[-6::2] if len(history) >= 6 else []
+    if len(own) != 3 or any(k.captures for k in own):
+        return False
+    chained = own[0].end == own[1].start and own[1].end == own[2].start
+    return chained and all(k.start == own[2].end and not k.captures for k in extra)
+
+
+#: the differences of py-draughts 1.10.1's legal moves from ours (our rules follow draughts.md):
+#: English: its AmericanBoard makes captures optional (quiet moves listed beside a capture; the
+#: rules text: capturing is compulsory in every variant); Frisian and Frysk!: it lists the moves
+#: of a king that has made three moves in a row while its side has men (draughts.md 3.2 forbids them)
+KNOWN_DIFFERENCES = {"english": "quiet moves beside captures", "frisian": "king limit", "frysk": "king limit"}
+
+
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_pydraughts_legal_moves_equal_ours_along_random_games(pydraughts_worker, name):
+    """Seeded random games of our rules replayed on py-draughts' board, the two rules' legal moves
+    compared at every ply with the adapter's own check (``compare_legal``): equal, but for the
+    known differences, each checked to be exactly what it is.  Where an engine is offered (but in
+    English) py-draughts' own draw rules never end a game before ours."""
+    game = get_game(name)
+    squares = pydraughts_squares(game)
+    plies = differing = 0
+    for seed in range(60):
+        rng, state, moves = random.Random(seed), game.new_state(), []
+        while state.outcome() is None:
+            moves.append(state.random_move(rng))
+            state.play(moves[-1])
+        states, lists, drawn = pydraughts_legal(pydraughts_worker, game, moves)
+        history = []
+        for ply, (here, legal) in enumerate(zip(states[:-1], lists)):
+            plies += 1
+            problem = compare_legal(here, squares, legal)
+            if problem:
+                differing += 1
+                extra, missing = difference(here, squares, legal)
+                known = KNOWN_DIFFERENCES.get(name)
+                if known == "quiet moves beside captures":
+                    ours = legal_by_key(here)
+                    assert not missing and all(k.captures for k in ours) and not any(k.captures for k in extra), problem
+                elif known == "king limit":
+                    assert not missing and king_limit_extras(here, history, extra), problem
+                else:
+                    raise AssertionError(f"seed {seed} ply {ply}: {problem}")
+            history.append(key_of(here, moves[ply]))
+        if BOARDS[name].engines and name != "english":
+            assert not any(drawn[:-1]), f"seed {seed}: py-draughts draws at ply {drawn.index(True)}, ours at {len(moves)}"
+    assert plies > 1500
+    if name in ("english", "frysk"):
+        assert differing > 0          # shows within these games (Frisian's: the test below)
+
+
+@pytest.mark.parametrize("name", ["frisian", "frysk"])
+def test_pydraughts_frisian_boards_lack_the_three_king_moves_limit(pydraughts_worker, name):
+    """W:WK46,45:B1,2 and three moves of the same king: our rules then allow only the man's move,
+    py-draughts still lists the king's: why pydraughts-simple offers neither game."""
+    game = get_game(name)
+    start = game.parse_fen("W:WK46,45:B1,2")
+    state, moves = start.copy(), []
+    for text in ["46-41", "1-7", "41-37", "7-12", "37-32", "12-18"]:
+        moves.append(state.parse_move(text))
+        state.play(moves[-1])
+    states, lists, _ = pydraughts_legal(pydraughts_worker, game, moves, start=start)
+    squares = pydraughts_squares(game)
+    assert all(compare_legal(s, squares, legal) is None for s, legal in zip(states[:-1], lists[:-1]))
+    assert [state.move_str(m) for m in state.legal_moves()] == ["45-40"]
+    extra, missing = difference(state, squares, lists[-1])
+    assert not missing and {k.start for k in extra} == {"32"} and len(extra) == 15
+
+
+def test_pydraughts_own_draw_is_said_and_the_fallback_played(pydraughts_python):
+    """py-draughts' English board draws after 40 plies of king moves, ours after 80: there its
+    engine would answer its first legal move unsearched; the worker says its rules ended the game,
+    the adapter notes it (no error) and plays its fallback."""
+    game = get_game("english")
+    fen = "B:WK29,K30,K31:BK2,K3,K4"
+
+    def quiet(state, move):       # no capture now, none for the opponent after it
+        after = state.copy()
+        after.play(move)
+        return not state.is_capture(move) and not any(after.is_capture(r) for r in after.legal_moves())
+
+    for seed in range(200):
+        rng, state, texts = random.Random(seed), game.parse_fen(fen), []
+        while len(texts) < 40 and state.outcome() is None:
+            safe = [m for m in state.legal_moves() if quiet(state, m)]
+            if not safe:
+                break
+            move = rng.choice(safe)
+            texts.append(state.move_str(move))
+            state.play(move)
+        if len(texts) == 40 and state.outcome() is None:
+            break
+    else:
+        raise AssertionError("no 40 quiet king plies found")
+    s = Session(make_engine("pydraughts-simple", python=pydraughts_python))
+    try:
+        out = s.send("setoption name UCI_Variant value english", "setoption name Depth value 2",
+                     f"position fen {fen} moves " + " ".join(texts[:39]), "go depth 2")
+        assert not any("own rules" in line for line in out) and not errors(out), out
+        out = s.send(f"position fen {fen} moves " + " ".join(texts), "go depth 2")
+        assert any("draws the game here by its own rules" in line for line in out) and not errors(out), out
+        assert any("fallback" in line for line in out)
+        assert bestmoves(out)[0] in {state.move_str(m) for m in state.legal_moves()}
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("name", ["russian", "brazilian"])
+def test_pydraughts_simple_plays_a_legal_game_against_random_moves(pydraughts_python, name):
+    """SimpleEngine (depth 2) against seeded random moves of our rules, to the end of the game: not
+    one error or fallback, so every move it chose was legal by our rules and its legal moves
+    were ours at each of its turns; and from a FEN it takes the only (compulsory) capture."""
+    game = get_game(name)
+    s = Session(make_engine("pydraughts-simple", python=pydraughts_python))
+    try:
+        s.send(f"setoption name UCI_Variant value {name}", "setoption name Depth value 2", "setoption name Seed value 1")
+        rng, state, texts, seen = random.Random(5), game.new_state(), [], []
+        while state.outcome() is None:
+            if len(texts) % 2 == 0:
+                out = s.send("position startpos moves " + " ".join(texts), "go depth 2")
+                seen += [line for line in out if line.startswith("info string")]
+                text = bestmoves(out)[0]
+            else:
+                text = state.move_str(state.random_move(rng))
+            state.play(state.parse_move(text))
+            texts.append(text)
+        assert not seen and len(texts) > 10, seen
+        start = game.parse_fen("W:Wc3,a1:Bd4,f6,b8")
+        only = [start.move_str(m) for m in start.legal_moves()]
+        out = s.send("position fen W:Wc3,a1:Bd4,f6,b8", "go depth 2")
+        assert len(only) == 1 and bestmoves(out) == only and not errors(out), out
+    finally:
+        s.close()
+
+
 @pytest.mark.slow
 def test_pydraughts_fen_bug_quiet_moves_beside_a_capture_is_caught(pydraughts_python):
-    """py-draughts' american board, loaded from a FEN, lists quiet moves beside the compulsory
-    capture, and SimpleEngine plays one: the adapter names both and plays our only legal move."""
+    """py-draughts' american board makes captures optional (it lists quiet moves beside the
+    compulsory capture, also loaded from a FEN), and SimpleEngine plays one: the adapter names
+    both and plays our only legal move."""
     s = Session(make_engine("pydraughts-simple", python=pydraughts_python))
     try:
         out = s.send("setoption name UCI_Variant value english", "setoption name Depth value 4",

@@ -37,8 +37,9 @@ ENGINES: dict[str, tuple[str, Callable[..., ReferenceEngine]]] = {
     "openspiel-mcts": ("OpenSpiel's C++ MCTS (random rollouts, MCTS-Solver) on English checkers", _openspiel),
     "pydraughts-turbo": ("py-draughts' TurboEngine: alpha-beta (PVS, quiescence, TT) on International "
                          "draughts, in its own virtual environment", _pydraughts("turbo")),
-    "pydraughts-simple": ("py-draughts' SimpleEngine: alpha-beta with quiescence on International and "
-                          "English draughts, in its own virtual environment", _pydraughts("simple")),
+    "pydraughts-simple": ("py-draughts' SimpleEngine: alpha-beta with quiescence on International, "
+                          "English, Russian and Brazilian draughts, in its own virtual environment",
+                          _pydraughts("simple")),
 }
 
 

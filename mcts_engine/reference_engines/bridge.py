@@ -17,6 +17,8 @@ Wire format, one JSON object a line.  Requests carry ``op``:
 * ``{"op": "stop"}`` (no answer: a running search ends as soon as the engine can stop)
 * ``{"op": "new"}`` -> ``{"ok": true}`` (forget what the engine learnt in the last game)
 * ``{"op": "quit"}`` (no answer; the worker exits)
+* py-draughts' worker also answers ``{"op": "legal", ...}`` with its legal moves at every
+  ply of a game (``pydraughts_worker.py``; the tests compare them with our rules')
 
 A MOVE is ``[start, end, [captured, ...]]`` in the engine's own square names (strings).
 """

@@ -67,7 +67,7 @@ def pydraughts_turbo(python: str | None) -> None:
 @reference_engine.command("pydraughts-simple")
 @click.option("--python", help=PYTHON_HELP)
 def pydraughts_simple(python: str | None) -> None:
-    """py-draughts' SimpleEngine (alpha-beta) on International or English draughts."""
+    """py-draughts' SimpleEngine (alpha-beta) on International, English, Russian or Brazilian draughts."""
     _pydraughts("simple", python)
 
 

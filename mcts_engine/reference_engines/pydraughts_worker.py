@@ -4,14 +4,25 @@ Run by the ``pydraughts-*`` adapters as ``<py-draughts venv>/bin/python -I pydra
 it imports only py-draughts (import name ``draughts``, which is why it lives in a virtual
 environment of its own: pydraughts, our test dependency, has the same import name) and
 the standard library, knows nothing of our rules, and speaks the JSON-lines protocol of
-``bridge.py``.  Squares are py-draughts' numbers as strings (``"1"`` .. ``"50"``), in its
-own numbering (its 8x8 ``american`` board numbers from White, the first player there).
+``bridge.py``.  A request's ``variant`` names py-draughts' board class (``StandardBoard``,
+``RussianBoard``, ...: the adapter's table says which board plays which of our games).
+Squares are py-draughts' numbers as strings (``"1"`` .. ``"50"``), in its own numbering
+(every board row by row from the far left corner as its White sees it; White moves first).
 
 Positions are replayed from the start with the moves, never loaded from a FEN unless the
-game started from one (py-draughts, loaded from a FEN, has listed quiet moves beside a
-compulsory capture).  Each MOVE is matched against ``board.legal_moves`` by start, end and
+game started from one (so that its engines see the game's history: repetitions and
+its draw counts).  Each MOVE is matched against ``board.legal_moves`` by start, end and
 captured squares.  ``stop`` ends a search at once (the engines check their clock every few
-hundred nodes: TurboEngine's deadline, SimpleEngine's time limit are cut to now).
+hundred nodes: TurboEngine's deadline, SimpleEngine's time limit are cut to now).  Where
+py-draughts' own rules have drawn the game (``board.is_draw``; its English board after 40
+plies of king moves, where ours play 80) its engines answer their first legal move without a
+search, so the worker answers ``own_rules_end`` instead (the adapter notes it and plays its
+fallback).
+
+Beside the protocol's ops, ``{"op": "legal", "variant": ..., "start": ..., "moves": [...]}``
+answers ``{"ok": true, "legal": [[MOVE, ...], ...], "drawn": [bool, ...]}``: py-draughts'
+legal moves, and whether its rules have drawn, before each move and after the last (no
+search; the tests compare them with our rules'), or the first move py-draughts does not have.
 """
 import copy
 import json
@@ -42,39 +53,57 @@ class PyDraughtsEngines:
 
     def __init__(self, draughts):
         self.draughts = draughts
-        self.boards = {"international": draughts.StandardBoard, "english": draughts.AmericanBoard}
+        self.boards = {name: cls for name, cls in vars(draughts).items()
+                       if name.endswith("Board") and isinstance(cls, type)
+                       and issubclass(cls, draughts.BaseBoard) and cls is not draughts.BaseBoard}
         self.engines = {}
         self.running = None
         self.last = None          # ((variant, start), moves, board): the last replay, continued when extended
 
-    def board(self, variant, start, moves):
-        """The board after ``moves`` (MOVEs) from the start or ``start`` (a FEN); a replay that
-        extends the last one continues it.  ValueError names a move py-draughts does not have."""
+    def board(self, variant, start, moves, seen=None):
+        """The board (py-draughts' class ``variant``) after ``moves`` (MOVEs) from the start or
+        ``start`` (a FEN); a replay that extends the last one continues it.  ValueError names a
+        move py-draughts does not have.  ``seen(ply, board)``, if given, is called before each
+        move and after the last (a full replay then)."""
         if variant not in self.boards:
-            raise ValueError(f"py-draughts' engines here play {', '.join(self.boards)}, not {variant!r}")
+            raise ValueError(f"py-draughts has the boards {', '.join(sorted(self.boards))}, not {variant!r}")
         cls = self.boards[variant]
         moves = [[m[0], m[1], sorted(m[2], key=int)] for m in moves]
         last = self.last
-        if last and last[0] == (variant, start) and last[1] == moves[:len(last[1])]:
+        if seen is None and last and last[0] == (variant, start) and last[1] == moves[:len(last[1])]:
             done, board = len(last[1]), copy.deepcopy(last[2])
         else:
             done, board = 0, cls() if start is None else cls.from_fen(start)
         for ply, wanted in enumerate(moves[done:], start=done):
+            if seen is not None:
+                seen(ply, board)
             legal = board.legal_moves
             match = [m for m in legal if key(m) == wanted]
             if not match:
                 raise ValueError(f"ply {ply + 1}: py-draughts has no move {wanted} here; its moves: "
                                  f"{[str(m) for m in legal]}")
             board.push(match[0])
+        if seen is not None:
+            seen(len(moves), board)
         self.last = ((variant, start), moves, copy.deepcopy(board))
         return board
+
+    def legal(self, request):
+        """The answer to a ``legal`` request: py-draughts' legal moves at every ply of the game."""
+        lists, drawn = [], []
+
+        def seen(ply, board):
+            lists.append([key(m) for m in board.legal_moves])
+            drawn.append(bool(board.is_draw))
+        self.board(request["variant"], request.get("start"), request.get("moves", []), seen=seen)
+        return {"ok": True, "legal": lists, "drawn": drawn}
 
     def engine(self, kind, variant):
         """The engine object of that kind for that variant, made on first use."""
         if (kind, variant) not in self.engines:
             if kind == "turbo":
-                if variant != "international":
-                    raise ValueError("TurboEngine plays International draughts (10x10) only")
+                if variant != "StandardBoard":
+                    raise ValueError("TurboEngine plays International draughts (10x10, StandardBoard) only")
                 self.engines[kind, variant] = self.draughts.TurboEngine()
             elif kind == "simple":
                 self.engines[kind, variant] = self.draughts.SimpleEngine()
@@ -90,6 +119,9 @@ class PyDraughtsEngines:
         legal = board.legal_moves
         if not legal:
             return {"ok": False, "error": "py-draughts lists no legal move here"}
+        if board.is_draw:       # its engines would answer their first legal move, unsearched
+            return {"ok": False, "own_rules_end": True,
+                    "error": f"py-draughts' {variant} draws the game here by its own rules (ours go on)"}
         engine = self.engine(kind, variant)
         notes = []
         seconds, depth = limits.get("seconds"), limits.get("depth") or params.get("depth") or None
@@ -162,6 +194,11 @@ def main():
         elif op == "new":
             engines.engines.clear()
             write({"ok": True})
+        elif op == "legal":
+            try:
+                write(engines.legal(request))
+            except Exception as err:
+                write({"ok": False, "error": f"{type(err).__name__}: {err}"})
         elif op == "search":
             def run(request=request):
                 try:
