@@ -21,6 +21,16 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true"}),
     "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63", "EndgameTables": "true"}),
     "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
+    # not tuned: the values of the nearest tuned variant (International's for the 10x10 and 12x12
+    # boards and Pool, Russian's for Greek and Turkish), each confirmed against plain UCT at 100 ms on the
+    # native core (16 or 32 games, the 95% interval above 0; docs/strength.md)
+    "canadian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "frisian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "frysk": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "killer": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "pool": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
+    "greek": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
+    "turkish": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
     # not tuned: a first guess from the draughts tunes, confirmed against plain UCT at 200 ms
     "rithmomachia": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.4"}),
     # not tuned: PlayoutDepth 4 alone beat Eval 200-0 at 200 iterations a move and plain UCT
