@@ -15,15 +15,19 @@ DEFAULTS_MODES = ("game", "plain")
 
 # game name -> {option name: value as a client would send it}
 GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    # each: SPSA at 50 ms a move (English 192 games from PlayoutDepth 12, MinimaxWeight 0.2;
-    # the others 160 games from English's answer), then confirmed against plain UCT at 200 ms
+    # each: SPSA at 50 ms a move on the Python core (English 192 games from PlayoutDepth 12,
+    # MinimaxWeight 0.2; the others 160 games from English's answer), confirmed against plain UCT
+    # at 200 ms; tuned again on the native core (English, Fanorona self-play; International against
+    # TurboEngine), where no answer beat these
     "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true"}),
     "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true"}),
-    "russian": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63", "EndgameTables": "true"}),
     "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
+    # SPSA on the native core (self-play, 240 games at 50 ms from PlayoutDepth 1, MinimaxWeight 0.63),
+    # then 80 games of the answer against those values: +57 Elo [+6, +106]
+    "russian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.2", "EndgameTables": "true"}),
     # not tuned: the values of the nearest tuned variant (International's for the 10x10 and 12x12
-    # boards and Pool, Russian's for Greek and Turkish), each confirmed against plain UCT at 100 ms on the
-    # native core (16 or 32 games, the 95% interval above 0; docs/strength.md)
+    # boards and Pool, Russian's earlier 1 and 0.63 for Greek and Turkish), each confirmed against
+    # plain UCT at 100 ms on the native core (16 or 32 games, the 95% interval above 0)
     "canadian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
     "frisian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
     "frysk": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49"}),
