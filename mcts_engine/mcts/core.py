@@ -57,7 +57,8 @@ def new_tree(game: Game, settings: Settings, seed: int, rng: random.Random, tabl
     core = native.require_core()
     parameters = core_parameters(settings)
     if game.native:
-        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=game.kernel_with(eval_terms(settings)))
+        kernel = game.kernel_with(eval_terms(settings))
+        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=kernel)
     start = game.new_state()
     moves = start.legal_moves()
     per_move = move_bytes(moves[0]) if moves else 0

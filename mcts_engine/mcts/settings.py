@@ -21,6 +21,14 @@ EVALUATION = "search.md#the-draughts-evaluation"
 MAX_TERM = 10.0                       # the largest Eval* weight (men per unit of the term)
 
 
+def eval_term(name: str, unit: str):
+    """The field of one of the draughts evaluation's positional terms: its weight, in men per
+    ``unit`` the side to move has more than the opponent (0 = off)."""
+    return engine_field(0.0, EngineOption(
+        name, "real", f"draughts evaluation: men per {unit} more than the opponent's; 0 = off (native draughts "
+        f"rules; see [evaluation]({EVALUATION}))", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+
+
 @dataclass(frozen=True)
 class Settings:
     """Agent parameters, set from engine options (frozen: an agent is rebuilt when they change)."""
@@ -49,21 +57,11 @@ class Settings:
         "QuiescenceSearch", "check", "value a cut-off and each new node by alpha-beta over the pending captures "
         "(the tables where they know), not by random captures (native draughts rules; elsewhere ignored)",
         game_default=True))
-    eval_mobility: float = engine_field(0.0, EngineOption(
-        "EvalMobility", "real", "draughts evaluation: men per quiet move more than the opponent's; 0 = off "
-        f"(native draughts rules; see [evaluation]({EVALUATION}))", low=-MAX_TERM, high=MAX_TERM, game_default=True))
-    eval_tempo: float = engine_field(0.0, EngineOption(
-        "EvalTempo", "real", "draughts evaluation: men per row the men have advanced, summed, more than "
-        "the opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
-    eval_back_rank: float = engine_field(0.0, EngineOption(
-        "EvalBackRank", "real", "draughts evaluation: men per man on its own back rank, more than the "
-        "opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
-    eval_centre: float = engine_field(0.0, EngineOption(
-        "EvalCentre", "real", "draughts evaluation: men per man on the centre squares, more than the "
-        "opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
-    eval_runaway: float = engine_field(0.0, EngineOption(
-        "EvalRunaway", "real", "draughts evaluation: men per man one step from crowning with a free "
-        "crowning square, more than the opponent's; 0 = off", low=-MAX_TERM, high=MAX_TERM, game_default=True))
+    eval_mobility: float = eval_term("EvalMobility", "quiet move")
+    eval_tempo: float = eval_term("EvalTempo", "row the men have advanced, summed,")
+    eval_back_rank: float = eval_term("EvalBackRank", "man on its own back rank")
+    eval_centre: float = eval_term("EvalCentre", "man on the centre squares")
+    eval_runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))
