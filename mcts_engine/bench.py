@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 import random
-import threading
 import time
 from dataclasses import replace
 
-from .agents import make_agent
+from .agents import make_agent, search_plan
 from .mcts.core import NODE_BYTES
 from .mcts.limits import Limits
 from .mcts.settings import Settings
 from .mcts.uct import UctAgent
+from .native import StopSignal
 from .parallel.pool import WorkerPool
 from .protocol.options import OptionError, OptionValues
 from .rules import get_game
@@ -63,7 +63,7 @@ def kernel_playout_rate(game: Game, seconds: float, seed: int = 1) -> dict | Non
     elapsed = 0.0
     while elapsed < seconds:
         batch = min(max(batch * 2, 64), 100_000)
-        wins, draws, losses, batch_plies = game.kernel.playouts(state, batch, seed + playouts)
+        wins, draws, losses, batch_plies = game.kernel.playouts(state.raw(), batch, seed + playouts)
         playouts += batch
         plies += batch_plies
         elapsed = time.process_time() - start
@@ -100,7 +100,7 @@ def uct_rate(game: Game, seconds: float, seed: int = 1, settings: Settings | Non
     random playouts, unless ``settings`` are given)."""
     agent = UctAgent(game, settings or Settings(seed=seed))
     start = time.process_time()
-    result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
+    result = agent.search(game.new_state(), Limits(movetime=seconds), StopSignal())
     elapsed = time.process_time() - start
     return {"iterations": result.info.nodes, "cpu_seconds": elapsed,
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
@@ -124,9 +124,9 @@ def memory_per_node(game: Game, nodes: int = 30000, seed: int = 1, settings: Set
     settings = settings or Settings(seed=seed)
     before = resident_bytes()
     agent = UctAgent(game, settings)
-    agent.search(game.new_state(), Limits(nodes=nodes), threading.Event())
+    agent.search(game.new_state(), Limits(nodes=nodes), StopSignal())
     grown = resident_bytes() - before
-    stats = agent.trees[0].stats()
+    stats = agent.core.stats(0)
     agent.close()
     return {"iterations": stats["iterations"], "nodes": stats["used"], "bytes_per_node": NODE_BYTES,
             "capacity": stats["capacity"], "hash_mb": settings.hash_mb,
@@ -155,16 +155,16 @@ def parallel_rate(game: Game, threads: int, seconds: float, seed: int = 1, pool=
     ``seconds`` is timed, after a short warm-up.
     """
     settings = replace(settings or Settings(seed=seed), threads=threads, move_overhead=0.0)
-    mode = "threads" if game.native else "processes"
+    mode = "processes" if search_plan(game, settings).workers else "threads"
     own = threads > 1 and pool is None
     if own:
         pool = WorkerPool()
     agent = make_agent(game, settings, pool)
     try:
-        agent.search(game.new_state(), Limits(movetime=min(0.2, seconds)), threading.Event())  # warm-up
+        agent.search(game.new_state(), Limits(movetime=min(0.2, seconds)), StopSignal())  # warm-up
         agent.new_game()
         start = time.perf_counter()
-        result = agent.search(game.new_state(), Limits(movetime=seconds), threading.Event())
+        result = agent.search(game.new_state(), Limits(movetime=seconds), StopSignal())
         elapsed = time.perf_counter() - start
     finally:
         agent.close()

@@ -11,7 +11,6 @@ the rows start in first.
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -19,6 +18,7 @@ from typing import Callable
 from .agents import make_agent
 from .endgame_suite import SUITE, Endgame
 from .mcts.limits import Limits
+from .native import StopSignal
 from .mcts.settings import Settings
 from .rules import get_game
 from .tables import Material, TableSet
@@ -61,7 +61,7 @@ def convert(endgame: Endgame, settings: Settings, limits: Limits) -> Conversion:
     try:
         while state.outcome() is None and len(moves) < MAX_PLIES:
             agent = agents[0] if state.to_move == winner else agents[1]
-            found = agent.search(state.copy(), limits, threading.Event(), None, history)
+            found = agent.search(state.copy(), limits, StopSignal(), None, history)
             moves.append(state.move_str(found.move))
             state.play(found.move)
             history += (found.move,)

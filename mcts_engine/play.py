@@ -8,12 +8,12 @@ list of legal moves, and the prompt comes back.  ``moves`` lists the legal moves
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import replace
 from typing import Callable
 
 from .agents import make_agent
 from .mcts.limits import Limits
+from .native import StopSignal
 from .protocol.options import game_settings
 from .protocol.session import side_name
 from .rules.base import AmbiguousMove, Game, IllegalMove, State
@@ -81,7 +81,7 @@ def play(game: Game, human_first: bool = True, movetime: float = 1.0, agent: str
                 return 0
         else:
             echo("engine thinking...")
-            result = engine.search(state.copy(), Limits(movetime=movetime), threading.Event(), None,
+            result = engine.search(state.copy(), Limits(movetime=movetime), StopSignal(), None,
                                    (start_fen, *played))
             move = result.move
             info = result.info

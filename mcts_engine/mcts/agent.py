@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
+from ..native import StopSignal
 from ..rules.base import Game, State
 from .limits import Limits
 from .settings import Settings
@@ -97,7 +97,7 @@ class Agent:
     def close(self) -> None:
         """Release what the agent holds beyond this process (worker processes); default none."""
 
-    def search(self, state: State, limits: Limits, stop: threading.Event,
+    def search(self, state: State, limits: Limits, stop: StopSignal,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Choose a move for the side to move in ``state`` (which has a legal move).
 

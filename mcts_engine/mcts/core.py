@@ -1,19 +1,21 @@
-"""The native search core, as the agents build it: one ``SearchTree`` per searcher.
+"""The native search core, as the agents build it: one ``Search`` per agent.
 
-A game whose rules run in the native kernel (``game.native``) gets a tree over the kernel's
-own positions, searched entirely in C with the GIL released; any other game a tree over its
-Python ``State`` objects, the same core calling the rules contract back.  ``new_tree`` turns
-the engine's ``Settings`` into the core's parameters; ``TableFeed`` hands the endgame tables
-to a tree (natively as buffers, or as the Python probe).
+``new_search`` turns the engine's ``Settings`` into the core's parameters and builds a
+``Search`` of one tree per searcher over the game's native rules (``Game.search_rules``, with
+the game's own search parameters), searched entirely in C with the GIL released, or, where
+the game runs its Python rules, one tree over its ``State`` objects, the same core calling the
+rules contract back.  ``feed_tables`` hands the endgame tables to a search (natively as
+buffers, or as the Python probe).
 """
 from __future__ import annotations
 
 import random
 import sys
+
 from .. import native
 from ..rules.base import Game, State
-from ..rules.draughts.evaluation import EvalTerms
 from ..tables import TableSet
+from .report import RootChild
 from .settings import Settings
 
 NODE_BYTES = 64           # one node of the arena (search.h): Hash MB hold Hash * 16,384 nodes
@@ -21,6 +23,7 @@ MB = 1 << 20
 QUIESCENCE = 16           # at most this many capture plies after a cut-off before evaluate()
 POLICY_CODES = {"random": 0, "capture": 1, "greedy-eps": 2, "mast": 3}
 FINAL_CODES = {"robust": 0, "max": 1}
+MERGE_CODES = {"visits": 0, "vote": 1}
 
 
 def core_parameters(settings: Settings) -> dict:
@@ -29,7 +32,7 @@ def core_parameters(settings: Settings) -> dict:
             "minimax_weight": settings.minimax_weight, "widening": settings.widening, "epsilon": settings.epsilon,
             "policy": POLICY_CODES[settings.playout], "playout_depth": settings.playout_depth,
             "solver": int(settings.solver), "final_move": FINAL_CODES[settings.final_move],
-            "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch)}
+            "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch), "merge": MERGE_CODES[settings.merge]}
 
 
 def move_bytes(move) -> int:
@@ -45,36 +48,51 @@ def capacity(hash_mb: float, per_move: int = 0) -> int:
     return max(1, int(hash_mb * MB) // (NODE_BYTES + per_move))
 
 
-def eval_terms(settings: Settings) -> EvalTerms:
-    """The draughts evaluation's positional terms the ``Eval*`` options weigh."""
-    return EvalTerms(mobility=settings.eval_mobility, tempo=settings.eval_tempo, back_rank=settings.eval_back_rank,
-                     centre=settings.eval_centre, runaway=settings.eval_runaway)
+def game_parameters(game: Game, settings: Settings):
+    """The game's own search parameters in ``settings`` (its declared defaults where none are set)."""
+    return settings.game_parameters if settings.game_parameters is not None else game.search_parameters()
 
 
-def new_tree(game: Game, settings: Settings, seed: int, rng: random.Random, tables: TableSet | None):
-    """A search tree for ``game``: native where its rules are, else over its Python states
-    (``rng`` draws their playouts; ``tables``' probe is their oracle)."""
+def new_search(game: Game, settings: Settings, seeds: list[int], rng: random.Random, tables: TableSet | None):
+    """A search of ``len(seeds)`` trees for ``game``: native where its rules are, else one tree
+    over its Python states (``rng`` draws their playouts; ``tables``' probe is their oracle)."""
     core = native.require_core()
     parameters = core_parameters(settings)
-    if game.native:
-        kernel = game.kernel_with(eval_terms(settings))
-        return core.SearchTree(parameters, capacity(settings.hash_mb), seed, kernel=kernel)
+    rules = game.search_rules(game_parameters(game, settings))
+    if rules is not None:
+        return core.Search(parameters, capacity(settings.hash_mb), seeds, rules=rules)
     start = game.new_state()
     moves = start.legal_moves()
     per_move = move_bytes(moves[0]) if moves else 0
     oracle = tables.probe if tables is not None else None
-    return core.SearchTree(parameters, capacity(settings.hash_mb, per_move), seed, rng=rng, oracle=oracle,
-                                  compulsory_captures=start.compulsory_captures)
+    return core.Search(parameters, capacity(settings.hash_mb, per_move), seeds, rng=rng, oracle=oracle,
+                       compulsory_captures=start.compulsory_captures)
 
 
-def feed_tables(tree, game: Game, tables: TableSet | None, state: State) -> None:
+def feed_tables(search, game: Game, tables: TableSet | None, state: State) -> None:
     """Load the endgame tables before the clock starts once ``state`` nears them
-    (``TableSet.warm``) and give a native tree every loaded table, read natively from their
-    buffers (a Python-rules tree probes through ``TableSet.probe``, its oracle)."""
+    (``TableSet.warm``) and give a native search every loaded table, read natively from their
+    buffers (a Python-rules search probes through ``TableSet.probe``, its oracle)."""
     if tables is None:
         return
     tables.warm(state)
     if game.native:
-        tree.set_tables([((t.material.own_kings, t.material.own_men, t.material.opp_kings, t.material.opp_men),
-                          t.material.turn, t.values, -1 if t.count is None else t.count, t.exact)
-                         for t in tables.loaded()], tables.max_pieces)
+        search.set_tables([((t.material.own_kings, t.material.own_men, t.material.opp_kings, t.material.opp_men),
+                            t.material.turn, t.values, -1 if t.count is None else t.count, t.exact)
+                           for t in tables.loaded()], tables.max_pieces)
+
+
+def merged_choice(settings: Settings, reports: list[list[RootChild]],
+                  votes: list | None = None) -> tuple[list[RootChild], RootChild | None]:
+    """Several searchers' root statistics (worker processes' reports) summed by move, and the
+    child to play: the core's one final choice (``native/src/final.c``), or with ``votes``
+    (each searcher's own choice) their majority, as ``ParallelMerge vote`` asks."""
+    merged, best = native.require_core().merge_roots(
+        FINAL_CODES[settings.final_move], [[child.as_tuple() for child in report] for report in reports], votes)
+    children = [RootChild(*child) for child in merged]
+    return children, None if best is None else children[best]
+
+
+def root_children(search) -> list[RootChild]:
+    """A search's root moves' statistics, summed over its trees."""
+    return [RootChild(*child) for child in search.root_children()]

@@ -1,11 +1,11 @@
 """Tree reuse: keep the tree between moves and start the next search from the subtree of
 the position reached.
 
-The protocol identifies a position by its history, (start FEN, move, move, ...).  When
-the new history extends the last search's, the moves played since are read in the old
-root's position; the tree walks them down to the new root and keeps that subtree
-(``SearchTree.set_root(state, walk)``; the rest of the arena is freed at once).  Otherwise
-the search starts from a fresh root.
+The protocol identifies a position by its history, (start FEN, move, move, ...), the moves
+as the rules' values.  When the new history extends the last search's, the moves played
+since lead from the old root's position to the new one; the tree walks them down to the new
+root and keeps that subtree (``Search.set_root(raw, walk)``; the rest of the arena is freed
+at once).  Otherwise the search starts from a fresh root.
 """
 from __future__ import annotations
 
@@ -32,13 +32,11 @@ class TreeMemory:
         if not self.enabled or self.state is None or not history or not old_history \
                 or history[:len(old_history)] != old_history:
             return None
-        walker, moves = self.state.copy(), []
+        walker, moves = self.state.copy(), list(history[len(old_history):])
         try:
-            for text in history[len(old_history):]:
-                move = walker.parse_move(text)
-                moves.append(move)
+            for move in moves:
                 walker.play(move)
-        except ValueError:
+        except (ValueError, TypeError, KeyError):   # not moves of this game: no reuse
             return None
         return moves if walker.key() == state.key() else None
 

@@ -14,16 +14,17 @@ arena each): no process, no pickling.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable
 
+from ..native import StopSignal
 from ..parallel.messages import JobFailed, StopJob
 from ..parallel.pool import Worker, WorkerPool, is_shared, shared_pool
 from ..rules.base import Game, State
 from .agent import Agent, InfoCallback, SearchFailed, SearchInfo, SearchResult
-from .final import RootChild, final_choice, majority_vote, merge_children, set_score
+from .core import merged_choice, root_children
 from .limits import Limits, now, split_nodes
+from .report import RootChild, set_score
 from .settings import Settings
 from .uct import UctAgent
 
@@ -62,7 +63,7 @@ class SearchTask:
     history: tuple
     settings: Settings
 
-    def run(self, context: dict, stop: threading.Event, send: Callable[[Any], None]) -> None:
+    def run(self, context: dict, stop: StopSignal, send: Callable[[Any], None]) -> None:
         """Search with the worker's agent (made again when the game or settings change)."""
         key = (self.game, self.settings)
         if context.get("key") != key:
@@ -72,7 +73,7 @@ class SearchTask:
         agent = context["agent"]
 
         def progress(info: SearchInfo) -> None:
-            send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv,
+            send(SearchReport(self.job, info.nodes, root_children(agent.core), info.seldepth, info.pv,
                               hashfull=info.hashfull))
 
         try:
@@ -80,7 +81,7 @@ class SearchTask:
         except SearchFailed as failed:     # the worker fails with the search's own error
             raise failed.error from None
         info = result.info
-        send(SearchReport(self.job, info.nodes, agent.group.children(), info.seldepth, info.pv, result.move,
+        send(SearchReport(self.job, info.nodes, root_children(agent.core), info.seldepth, info.pv, result.move,
                           final=True, hashfull=info.hashfull))
 
 
@@ -93,7 +94,7 @@ class NewGameTask:
 
     job: int = 0
 
-    def run(self, context: dict, stop: threading.Event, send: Callable[[Any], None]) -> None:
+    def run(self, context: dict, stop: StopSignal, send: Callable[[Any], None]) -> None:
         """Reset the worker's agent, if it has one."""
         if context.get("agent") is not None:
             context["agent"].new_game()
@@ -110,14 +111,15 @@ class SearchReady:
 # --- this side ---------------------------------------------------------------------------------
 
 class RootParallelAgent(Agent):
-    """Root parallel search over this process and the pool's workers."""
+    """Root parallel search over this process and ``workers`` of the pool's worker processes."""
 
-    def __init__(self, game: Game, settings: Settings, pool: WorkerPool | None = None):
+    def __init__(self, game: Game, settings: Settings, workers: int, pool: WorkerPool | None = None):
         super().__init__(game, settings)
         self.local = UctAgent(game, replace(settings, threads=1))
         self.pool = pool or shared_pool()
+        self.workers = workers
         self.job = 0
-        self.notes(self.pool.ensure(settings.threads - 1))
+        self.notes(self.pool.ensure(workers))
         self.reset_workers(wait=True)        # workers forget trees and reseed, as a new agent does
 
     def notes(self, texts: list[str]) -> None:
@@ -162,10 +164,10 @@ class RootParallelAgent(Agent):
             seed = self.rng.randrange(1, 2147483647)
         return replace(self.settings, seed=seed, threads=1)
 
-    def search(self, state: State, limits: Limits, stop: threading.Event,
+    def search(self, state: State, limits: Limits, stop: StopSignal,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Start the workers' searches, search here, collect and merge."""
-        self.notes(self.pool.ensure(self.settings.threads - 1))
+        self.notes(self.pool.ensure(self.workers))
         self.job = self.pool.next_job()
         workers = self.pool.live()
         shares = split_nodes(limits.nodes, 1 + len(workers))
@@ -189,11 +191,8 @@ class RootParallelAgent(Agent):
         if not reports:
             return result
         info = self._merged_info(result.info, reports, now() - start)
-        merged = merge_children([self.local.group.children()] + [r.children for r in reports.values()])
-        if self.settings.merge == "vote":
-            best = majority_vote([result.move] + [r.move for r in reports.values() if r.final], merged)
-        else:
-            best = final_choice(merged, self.settings.final_move)
+        votes = [result.move] + [r.move for r in reports.values() if r.final] if self.settings.merge == "vote" else None
+        _, best = merged_choice(self.settings, self._reports(reports), votes)
         if best is None:
             return result
         set_score(info, best)
@@ -210,12 +209,8 @@ class RootParallelAgent(Agent):
         missing = nodes - result.info.nodes - sum(r.nodes for r in reports.values())
         if missing <= 0:
             return result
-        tree = self.local.trees[0]
-        tree.run(missing, 0.0, 0)
-        done = tree.stats()
-        info = replace(result.info, nodes=done["iterations"], seldepth=done["seldepth"],
-                       depth=done["depth_sum"] / done["iterations"] if done["iterations"] else 0.0)
-        return self.local.result(state, info)
+        self.local.core.run([missing], 0.0, 0, 0.0, 0, None, None)
+        return self.local.result(state, now() - result.info.time)
 
     def _send_jobs(self, workers: list[Worker], shares: list, state: State, limits: Limits,
                    history: tuple) -> list[Worker]:
@@ -232,7 +227,7 @@ class RootParallelAgent(Agent):
                 self.died(w)
         return busy
 
-    def _collect(self, busy: list[Worker], reports: dict, stop: threading.Event, fixed: bool) -> None:
+    def _collect(self, busy: list[Worker], reports: dict, stop: StopSignal, fixed: bool) -> None:
         """Wait for the workers' final reports.  Under a nodes limit (``fixed``) each worker
         finishes its share unless ``stop`` comes; otherwise they are told to stop now.  A
         worker silent for too long is given up (and replaced at the next go)."""
@@ -277,16 +272,19 @@ class RootParallelAgent(Agent):
 
     def _merged_info(self, local: SearchInfo, reports: dict, elapsed: float) -> SearchInfo:
         """The local searcher's info with the workers' latest reports merged in."""
-        merged = merge_children([self.local.group.children()] + [r.children for r in reports.values()])
+        _, best = merged_choice(self.settings, self._reports(reports))
         hashfulls = [h for h in [local.hashfull] + [r.hashfull for r in reports.values()] if h is not None]
         info = SearchInfo(nodes=local.nodes + sum(r.nodes for r in reports.values()), time=elapsed,
                           depth=local.depth, seldepth=max([local.seldepth] + [r.seldepth for r in reports.values()]),
                           hashfull=max(hashfulls) if hashfulls else None)
-        best = final_choice(merged, self.settings.final_move)
         if best is not None:
             set_score(info, best)
             info.pv = local.pv if local.pv and local.pv[0] == best.move else [best.move]
         return info
+
+    def _reports(self, reports: dict) -> list[list[RootChild]]:
+        """Every searcher's root statistics: this process's, then the workers' latest."""
+        return [root_children(self.local.core)] + [r.children for r in reports.values()]
 
     def died(self, worker: Worker) -> None:
         """Report a worker that died during this search (it is replaced at the next one)."""

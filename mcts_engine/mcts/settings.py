@@ -1,14 +1,17 @@
 """The search's parameters, each declared once as the engine option that sets it.
 
-Every field but ``endgame_tables`` carries its engine option (``engine_options.engine_field``:
-protocol name, type, range or choices, help, whether a game's measured defaults may set
-it); the protocol's option table, its parser into ``Settings``, the Hub parameters and the
+Every field but ``endgame_tables`` and ``game_parameters`` carries its engine option
+(``engine_options.engine_field``: protocol name, type, range or choices, help, whether a
+game's measured defaults may set it); the protocol's option table, its parser into ``Settings``, the Hub parameters and the
 option table of docs/protocol.md are all derived from these declarations.  Adding an
-option is adding a field here (and reading it where the search uses it).
+option is adding a field here (and reading it where the search uses it).  A game's own
+parameters (an evaluation's weights) are declared by the game (``Game.search_parameters``),
+never here: the search names no game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine_options import EngineOption, engine_field
 
@@ -17,16 +20,6 @@ MAX_THREADS = 64                      # the Threads option's maximum
 MAX_HASH_MB = 262_143                 # the Hash option's maximum (MB): the most 64-byte nodes a 32-bit index reaches
 MAX_WEIGHT = 100.0                    # the largest UCT_C, PriorWeight and Widening: far past any useful value
 ENHANCEMENTS = "search.md#enhancements"
-EVALUATION = "search.md#the-draughts-evaluation"
-MAX_TERM = 10.0                       # the largest Eval* weight (men per unit of the term)
-
-
-def eval_term(name: str, unit: str):
-    """The field of one of the draughts evaluation's positional terms: its weight, in men per
-    ``unit`` the side to move has more than the opponent (0 = off)."""
-    return engine_field(0.0, EngineOption(
-        name, "real", f"draughts evaluation: men per {unit} more than the opponent's; 0 = off (native draughts "
-        f"rules; see [evaluation]({EVALUATION}))", low=-MAX_TERM, high=MAX_TERM, game_default=True))
 
 
 @dataclass(frozen=True)
@@ -57,11 +50,6 @@ class Settings:
         "QuiescenceSearch", "check", "value a cut-off and each new node by alpha-beta over the pending captures "
         "(the tables where they know), not by random captures (native draughts rules; elsewhere ignored)",
         game_default=True))
-    eval_mobility: float = eval_term("EvalMobility", "quiet move")
-    eval_tempo: float = eval_term("EvalTempo", "row the men have advanced, summed,")
-    eval_back_rank: float = eval_term("EvalBackRank", "man on its own back rank")
-    eval_centre: float = eval_term("EvalCentre", "man on the centre squares")
-    eval_runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))
@@ -84,6 +72,9 @@ class Settings:
     # the endgame tables' directory, "" = no tables: set by the options EndgameTables and
     # TablePath (protocol/options.py), so it is no option itself
     endgame_tables: str = ""
+    # the game's own search parameters (an instance of Game.search_parameters, from the options
+    # that game declares, an evaluation's weights say); None = the game's defaults
+    game_parameters: Any = None
     seed: int = engine_field(0, EngineOption(
         "Seed", "spin", "random seed; 0 = fresh; equal seeds + `nodes` limit = identical output",
         low=0, high=2147483647))

@@ -1,26 +1,30 @@
 """UCT in this process: the agent behind ``Agent uct``, on the native search core.
 
-Each search runs ``SearchTree``s (``core.py``) in slices under ``Searcher``: one tree, or
-with ``Threads N`` on a game with native rules, N trees on N OS threads (root parallel:
-each in its own arena, their root statistics merged for the final choice).  A game on its
-Python rules searches one tree here; its ``Threads N`` runs in worker processes
-(``root_parallel.py``).  ``TreeMemory`` says which moves lead from the last root to the
-new one, and each tree keeps that subtree (tree reuse).
+Each search is one call into the core (``Search.run``), which owns the loop: it runs one
+tree, or with ``trees`` N (``Threads N`` on a game with native rules, decided by the engine
+façade) N trees on N OS threads (root parallel: each in its own arena, their root statistics
+merged for the final choice), until the deadline, the node limit, a tree depth, a proof or
+the stop signal, calling back only to report.  Python sets the search up (the root with tree
+reuse, searchmoves, the endgame tables) and reads the result.  ``TreeMemory`` says which
+moves lead from the last root to the new one, and each tree keeps that subtree.
 """
 from __future__ import annotations
 
-import threading
 from typing import Hashable
 
+from ..native import StopSignal
 from ..rules.base import Game, State
 from ..tables import TableSet
-from .agent import Agent, InfoCallback, SearchFailed, SearchInfo, SearchResult
-from .core import feed_tables, new_tree
-from .final import final_choice, majority_vote
-from .limits import Limits, now
+from .agent import Agent, InfoCallback, SearchFailed, SearchResult
+from .core import feed_tables, new_search
+from .limits import Limits, budget, now, split_nodes
+from .report import search_info
 from .reuse import TreeMemory
-from .searcher import Searcher, TreeGroup
 from .settings import Settings
+
+REPORT_SECONDS = 0.5      # info on this beat under a clock; under a pure node limit, at node counts
+MIN_REPORT_NODES = 1000   # ... every max(1000, nodes / 8) iterations: equal seeds, identical output
+MAX_DEPTH = 1 << 30       # a deeper depth limit is no limit (the core counts depth in an int)
 
 
 def open_tables(game: Game, directory: str) -> TableSet | None:
@@ -32,77 +36,79 @@ def open_tables(game: Game, directory: str) -> TableSet | None:
     return tables if tables.max_pieces else None
 
 
-def tree_count(game: Game, settings: Settings) -> int:
-    """How many trees a search here runs: one per thread where the rules are native."""
-    return max(1, settings.threads) if game.native else 1
-
-
 class UctAgent(Agent):
-    """UCT with MCTS-Solver, tree reuse and the endgame tables, in this process."""
+    """UCT with MCTS-Solver, tree reuse and the endgame tables, in this process, on ``trees``
+    trees (OS threads; more than one only where the game's rules are native)."""
 
-    def __init__(self, game: Game, settings: Settings):
+    def __init__(self, game: Game, settings: Settings, trees: int = 1):
         super().__init__(game, settings)
         self.tables = open_tables(game, settings.endgame_tables)
         self.memory = TreeMemory(settings.tree_reuse)
-        self.trees = [new_tree(game, settings, self.rng.getrandbits(64), self.rng, self.tables)
-                      for _ in range(tree_count(game, settings))]
-        self.group = TreeGroup(self.trees)
+        self.core = new_search(game, settings, self.seeds(trees), self.rng, self.tables)
 
-    def close(self) -> None:
-        """Stop the search threads."""
-        self.group.close()
+    def seeds(self, trees: int) -> list[int]:
+        """A seed per tree, drawn from the agent's generator."""
+        return [self.rng.getrandbits(64) for _ in range(trees)]
 
     def new_game(self) -> None:
         """Forget the trees (and the MAST statistics, unless ``KeepStats``) and reseed (the same
         generator: a tree over Python states draws its playouts from it)."""
         self.rng.seed(self.settings.seed or None)
         self.memory.clear()
-        for tree in self.trees:
-            tree.clear()
-            tree.reseed(self.rng.getrandbits(64))
-            if not self.settings.keep_stats:
-                tree.clear_stats()
+        self.core.clear()
+        self.core.reseed(self.seeds(self.core.trees))
+        if not self.settings.keep_stats:
+            self.core.clear_stats()
 
-    def search(self, state: State, limits: Limits, stop: threading.Event,
+    def search(self, state: State, limits: Limits, stop: StopSignal,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
-        self.start_trees(state, limits, history)
-        searcher = Searcher(limits, stop, on_info, self.settings)
+        self.start_search(state, limits, history)
+        start = now()
         try:
-            info = searcher.run(self.group)
+            self.run(limits, stop, on_info, start)
         except Exception as err:
-            found = self.salvage(state, searcher)       # read the trees before they are dropped
+            found = self.salvage(state, start)       # read the trees before they are dropped
             self.forget_tree()
             raise SearchFailed(err, found) from err
         except BaseException:
             self.forget_tree()
             raise
-        return self.result(state, info)
+        result = self.result(state, start)
+        if on_info is not None:
+            on_info(result.info)
+        return result
 
-    def salvage(self, state: State, searcher: Searcher) -> SearchResult | None:
+    def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float) -> None:
+        """One call into the core until a limit; ``on_info`` on a beat (under a clock) or at node
+        counts (under a pure node limit, so that a seeded search reports the same every run)."""
+        seconds = budget(limits, self.settings.move_overhead)
+        shares = [-1 if share is None else share for share in split_nodes(limits.nodes, self.core.trees)]
+        by_nodes = limits.nodes_only()
+        report_nodes = max(MIN_REPORT_NODES, (limits.nodes or 0) // 8) if by_nodes else 0
+        report = None if on_info is None else (lambda r: on_info(search_info(r, now() - start)))
+        self.core.run(shares, seconds or 0.0, min(limits.depth or 0, MAX_DEPTH), 0.0 if by_nodes else REPORT_SECONDS,
+                      report_nodes, stop.flag, report)
+
+    def salvage(self, state: State, start: float) -> SearchResult | None:
         """After a failed search: the move its finished iterations chose (the root's statistics
         are backed-up results only: a descent cut short never reached them), or None."""
         try:
-            progress = self.group.progress()
-            if not progress.iterations:
-                return None
-            return self.result(state, searcher.info(self.group, progress, now()))
+            result = self.result(state, start)
+            return result if result.info.nodes else None
         except Exception:
             return None
 
-    def start_trees(self, state: State, limits: Limits, history: tuple) -> None:
+    def start_search(self, state: State, limits: Limits, history: tuple) -> None:
         """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
         to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
         tables loaded and handed over before the clock starts (an unreadable one noted once,
         and searched without)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
-        for tree in self.trees:
-            feed_tables(tree, self.game, self.tables, state)
-            tree.set_root(state, walk)
-            if limits.searchmoves:
-                tree.restrict_root(limits.searchmoves)
-            tree.reset_stats()
+        feed_tables(self.core, self.game, self.tables, state)
+        self.core.set_root(state.raw(), walk)
         if limits.searchmoves:
+            self.core.restrict_root(limits.searchmoves)
             self.memory.clear()
         else:
             self.memory.remember(state, history)
@@ -114,18 +120,13 @@ class UctAgent(Agent):
         descent and its backup) leaves a node without its visit, which the next search must
         not inherit through tree reuse."""
         self.memory.clear()
-        for tree in self.trees:
-            tree.clear()
+        self.core.clear()
 
-    def result(self, state: State, info: SearchInfo) -> SearchResult:
-        """The move to play and the reply to ponder on; any legal move if no iteration ran."""
-        merged = self.group.children()
-        best = final_choice(merged, self.settings.final_move)
-        if best is not None and self.settings.merge == "vote" and len(self.trees) > 1:
-            votes = [tree.root_children()[tree.final_index()][0] for tree in self.trees
-                     if tree.final_index() is not None]
-            best = majority_vote(votes, merged)
-        if best is None:
+    def result(self, state: State, start: float) -> SearchResult:
+        """The move the core chose over every tree and the reply to ponder on; any legal move if
+        no iteration ran."""
+        report = self.core.result()
+        info = search_info(report, now() - start)
+        if report.move is None:
             return SearchResult(state.random_move(self.rng), None, info)
-        line = info.pv if info.pv and info.pv[0] == best.move else self.group.pv(best.move)
-        return SearchResult(best.move, line[1] if len(line) > 1 else None, info)
+        return SearchResult(report.move, report.pv[1] if len(report.pv) > 1 else None, info)

@@ -2,7 +2,7 @@
 
 ``pip install`` compiles ``src/*.c`` into ``_core`` with the machine's C compiler
 (``setup.py``); ``core`` is that module, or None where the build failed.  The search core
-(``SearchTree``) needs it: without it the engine still speaks its protocols and plays the
+(``Search``) needs it: without it the engine still speaks its protocols and plays the
 random and greedy agents, and a search says how to mend the install (``require_core``).
 
 The draughts rules kernel (``DraughtsKernel``) is the fast path of the draughts family; the
@@ -11,13 +11,15 @@ switches the kernel off (the search then calls the draughts games' Python rules 
 does for every other game) and Fanorona's compiled capture chains (``fanorona_chains``).
 ``available()`` says whether the kernel is on, ``status()`` says
 which rules run, for ``id name``, bench and the warning ``warn_if_missing()`` prints once on
-stderr, so nobody measures the slow path by mistake.
+stderr, so nobody measures the slow path by mistake.  ``StopSignal`` is how any thread
+stops a running search (the core's ``StopFlag``, seen inside its loop and playouts).
 """
 from __future__ import annotations
 
 import importlib
 import os
 import sys
+import threading
 from types import ModuleType
 
 SWITCH = "MCTS_ENGINE_NATIVE"     # set to 0 to run the draughts family on its Python rules
@@ -64,3 +66,27 @@ def warn_if_missing() -> None:
     if core is None and not _warned:
         _warned = True
         print(f"warning: mcts-engine's native core is {build_problem}", file=sys.stderr)
+
+
+class StopSignal:
+    """How a running search is told to stop: ``set()`` from any thread (the protocol's, a
+    worker's listener).  The native core watches ``flag`` (a ``StopFlag``, None without the
+    core) inside its loop and its playouts; Python code asks ``is_set()`` or ``wait``s."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.flag = core.StopFlag() if core is not None else None
+
+    def set(self) -> None:
+        """Stop the search (the core sees it within an iteration)."""
+        if self.flag is not None:
+            self.flag.set()
+        self._event.set()
+
+    def is_set(self) -> bool:
+        """Whether ``set`` was called."""
+        return self._event.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until ``set`` (or ``timeout`` seconds); whether it was set."""
+        return self._event.wait(timeout)

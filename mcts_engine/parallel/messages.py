@@ -9,9 +9,10 @@ jobs, and a stop of job k stops every job up to k.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
+
+from ..native import StopSignal
 
 
 class Task(Protocol):
@@ -21,7 +22,7 @@ class Task(Protocol):
 
     job: int
 
-    def run(self, context: dict, stop: threading.Event, send: Callable[[Any], None]) -> None:
+    def run(self, context: dict, stop: StopSignal, send: Callable[[Any], None]) -> None:
         """Do the work, replying with ``send``."""
 
 

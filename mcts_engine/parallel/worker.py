@@ -11,6 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 
+from ..native import StopSignal
 from .messages import JobFailed, Quit, Ready, StopJob
 
 
@@ -27,7 +28,7 @@ class WorkerLoop:
         self.index = index
         self.inbox: queue.Queue = queue.Queue()
         self.lock = threading.Lock()
-        self.job, self.stopped, self.event = -1, -1, threading.Event()
+        self.job, self.stopped, self.event = -1, -1, StopSignal()
         self.context: dict = {}
 
     def listen(self) -> None:
@@ -73,9 +74,9 @@ class WorkerLoop:
                     break
         self.conn.close()
 
-    def _start_job(self, job: int) -> threading.Event:
-        """The stop flag of a new job (already set if a stop for it came first)."""
-        event = threading.Event()
+    def _start_job(self, job: int) -> StopSignal:
+        """The stop signal of a new job (already set if a stop for it came first)."""
+        event = StopSignal()
         with self.lock:
             self.job, self.event = job, event
             if self.stopped >= job:

@@ -3,7 +3,8 @@
 * ``loop.py``: ``run()`` on standard I/O, ``serve()`` on any transport; the first line
   picks the dialect (``hub`` = Hub, anything else = ours).
 * ``uci.py``: our UCI/UGI-like dialect; ``hub.py``: the Hub v2 dialect of draughts GUIs.
-* ``session.py``: what both share: options, game, position, agent, search thread.
+* ``session.py``: what every dialect shares: options, game, position, and the engine façade
+  (``mcts_engine/engine.py``) that searches.
 * ``options.py``: the option table and its validation; ``errors.py``: ``ProtocolError``.
 """
 from .errors import ProtocolError

@@ -41,13 +41,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from ..mcts.agent import SearchInfo
-from ..mcts.limits import Limits
+from ..engine import Limits, SearchInfo
 from ..rules import RulesError, State
 from .conventions import SquareTranslation
 from .dxp_messages import (DXP_LETTERS, DXP_PORT, MAX_RECEIVE, BackAccept, BackRequest, Chat, DxpChannel, DxpError,
                            GameAccept, GameEnd, GameRequest, MessageTooLong, MoveMessage, parse_message)
-from .session import ENGINE_NAME, FinishedSearch, Session, build_position
+from .session import ENGINE_NAME, FinishedSearch, Session, replay
 
 DEFAULT_MOVETIME = 1.0          # seconds a move when the GAMEREQ gives no time
 IDLE_TIMEOUT = 120.0            # seconds an initiator may stay silent (more in a game: its clock)
@@ -104,7 +103,7 @@ class DxpFollower:
         self.lock = threading.RLock()
         self.playing = False
         self.start: State | None = None
-        self.moves: list[str] = []          # the game's moves, in our notation
+        self.moves: list = []               # the game's moves (the rules' values, checked as they came in)
         self.player = 0                     # the player we are (0 = who moves first)
         self.clock: float | None = None     # our seconds left (None: no clock)
         self.move_limit = 0                 # moves of the game (0 = none)
@@ -137,15 +136,15 @@ class DxpFollower:
             if self.clock is not None:
                 self.clock = max(0.0, self.clock - seconds)
             source, target, captured = move_numbers(self.translation.move_out(state.hub_move_str(done.move)))
-            self.moves.append(state.move_str(done.move))
+            self.moves.append(done.move)
             self.send(MoveMessage(round(seconds), source, target, captured))
             self.last_heard = time.monotonic()          # its thinking time starts now
-            self.log(f"we play {self.moves[-1]}")
+            self.log(f"we play {state.move_str(done.move)}")
 
     # --- the game ------------------------------------------------------------------------------
     def position(self):
         """The game so far as a session Position (draws the initiator played past are waived)."""
-        return build_position(self.start.copy(), self.moves, arbiter=True)
+        return replay(self.start.copy(), self.moves, arbiter=True)
 
     def patience(self) -> float | None:
         """The seconds the initiator may now stay silent: none while our search runs (it waits
@@ -227,8 +226,8 @@ class DxpFollower:
             self.send(Chat(f"illegal move {text}: {err}"))
             self.end_game(GameEnd("0", "0"))
             return
-        self.moves.append(state.move_str(move))
-        self.log(f"they play {self.moves[-1]}")
+        self.moves.append(move)
+        self.log(f"they play {state.move_str(move)}")
         self.our_turn()
 
     def our_turn(self) -> None:

@@ -32,8 +32,7 @@ from dataclasses import replace
 from typing import Callable
 
 from .. import __version__, native
-from ..mcts.agent import SearchInfo
-from ..mcts.limits import Limits
+from ..engine import Limits, SearchInfo
 from ..rules import Game, RulesError, State
 from .conventions import SquareTranslation
 from ..echo import one_line, short
@@ -220,7 +219,7 @@ class HubProtocol:
 
     def cmd_init(self, args: dict[str, str]) -> None:
         """init: build the agent now, then ready."""
-        self.session.get_agent()
+        self.session.prepare()
         self.write("ready")
 
     def cmd_new_game(self, args: dict[str, str]) -> None:

@@ -1,8 +1,10 @@
 """The engine options: the one table, its values, and the settings they give.
 
 Each option is declared once, as metadata on the field it sets (``engine_options``): the
-search's options on ``mcts.settings.Settings``, the session's own (the game, its rules,
-the defaults mode, the endgame tables, pondering) on ``SessionOptions`` below.  The table
+search's options on ``Settings``, the session's own (the game, its rules, the defaults mode,
+the endgame tables, pondering) on ``SessionOptions`` below, and a game's own search
+parameters on the dataclass the game declares (``Game.search_parameters``: the draughts
+family's ``Eval*`` terms), listed only while that game is played.  The table
 every dialect lists (``uci`` as ``option`` lines, Hub as ``param`` lines), the parser
 from client text and the ``Settings`` an engine searches with are derived from them, and
 so is the table of docs/protocol.md (``markdown_table``; a test compares the two).
@@ -17,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..echo import short
+from ..engine import Settings
 from ..engine_options import DeclaredOption, EngineOption, OptionError, declared_options, engine_field
-from ..mcts.settings import Settings
 from ..rules import Game, RulesError, get_game, list_games, parse_rule_options
 from ..tables import default_directory
 from .game_defaults import DEFAULTS_MODES, GAME_DEFAULTS, game_defaults
@@ -51,10 +53,22 @@ class SessionOptions:
     ponder: bool = engine_field(False, EngineOption("Ponder", "check", "the GUI may send `go ponder`"))
 
 
-def all_options() -> tuple[DeclaredOption, ...]:
-    """Every option, in the order the dialects list them: the session's, then the search's
-    (read from the declarations at each call, so a field added to ``Settings`` is listed)."""
-    return declared_options(SessionOptions) + declared_options(Settings)
+def all_options(game: Game | None = None) -> tuple[DeclaredOption, ...]:
+    """Every option, in the order the dialects list them: the session's, the search's, then
+    ``game``'s own search parameters (read from the declarations at each call, so a field
+    added to ``Settings`` is listed)."""
+    own = declared_options(game.search_parameters) if game is not None else ()
+    return declared_options(SessionOptions) + declared_options(Settings) + own
+
+
+def game_option_families() -> list[tuple[type, list[str]]]:
+    """Each kind of game search parameters the registered games declare, with those games."""
+    families: dict[type, list[str]] = {}
+    for name in list_games():
+        parameters = get_game(name).search_parameters
+        if declared_options(parameters):
+            families.setdefault(parameters, []).append(name)
+    return list(families.items())
 
 
 @dataclass(frozen=True)
@@ -76,10 +90,17 @@ class OptionValues:
     client has set (the others follow the game's defaults under ``Defaults game``)."""
 
     def __init__(self) -> None:
-        self.options = all_options()
-        self._by_key = {d.key: d for d in self.options}
-        self.values: dict[str, Any] = {d.key: d.default for d in self.options}
+        self.values: dict[str, Any] = {d.key: d.default for d in all_options()}
         self.client_set: set[str] = set()
+        self.list_for(self.game())
+
+    def list_for(self, game: Game) -> None:
+        """The options of ``game``: every session and search option, and the game's own (their
+        values kept from an earlier game of the same family, else their defaults)."""
+        self.options = all_options(game)
+        self._by_key = {d.key: d for d in self.options}
+        for d in self.options:
+            self.values.setdefault(d.key, d.default)
 
     def declared(self, name: str) -> DeclaredOption | None:
         """The option called ``name`` (case and repeated spaces do not matter), or None."""
@@ -109,9 +130,11 @@ class OptionValues:
         return OptionChange(declared, parsed, game)
 
     def apply(self, change: OptionChange) -> None:
-        """Store a checked value."""
+        """Store a checked value (a new game lists its own options from now on)."""
         self.values[change.key] = change.value
         self.client_set.add(change.key)
+        if change.game is not None:
+            self.list_for(change.game)
 
     def game(self) -> Game:
         """The game the ``UCI_Variant`` and ``Rules`` values describe."""
@@ -137,11 +160,13 @@ class OptionValues:
         return values
 
     def settings(self) -> Settings:
-        """The agent settings the effective values give."""
+        """The agent settings the effective values give, the game's own parameters included."""
         v = self.effective()
         fields = {d.field: d.option.to_field(v[d.key]) for d in declared_options(Settings)}
         tables = (v["tablepath"] or str(default_directory())) if v["endgametables"] else ""
-        return Settings(**fields, endgame_tables=tables)
+        parameters = self.game().search_parameters
+        own = parameters(**{d.field: d.option.to_field(v[d.key]) for d in declared_options(parameters)})
+        return Settings(**fields, endgame_tables=tables, game_parameters=own)
 
 
 def game_settings(game_name: str) -> Settings:
@@ -171,10 +196,12 @@ def _game_values_text(option: EngineOption) -> str:
 
 
 def markdown_table() -> str:
-    """The option table of docs/protocol.md, derived from the declarations (a test keeps them equal)."""
+    """The option table of docs/protocol.md, derived from the declarations (a test keeps them
+    equal): every option, then the games' own, each family's once."""
     lines = ["| option | type | default | range / values | per game (`Defaults game`) | meaning |",
              "|---|---|---|---|---|---|"]
-    for d in all_options():
+    own = tuple(d for parameters, _ in game_option_families() for d in declared_options(parameters))
+    for d in all_options() + own:
         option = d.option
         default = option.text(d.default) or "(empty)"
         lines.append(f"| `{option.name}` | {option.protocol_type} | {default} | {_values_text(option)} | "

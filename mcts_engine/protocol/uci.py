@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import __version__, native
-from ..mcts.agent import SearchInfo
-from ..mcts.limits import Limits
+from ..engine import Limits, SearchInfo
 from ..rules import RulesError, State
 from ..rules.base import divide
 from ..echo import one_line, short

@@ -25,6 +25,7 @@ import math
 import random
 import re
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Hashable, Mapping
 
@@ -34,10 +35,15 @@ from .view import BoardView, MovePath
 
 __all__ = ["State", "TurnState", "Game", "NO_LIMIT", "RulesError", "UnknownGame", "BadOption", "BadPosition",
            "IllegalMove", "AmbiguousMove", "divide", "read_move_squares", "single_match", "is_subsequence",
-           "perft_walk", "count_limit", "material_share", "BoardView", "MovePath"]
+           "perft_walk", "count_limit", "material_share", "BoardView", "MovePath", "NoSearchParameters"]
 
 #: "No limit" for ply counts: larger than any game can last, and still a plain int for ``range``.
 NO_LIMIT = 1 << 62
+
+
+@dataclass(frozen=True)
+class NoSearchParameters:
+    """The search parameters of a game that declares none of its own (``Game.search_parameters``)."""
 
 
 class State(ABC):
@@ -197,6 +203,13 @@ class State(ABC):
         """
         return self.fen()
 
+    # --- across the boundary to the native core ---------------------------------------------
+    def raw(self) -> Any:
+        """The position as it crosses into the native search core (``Game.search_rules``): one
+        plain value its C game reads (the draughts family: a tuple of masks and counters, never
+        attribute reads).  Default: the state itself, for a game the core calls back in Python."""
+        return self
+
     # --- when the arbiter is someone else ---------------------------------------------------
     def play_on(self) -> bool:
         """The arbiter (a GUI, a tournament manager with other draw rules) plays on in a position
@@ -236,8 +249,11 @@ class Game(ABC):
     which loses, and whose raw positions are the whole state apart from the draw counters.
     ``native`` says that the game's rules run in the compiled kernel (``mcts_engine/native``):
     the draughts family where the kernel is built; every other game runs its Python rules.
-    ``kernel`` is that compiled kernel (None elsewhere), and ``kernel_with(terms)`` the kernel
-    evaluating with the draughts evaluation's positional terms (the ``Eval*`` options).
+    ``kernel`` is that compiled kernel (None elsewhere).
+    ``search_parameters`` is the game's own search parameters: a frozen dataclass whose fields
+    are engine options (``engine_options.engine_field``), listed by the protocol for this game
+    only (the draughts family's evaluation terms); ``search_rules(parameters)`` gives the native
+    rules the search core runs with them.
     """
 
     name: str
@@ -248,6 +264,7 @@ class Game(ABC):
     endgame_tables: bool = False
     native: bool = False
     kernel: Any = None
+    search_parameters: type = NoSearchParameters
     schema: Schema = Schema("this game")   # the options this game accepts: none by default
 
     registry_entry: tuple | None = None    # set by the registry: how to rebuild this game by name
@@ -266,9 +283,10 @@ class Game(ABC):
         self.schema = schema
         self.options = {name: values[name] for name in schema.names()}
 
-    def kernel_with(self, terms) -> Any:
-        """The native kernel evaluating with the positional ``terms`` (an
-        ``evaluation.EvalTerms``).  Default: ``kernel``, for games without such terms."""
+    def search_rules(self, parameters: Any) -> Any:
+        """The native rules the search core runs this game on with ``parameters`` (an instance
+        of ``search_parameters``), or None where the game runs its Python rules (the core then
+        calls its states back).  Default: ``kernel``, for games that declare no parameters."""
         return self.kernel
 
     @abstractmethod

@@ -37,16 +37,16 @@ int buf_reserve(MoveBuf *b, size_t n)
 int movebuf_push(MoveBuf *b, const MoveSlot *m)
 {
     if (buf_reserve(b, b->n + 1) < 0)
-        return -1;
+        return GAME_ERROR;
     b->m[b->n++] = *m;
-    return 0;
+    return GAME_OK;
 }
 
 void buf_release(Tree *t, MoveBuf *b)
 {
-    if (t->b->retains_moves)
+    if (t->g->flags & GAME_OBJECT_MOVES)
         for (size_t i = 0; i < b->n; i++)
-            t->b->move_release(t->b, &b->m[i]);
+            move_release(t->g, &b->m[i]);
     b->n = 0;
 }
 
@@ -117,14 +117,14 @@ void release_below(Tree *t, uint32_t node)
         return;
     for (uint32_t i = n->first; i < n->first + n->n_moves; i++) {
         release_below(t, i);
-        t->b->move_release(t->b, &t->nodes[i].move);
+        move_release(t->g, &t->nodes[i].move);
     }
 }
 
 /* A node's children are dropped; its moves will be listed again if it is reached. */
 static void drop_children(Tree *t, uint32_t node)
 {
-    if (t->b->retains_moves)
+    if (t->g->flags & GAME_OBJECT_MOVES)
         release_below(t, node);
     Node *n = &t->nodes[node];
     n->first = 0;

@@ -1,8 +1,7 @@
-/* Conversions at the boundary: masks, moves and DraughtsState objects in and out of native form. */
+/* Conversions at the boundary: masks, moves and DraughtsState's raw tuples in and out of native form. */
 #include "glue.h"
 
-PyObject *SIXTY_FOUR, *S_OWN, *S_OPP, *S_KINGS, *S_TURN, *S_PLY, *S_PROGRESS, *S_CAPTURE, *S_DRAWN, *S_RUNS,
-    *S_HISTORY, *S_RANDOM;
+PyObject *SIXTY_FOUR, *S_RANDOM;
 
 int to_u128(PyObject *o, u128 *out)
 {
@@ -101,75 +100,53 @@ int parse_move(PyObject *o, u128 *frm, u128 *to, u128 *cap, int *crowned)
     return 0;
 }
 
-/* --- DraughtsState objects ----------------------------------------------------------------
- * A state is read into a native position (its masks, counters, Frisian runs and repetition
- * history) and written back after the work.  The history is written back as the part of
- * the old tuple that is still its start, plus the keys added. */
-static int get_i64(PyObject *state, PyObject *name, int64_t *out)
-{
-    PyObject *v = PyObject_GetAttr(state, name);
-    if (!v)
-        return -1;
-    int r = to_i64(v, out);
-    Py_DECREF(v);
-    return r;
-}
+/* --- DraughtsState's raw tuple -------------------------------------------------------------
+ * A state crosses the boundary as one tuple, DraughtsState.raw(): (own, opp, kings, turn, ply,
+ * progress_ply, capture_ply, drawn, runs, history), runs the Frisian (square, count) pairs of
+ * both players and history the keys (turn, own, opp, kings) since the last irreversible move.
+ * It is read into a native position, and a position is written out as a new tuple whose
+ * history is the part of the old tuple that is still its start, plus the keys added. */
+enum { RAW_OWN, RAW_OPP, RAW_KINGS, RAW_TURN, RAW_PLY, RAW_PROGRESS, RAW_CAPTURE, RAW_DRAWN, RAW_RUNS, RAW_HISTORY,
+       RAW_SIZE };
 
-static int get_mask(PyObject *state, PyObject *name, u128 *out)
-{
-    PyObject *v = PyObject_GetAttr(state, name);
-    if (!v)
-        return -1;
-    int r = to_u128(v, out);
-    Py_DECREF(v);
-    return r;
-}
-
-int read_state(const Rules *r, PyObject *state, StateIn *s)
+int read_state(const Rules *r, PyObject *raw, StateIn *s)
 {
     int64_t turn;
     memset(s, 0, sizeof(*s));
-    if (get_mask(state, S_OWN, &s->own) < 0 || get_mask(state, S_OPP, &s->opp) < 0
-        || get_mask(state, S_KINGS, &s->kings) < 0 || get_i64(state, S_TURN, &turn) < 0
-        || get_i64(state, S_PLY, &s->ply) < 0 || get_i64(state, S_PROGRESS, &s->progress_ply) < 0
-        || get_i64(state, S_CAPTURE, &s->capture_ply) < 0)
+    if (!PyTuple_Check(raw) || PyTuple_GET_SIZE(raw) != RAW_SIZE) {
+        PyErr_SetString(PyExc_TypeError, "a draughts position is DraughtsState.raw(): a tuple of 10 items");
+        return -1;
+    }
+    PyObject **item = &PyTuple_GET_ITEM(raw, 0);
+    if (to_u128(item[RAW_OWN], &s->own) < 0 || to_u128(item[RAW_OPP], &s->opp) < 0
+        || to_u128(item[RAW_KINGS], &s->kings) < 0 || to_i64(item[RAW_TURN], &turn) < 0
+        || to_i64(item[RAW_PLY], &s->ply) < 0 || to_i64(item[RAW_PROGRESS], &s->progress_ply) < 0
+        || to_i64(item[RAW_CAPTURE], &s->capture_ply) < 0)
         return -1;
     if (turn != 0 && turn != 1) {
-        PyErr_SetString(PyExc_ValueError, "state.turn must be 0 or 1");
+        PyErr_SetString(PyExc_ValueError, "the position's turn must be 0 or 1");
         return -1;
     }
     s->turn = (int)turn;
-    PyObject *drawn = PyObject_GetAttr(state, S_DRAWN);
-    if (!drawn)
-        return -1;
-    s->drawn = PyObject_IsTrue(drawn);
-    Py_DECREF(drawn);
+    s->drawn = PyObject_IsTrue(item[RAW_DRAWN]);
     if (s->drawn < 0)
         return -1;
-    PyObject *runs = PyObject_GetAttr(state, S_RUNS);
-    if (!runs)
-        return -1;
+    PyObject *runs = item[RAW_RUNS];
     if (!PyTuple_Check(runs) || PyTuple_GET_SIZE(runs) != 4) {
-        Py_DECREF(runs);
-        PyErr_SetString(PyExc_ValueError, "state.runs must be a tuple of four ints");
+        PyErr_SetString(PyExc_ValueError, "the position's runs must be a tuple of four ints");
         return -1;
     }
-    int bad = to_u128(PyTuple_GET_ITEM(runs, 0), &s->run_sq[0]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 1), &s->run_n[0]) < 0
-              || to_u128(PyTuple_GET_ITEM(runs, 2), &s->run_sq[1]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 3), &s->run_n[1]) < 0;
-    Py_DECREF(runs);
-    if (bad)
+    if (to_u128(PyTuple_GET_ITEM(runs, 0), &s->run_sq[0]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 1), &s->run_n[0]) < 0
+        || to_u128(PyTuple_GET_ITEM(runs, 2), &s->run_sq[1]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 3), &s->run_n[1]) < 0)
         return -1;
     RawArgs a = {s->own, s->opp, s->kings, s->run_sq[0] | s->run_sq[1], s->turn};
     if (!masks_fit(r, &a))
         return -1;
-    s->history = PyObject_GetAttr(state, S_HISTORY);
-    if (!s->history)
-        return -1;
-    if (!PyTuple_Check(s->history)) {
-        Py_CLEAR(s->history);
-        PyErr_SetString(PyExc_ValueError, "state.history must be a tuple");
+    if (!PyTuple_Check(item[RAW_HISTORY])) {
+        PyErr_SetString(PyExc_ValueError, "the position's history must be a tuple");
         return -1;
     }
+    s->history = Py_NewRef(item[RAW_HISTORY]);
     return 0;
 }
 
@@ -202,50 +179,34 @@ static PyObject *key_tuple(int turn, u128 own, u128 opp, u128 kings)
     return t;
 }
 
-static int set_attr_steal(PyObject *state, PyObject *name, PyObject *value)
+/* The history of a position written out: the old tuple's first `old_hist` keys (none without
+ * `in`), then `new_keys`. */
+static PyObject *history_tuple(const StateIn *in, size_t old_hist, PyObject *new_keys)
 {
-    if (!value)
-        return -1;
-    int r = PyObject_SetAttr(state, name, value);
-    Py_DECREF(value);
-    return r;
-}
-
-/* Write the position back; `old_hist` keys of the old tuple are still the history's start. */
-static int write_state(PyObject *state, const StateIn *in, u128 own, u128 opp, u128 kings, int turn, int64_t ply,
-                       int64_t progress, int64_t capture, int drawn, const u128 run_sq[2], const int64_t run_n[2],
-                       size_t old_hist, PyObject *new_keys)
-{
-    if (set_attr_steal(state, S_OWN, from_u128(own)) < 0 || set_attr_steal(state, S_OPP, from_u128(opp)) < 0
-        || set_attr_steal(state, S_KINGS, from_u128(kings)) < 0 || set_attr_steal(state, S_TURN, PyLong_FromLong(turn)) < 0
-        || set_attr_steal(state, S_PLY, PyLong_FromLongLong(ply)) < 0
-        || set_attr_steal(state, S_PROGRESS, PyLong_FromLongLong(progress)) < 0
-        || set_attr_steal(state, S_CAPTURE, PyLong_FromLongLong(capture)) < 0
-        || PyObject_SetAttr(state, S_DRAWN, drawn ? Py_True : Py_False) < 0)
-        return -1;
-    if (run_sq[0] != in->run_sq[0] || run_sq[1] != in->run_sq[1] || run_n[0] != in->run_n[0] || run_n[1] != in->run_n[1]) {
-        PyObject *runs = Py_BuildValue("(NLNL)", from_u128(run_sq[0]), (long long)run_n[0], from_u128(run_sq[1]),
-                                       (long long)run_n[1]);
-        if (set_attr_steal(state, S_RUNS, runs) < 0)
-            return -1;
-    }
-    Py_ssize_t n_old = (Py_ssize_t)old_hist, n_new = PyList_GET_SIZE(new_keys);
-    if (n_old == PyTuple_GET_SIZE(in->history) && n_new == 0)
-        return 0;
+    Py_ssize_t n_old = in ? (Py_ssize_t)old_hist : 0, n_new = PyList_GET_SIZE(new_keys);
+    if (in && n_old == PyTuple_GET_SIZE(in->history) && n_new == 0)
+        return Py_NewRef(in->history);
     PyObject *hist = PyTuple_New(n_old + n_new);
     if (!hist)
-        return -1;
-    for (Py_ssize_t i = 0; i < n_old; i++) {
-        PyObject *item = PyTuple_GET_ITEM(in->history, i);
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(hist, i, item);
-    }
-    for (Py_ssize_t i = 0; i < n_new; i++) {
-        PyObject *item = PyList_GET_ITEM(new_keys, i);
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(hist, n_old + i, item);
-    }
-    return set_attr_steal(state, S_HISTORY, hist);
+        return NULL;
+    for (Py_ssize_t i = 0; i < n_old; i++)
+        PyTuple_SET_ITEM(hist, i, Py_NewRef(PyTuple_GET_ITEM(in->history, i)));
+    for (Py_ssize_t i = 0; i < n_new; i++)
+        PyTuple_SET_ITEM(hist, n_old + i, Py_NewRef(PyList_GET_ITEM(new_keys, i)));
+    return hist;
+}
+
+/* A position as DraughtsState.raw() gives it. */
+static PyObject *raw_tuple(const StateIn *in, u128 own, u128 opp, u128 kings, int turn, int64_t ply, int64_t progress,
+                           int64_t capture, int drawn, const u128 run_sq[2], const int64_t run_n[2], size_t old_hist,
+                           PyObject *new_keys)
+{
+    PyObject *hist = history_tuple(in, old_hist, new_keys);
+    if (!hist)
+        return NULL;
+    return Py_BuildValue("(NNNiLLLO(NLNL)N)", from_u128(own), from_u128(opp), from_u128(kings), turn, (long long)ply,
+                         (long long)progress, (long long)capture, drawn ? Py_True : Py_False, from_u128(run_sq[0]),
+                         (long long)run_n[0], from_u128(run_sq[1]), (long long)run_n[1], hist);
 }
 
 #define STATE_OPS(W, BB)                                                                                   \
@@ -273,21 +234,21 @@ static int write_state(PyObject *state, const StateIn *in, u128 own, u128 opp, u
         p->n_hist = p->n_kept = (size_t)n;                                                                 \
         return 0;                                                                                          \
     }                                                                                                      \
-    int store_##W(PyObject *state, const StateIn *in, Pos##W *p)                                    \
+    PyObject *raw_##W(const StateIn *in, const Pos##W *p)                                                 \
     {                                                                                                      \
-        size_t kept = p->n_kept;                                                                           \
+        size_t kept = in ? p->n_kept : 0;                                                                  \
         PyObject *keys = PyList_New(0);                                                                    \
-        if (!keys) return -1;                                                                              \
+        if (!keys) return NULL;                                                                            \
         for (size_t i = kept; i < p->n_hist; i++) {                                                        \
             PyObject *key = key_tuple(p->hist[i].turn, p->hist[i].own, p->hist[i].opp, p->hist[i].kings); \
-            if (!key || PyList_Append(keys, key) < 0) { Py_XDECREF(key); Py_DECREF(keys); return -1; }     \
+            if (!key || PyList_Append(keys, key) < 0) { Py_XDECREF(key); Py_DECREF(keys); return NULL; }   \
             Py_DECREF(key);                                                                                \
         }                                                                                                  \
         u128 sq[2] = {p->run_sq[0], p->run_sq[1]};                                                         \
-        int r = write_state(state, in, p->own, p->opp, p->kings, p->turn, p->ply, p->progress_ply,         \
-                            p->capture_ply, p->drawn, sq, p->run_n, kept, keys);                           \
+        PyObject *raw = raw_tuple(in, p->own, p->opp, p->kings, p->turn, p->ply, p->progress_ply,          \
+                                  p->capture_ply, p->drawn, sq, p->run_n, kept, keys);                     \
         Py_DECREF(keys);                                                                                   \
-        return r;                                                                                          \
+        return raw;                                                                                        \
     }
 
 STATE_OPS(64, u64)
@@ -298,19 +259,8 @@ STATE_OPS(128, u128)
 int intern_names(void)
 {
     SIXTY_FOUR = PyLong_FromLong(64);
-    S_OWN = PyUnicode_InternFromString("own");
-    S_OPP = PyUnicode_InternFromString("opp");
-    S_KINGS = PyUnicode_InternFromString("kings");
-    S_TURN = PyUnicode_InternFromString("turn");
-    S_PLY = PyUnicode_InternFromString("ply");
-    S_PROGRESS = PyUnicode_InternFromString("progress_ply");
-    S_CAPTURE = PyUnicode_InternFromString("capture_ply");
-    S_DRAWN = PyUnicode_InternFromString("drawn");
-    S_RUNS = PyUnicode_InternFromString("runs");
-    S_HISTORY = PyUnicode_InternFromString("history");
     S_RANDOM = PyUnicode_InternFromString("random");
-    return SIXTY_FOUR && S_OWN && S_OPP && S_KINGS && S_TURN && S_PLY && S_PROGRESS && S_CAPTURE && S_DRAWN
-                   && S_RUNS && S_HISTORY && S_RANDOM ? 0 : -1;
+    return SIXTY_FOUR && S_RANDOM ? 0 : -1;
 }
 
 PyObject *outcome_value(double v)

@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game.h"
+#include "rand.h"
+
 typedef uint64_t u64;
 typedef unsigned __int128 u128;
 
@@ -64,18 +67,7 @@ typedef struct {
     int n_points;
 } Rules;
 
-/* Where random numbers come from: a native generator, or a Python callable (random.random),
- * so that a playout can draw exactly as the Python reference does. */
-typedef struct Rand {
-    double (*next)(struct Rand *);
-    u64 s[4];                         /* xoshiro256** state */
-    void *py_callable;                /* PyObject * for the Python source */
-    int failed;                       /* the Python source raised */
-} Rand;
 
-double rand_native_next(Rand *r);
-u64 rand_next_u64(Rand *r);
-void rand_seed(Rand *r, u64 seed);
 
 /* The endgame tables, as the search probes them: one solved material each (its values in a
  * buffer the Python side keeps alive), read-only and shared by every searcher. */
@@ -93,6 +85,10 @@ typedef struct {
     TableRef *t;
     int n, max_pieces;
 } Tables;
+
+/* A move in the search's MoveSlot (game.h): the captured mask in w[0] (low) and w[1] (high),
+ * then from, to and crowned as square numbers in b[SLOT_FROM], b[SLOT_TO], b[SLOT_CROWNED]. */
+enum { SLOT_FROM = 16, SLOT_TO = 17, SLOT_CROWNED = 18 };
 
 /* The generator instantiated for each word (draughts_impl.h). */
 #define DECLARE_KERNEL(SUFFIX, BB)                                                             \
@@ -127,7 +123,7 @@ typedef struct {
                              Move##SUFFIX *out);                                               \
     double playout_##SUFFIX(const Rules *r, Pos##SUFFIX *p, int64_t max_plies, Rand *rand,     \
                             Scratch##SUFFIX *s, Move##SUFFIX *record, int *turns,              \
-                            size_t record_cap, size_t *n_record, int *oom);                    \
+                            size_t record_cap, size_t *n_record, int *oom, const Halt *halt);  \
     int64_t table_index_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, const int classes[4]); \
     void scratch_free_##SUFFIX(Scratch##SUFFIX *s);                                            \
     int table_probe_##SUFFIX(const Rules *r, const Tables *tables, const Pos##SUFFIX *p,        \

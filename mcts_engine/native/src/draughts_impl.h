@@ -747,13 +747,15 @@ int FN(random_move)(const Rules *r, const POS *p, Rand *rand, SCRATCH *s, MOVE *
 }
 
 double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATCH *s, MOVE *record, int *turns,
-                   size_t record_cap, size_t *n_record, int *oom)
+                   size_t record_cap, size_t *n_record, int *oom, const Halt *halt)
 {
     ScanOut o;
     s->oom = 0;
     for (int64_t i = 0; i < max_plies; i++) {
         if (record && *n_record == record_cap)
             return -3.0;     /* the caller's record is full: it grows it and goes on */
+        if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
+            return -1.0;     /* the search is over: cut off here */
         if (p->drawn)
             return 0.5;
         if (r->goal == GOAL_CROWN && p->kings)
@@ -957,44 +959,57 @@ int FN(table_probe)(const Rules *r, const Tables *tables, const POS *p, double *
     return 1;
 }
 
-#ifdef MCTS_SEARCH_H
 /* ------------------------------------------------------------------------------------------
- * The search core's backend: positions are POS structs, moves MoveSlots of square numbers.
+ * The draughts kernel's implementation of the C game interface (game.h): positions are POS
+ * structs, moves MoveSlots laid out as SLOT_* (draughts.h).  Only running out of memory fails.
  * ---------------------------------------------------------------------------------------- */
 typedef struct {
-    const Rules *r;
+    const Rules *r;                   /* first: the glue reads a game instance's Rules here */
     const Tables *tables;
     SCRATCH s;
-} CAT(BackendCtx, SUFFIX);
-#define CTX CAT(BackendCtx, SUFFIX)
+} CAT(GameCtx, SUFFIX);
+#define CTX CAT(GameCtx, SUFFIX)
+#define RULES(g) (((const CTX *)(g)->ctx)->r)
 
 static inline MOVE slot_move(const MoveSlot *m)
 {
     MOVE x;
-    x.frm = (BB)1 << m->d.frm;
-    x.to = (BB)1 << m->d.to;
-    x.cap = (BB)(((u128)m->d.cap_hi << 64) | m->d.cap_lo);
-    x.crowned = m->d.crowned;
+    x.frm = (BB)1 << m->b[SLOT_FROM];
+    x.to = (BB)1 << m->b[SLOT_TO];
+    x.cap = (BB)(((u128)m->w[1] << 64) | m->w[0]);
+    x.crowned = m->b[SLOT_CROWNED];
     return x;
 }
 
-static int b_pos_init(Backend *b, void *pos)
+static inline MoveSlot move_slot(const MOVE *m)
 {
-    (void)b;
-    memset(pos, 0, sizeof(POS));
-    return 0;
+    MoveSlot slot;
+    memset(&slot, 0, sizeof(slot));
+    slot.w[0] = (u64)m->cap;
+    slot.w[1] = (u64)((u128)m->cap >> 64);
+    slot.b[SLOT_FROM] = (uint8_t)CTZ(m->frm);
+    slot.b[SLOT_TO] = (uint8_t)CTZ(m->to);
+    slot.b[SLOT_CROWNED] = (uint8_t)m->crowned;
+    return slot;
 }
 
-static void b_pos_free(Backend *b, void *pos)
+static int g_pos_init(const GameIface *g, void *pos)
 {
-    (void)b;
+    (void)g;
+    memset(pos, 0, sizeof(POS));
+    return GAME_OK;
+}
+
+static void g_pos_free(const GameIface *g, void *pos)
+{
+    (void)g;
     free(((POS *)pos)->hist);
     ((POS *)pos)->hist = NULL;
 }
 
-static int b_pos_copy(Backend *b, void *dst, const void *src)
+static int g_copy(const GameIface *g, void *dst, const void *src)
 {
-    (void)b;
+    (void)g;
     POS *d = dst;
     const POS *s = src;
     KEY *hist = d->hist;
@@ -1008,101 +1023,100 @@ static int b_pos_copy(Backend *b, void *dst, const void *src)
             c *= 2;
         KEY *h = realloc(d->hist, c * sizeof(KEY));
         if (!h)
-            return -1;
+            return GAME_ERROR;
         d->hist = h;
         d->cap_hist = c;
     }
     if (s->n_hist)
         memcpy(d->hist, s->hist, s->n_hist * sizeof(KEY));
-    return 0;
+    return GAME_OK;
 }
 
-static int b_to_move(Backend *b, const void *pos)
+static int g_to_move(const GameIface *g, const void *pos, int *player)
 {
-    (void)b;
-    return ((const POS *)pos)->turn;
+    (void)g;
+    *player = ((const POS *)pos)->turn;
+    return GAME_OK;
 }
 
-static int b_list(Backend *b, void *pos, MoveBuf *out)
+static int g_legal(const GameIface *g, void *pos, MoveBuf *out)
 {
-    CTX *c = b->ctx;
+    CTX *c = g->ctx;
     POS *p = pos;
     if (p->drawn || (p->kings && c->r->goal == GOAL_CROWN))
-        return 0;
+        return GAME_OK;
     if (FN(legal)(c->r, p->own, p->opp, p->kings, p->turn, FN(frozen)(c->r, p), &c->s) < 0)
-        return -1;
+        return GAME_ERROR;
     for (size_t i = 0; i < c->s.n; i++) {
-        const MOVE *m = &c->s.moves[i];
-        MoveSlot slot;
-        memset(&slot, 0, sizeof(slot));
-        slot.d.frm = (uint8_t)CTZ(m->frm);
-        slot.d.to = (uint8_t)CTZ(m->to);
-        slot.d.cap_lo = (u64)m->cap;
-        slot.d.cap_hi = (u64)((u128)m->cap >> 64);
-        slot.d.crowned = (uint8_t)m->crowned;
+        MoveSlot slot = move_slot(&c->s.moves[i]);
         if (movebuf_push(out, &slot) < 0)
-            return -1;
+            return GAME_ERROR;
     }
-    return 0;
+    return GAME_OK;
 }
 
-static int b_play(Backend *b, void *pos, const MoveSlot *m)
+static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
 {
-    CTX *c = b->ctx;
     MOVE x = slot_move(m);
     int oom = 0;
-    FN(play)(c->r, pos, &x, &oom);
-    return oom ? -1 : 0;
+    FN(play)(RULES(g), pos, &x, &oom);
+    return oom ? GAME_ERROR : GAME_OK;
 }
 
-static double b_outcome(Backend *b, void *pos)
+static int g_outcome(const GameIface *g, void *pos, double *result)
 {
-    CTX *c = b->ctx;
-    return FN(outcome)(c->r, pos);
+    *result = FN(outcome)(RULES(g), pos);
+    return *result < 0.0 ? GAME_RUNNING : GAME_OVER;
 }
 
-static double b_evaluate(Backend *b, void *pos)
+static int g_evaluate(const GameIface *g, void *pos, double *value)
 {
-    CTX *c = b->ctx;
     const POS *p = pos;
-    return FN(evaluate)(c->r, p->own, p->opp, p->kings, p->turn);
+    *value = FN(evaluate)(RULES(g), p->own, p->opp, p->kings, p->turn);
+    return GAME_OK;
 }
 
 /* DraughtsState.heuristic: the material a move gains for its mover. */
-static double b_heuristic(Backend *b, void *pos, const MoveSlot *m)
+static int g_heuristic(const GameIface *g, void *pos, const MoveSlot *m, double *value)
 {
-    CTX *c = b->ctx;
+    const Rules *r = RULES(g);
     const POS *p = pos;
     MOVE x = slot_move(m);
-    double kv = c->r->king_value;
+    double kv = r->king_value;
     double gain = (double)POPCNT(x.cap & ~p->kings) + kv * (double)POPCNT(x.cap & p->kings);
-    if (c->r->goal == GOAL_CROWN && x.crowned)
-        return gain + 1000.0;
+    if (r->goal == GOAL_CROWN && x.crowned) {
+        *value = gain + 1000.0;
+        return GAME_OK;
+    }
     if (x.crowned)
         gain += kv - 1.0;
-    return c->r->goal == GOAL_LOSE ? -gain : gain;
+    *value = r->goal == GOAL_LOSE ? -gain : gain;
+    return GAME_OK;
 }
 
-static int b_is_capture(Backend *b, void *pos, const MoveSlot *m)
+static int g_is_capture(const GameIface *g, void *pos, const MoveSlot *m)
 {
-    (void)b;
+    (void)g;
     (void)pos;
-    return m->d.cap_lo != 0 || m->d.cap_hi != 0;
+    return m->w[0] != 0 || m->w[1] != 0 ? GAME_YES : GAME_NO;
 }
 
-static double b_random_playout(Backend *b, void *pos, int64_t plies, Rand *rng)
+static int g_playout(const GameIface *g, void *pos, int64_t max_plies, Rand *rng, const Halt *halt, double *result)
 {
-    CTX *c = b->ctx;
+    CTX *c = g->ctx;
     size_t n = 0;
     int oom = 0;
-    double r = FN(playout)(c->r, pos, plies, rng, &c->s, NULL, NULL, 0, &n, &oom);
-    return r <= -2.0 ? -2.0 : r;
+    double r = FN(playout)(c->r, pos, max_plies, rng, &c->s, NULL, NULL, 0, &n, &oom, halt);
+    if (r <= -2.0)
+        return GAME_ERROR;
+    *result = r;
+    return r < 0.0 ? GAME_RUNNING : GAME_OVER;
 }
 
-static int b_oracle(Backend *b, void *pos, double *result, int *plies)
+static int g_oracle(const GameIface *g, void *pos, double *result, int *plies)
 {
-    CTX *c = b->ctx;
-    return FN(table_probe)(c->r, c->tables, pos, result, plies);
+    CTX *c = g->ctx;
+    return FN(table_probe)(c->r, c->tables, pos, result, plies) == 1 ? GAME_YES : GAME_NO;
 }
 
 /* Quiescence search: alpha-beta over the capture sequences (captures are compulsory, so a side
@@ -1179,80 +1193,64 @@ double FN(quiesce)(const Rules *r, const Tables *tables, POS *p, SCRATCH *s)
     return p->turn == 0 ? v : 1.0 - v;
 }
 
-static int b_quiesce(Backend *b, void *pos, double *value)
+static int g_quiesce(const GameIface *g, void *pos, double *value)
 {
-    CTX *c = b->ctx;
+    CTX *c = g->ctx;
     *value = FN(quiesce)(c->r, c->tables, pos, &c->s);
-    return *value >= 0.0;
+    return *value >= 0.0 ? GAME_YES : GAME_NO;
 }
 
-static uint64_t b_move_hash(Backend *b, const MoveSlot *m)
+static int g_move_hash(const GameIface *g, const MoveSlot *m, uint64_t *hash)
 {
-    (void)b;
-    uint64_t x = ((uint64_t)m->d.frm | (uint64_t)m->d.to << 8 | (uint64_t)m->d.crowned << 16) ^ m->d.cap_lo * 0x9e3779b97f4a7c15ULL
-                 ^ m->d.cap_hi * 0xc2b2ae3d27d4eb4fULL;
+    (void)g;
+    uint64_t x = ((uint64_t)m->b[SLOT_FROM] | (uint64_t)m->b[SLOT_TO] << 8 | (uint64_t)m->b[SLOT_CROWNED] << 16)
+                 ^ m->w[0] * 0x9e3779b97f4a7c15ULL ^ m->w[1] * 0xc2b2ae3d27d4eb4fULL;
     x ^= x >> 31;
     x *= 0xbf58476d1ce4e5b9ULL;
-    return x ^ (x >> 29);
+    *hash = x ^ (x >> 29);
+    return GAME_OK;
 }
 
-static int b_move_equal(Backend *b, const MoveSlot *x, const MoveSlot *y)
+static int g_move_equal(const GameIface *g, const MoveSlot *x, const MoveSlot *y)
 {
-    (void)b;
-    return x->d.frm == y->d.frm && x->d.to == y->d.to && x->d.cap_lo == y->d.cap_lo && x->d.cap_hi == y->d.cap_hi
-           && x->d.crowned == y->d.crowned;
+    (void)g;
+    return x->w[0] == y->w[0] && x->w[1] == y->w[1] && x->b[SLOT_FROM] == y->b[SLOT_FROM]
+           && x->b[SLOT_TO] == y->b[SLOT_TO] && x->b[SLOT_CROWNED] == y->b[SLOT_CROWNED] ? GAME_YES : GAME_NO;
 }
 
-static void b_move_keep(Backend *b, MoveSlot *m)
-{
-    (void)b;
-    (void)m;
-}
+static const GameOps CAT(GAME_OPS_, SUFFIX) = {
+    .pos_init = g_pos_init, .pos_free = g_pos_free, .copy = g_copy, .to_move = g_to_move, .legal = g_legal,
+    .play = g_play, .outcome = g_outcome, .evaluate = g_evaluate, .heuristic = g_heuristic,
+    .is_capture = g_is_capture, .playout = g_playout, .oracle = g_oracle, .quiesce = g_quiesce,
+    .move_hash = g_move_hash, .move_equal = g_move_equal,
+};
 
-/* A backend of the draughts kernel for one tree (its own scratch buffers); -1 out of memory. */
-int FN(backend_init)(Backend *b, const Rules *r, const Tables *tables)
+/* An instance of the game for one searcher (its own scratch buffers); -1 out of memory. */
+int FN(draughts_game_open)(GameIface *g, const Rules *r, const Tables *tables)
 {
     CTX *c = calloc(1, sizeof(CTX));
     if (!c)
         return -1;
     c->r = r;
     c->tables = tables;
-    memset(b, 0, sizeof(*b));
-    b->ctx = c;
-    b->pos_size = sizeof(POS);
-    b->compulsory_captures = 1;
-    b->retains_moves = 0;
-    b->pos_init = b_pos_init;
-    b->pos_free = b_pos_free;
-    b->pos_copy = b_pos_copy;
-    b->to_move = b_to_move;
-    b->list = b_list;
-    b->play = b_play;
-    b->outcome = b_outcome;
-    b->evaluate = b_evaluate;
-    b->heuristic = b_heuristic;
-    b->is_capture = b_is_capture;
-    b->random_playout = b_random_playout;
-    b->oracle = b_oracle;
-    b->quiesce = b_quiesce;
-    b->move_hash = b_move_hash;
-    b->move_equal = b_move_equal;
-    b->move_retain = b_move_keep;
-    b->move_release = b_move_keep;
+    g->ops = &CAT(GAME_OPS_, SUFFIX);
+    g->ctx = c;
+    g->pos_size = sizeof(POS);
+    g->flags = GAME_COMPULSORY_CAPTURES;
     return 0;
 }
 
-void FN(backend_free)(Backend *b)
+void FN(draughts_game_close)(GameIface *g)
 {
-    CTX *c = b->ctx;
+    CTX *c = g->ctx;
     if (c) {
         FN(scratch_free)(&c->s);
         free(c);
     }
-    b->ctx = NULL;
+    g->ctx = NULL;
 }
+#undef RULES
 #undef CTX
-#endif
 
 #undef CAT_
 #undef CAT

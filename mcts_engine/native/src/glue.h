@@ -8,9 +8,8 @@
 
 #include "search.h"
 
-/* interned attribute names (convert.c) */
-extern PyObject *SIXTY_FOUR, *S_OWN, *S_OPP, *S_KINGS, *S_TURN, *S_PLY, *S_PROGRESS, *S_CAPTURE, *S_DRAWN,
-    *S_RUNS, *S_HISTORY, *S_RANDOM;
+/* interned constants (convert.c) */
+extern PyObject *SIXTY_FOUR, *S_RANDOM;
 int intern_names(void);
 
 int to_u128(PyObject *o, u128 *out);
@@ -24,7 +23,7 @@ PyObject *outcome_value(double v);
 typedef struct { u128 own, opp, kings, frozen; int turn; } RawArgs;
 int masks_fit(const Rules *r, const RawArgs *a);
 
-/* A DraughtsState read into native form: masks, counters, Frisian runs, repetition history. */
+/* A DraughtsState's raw tuple read into native form: masks, counters, Frisian runs, repetition history. */
 typedef struct {
     u128 own, opp, kings;
     int turn, drawn;
@@ -34,11 +33,11 @@ typedef struct {
     PyObject *history;        /* the state's tuple (a new reference) */
 } StateIn;
 
-int read_state(const Rules *r, PyObject *state, StateIn *s);
+int read_state(const Rules *r, PyObject *raw, StateIn *s);
 int load_64(const StateIn *in, Pos64 *p);
 int load_128(const StateIn *in, Pos128 *p);
-int store_64(PyObject *state, const StateIn *in, Pos64 *p);
-int store_128(PyObject *state, const StateIn *in, Pos128 *p);
+PyObject *raw_64(const StateIn *in, const Pos64 *p);     /* the position as a new raw tuple (`in` may be NULL) */
+PyObject *raw_128(const StateIn *in, const Pos128 *p);
 
 /* fanorona.c: Fanorona's capture chains (the Python rules' ``extend``) */
 PyObject *fanorona_setup(PyObject *self, PyObject *args);
@@ -52,9 +51,36 @@ typedef struct {
 extern PyTypeObject RandomType;
 Rand *rand_source(PyObject *rng, Rand *local, PyObject **method);
 
-/* kernel.c */
+/* --- games across the boundary ---------------------------------------------------------------
+ * How the search object makes a game instance for each searcher and moves positions and moves
+ * between a game's Python rules and its C game interface: one GameGlue per kind of rules (the
+ * draughts kernel for each word, the Python callback game).  A native rules object is a
+ * RulesObject (the base type of DraughtsKernel and any native game to come) that names its glue. */
+typedef struct {
+    const Tables *tables;      /* the endgame tables a native game probes (may be empty) */
+    PyObject *rng;             /* the Python game: the random.Random its playouts draw from */
+    PyObject *oracle;          /* the Python game: the tables' probe(state) or NULL */
+    int compulsory_captures;   /* the Python game: a cut-off plays pending captures first */
+} GameArgs;
+
+typedef struct GameGlue {
+    int (*open)(PyObject *rules, const GameArgs *args, GameIface *g);   /* -1 with an exception set */
+    void (*close)(GameIface *g);
+    int (*pos_load)(GameIface *g, PyObject *raw, void *pos);    /* State.raw() into a position */
+    PyObject *(*pos_raw)(GameIface *g, const void *pos);         /* a position as State.raw() gives it */
+    int (*move_in)(GameIface *g, PyObject *move, MoveSlot *out); /* a Python object move stays borrowed */
+    PyObject *(*move_out)(GameIface *g, const MoveSlot *m);      /* a new reference */
+} GameGlue;
+
 typedef struct {
     PyObject_HEAD
+    const GameGlue *glue;
+} RulesObject;
+extern PyTypeObject RulesType;
+
+/* kernel.c */
+typedef struct {
+    RulesObject base;
     Rules rules;
     Scratch64 s64;
     Scratch128 s128;
@@ -62,13 +88,15 @@ typedef struct {
 } KernelObject;
 extern PyTypeObject KernelType;
 
-/* backend_python.c */
-int backend_python_init(Backend *b, PyObject *rng, PyObject *oracle, int compulsory_captures);
-void backend_python_free(Backend *b);
+/* draughts_glue.c: the kernel's glue for each word */
+extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
 
-/* tree.c */
-extern PyTypeObject SearchTreeType;
+/* game_python.c: a game on its Python rules */
+extern const GameGlue PYTHON_GLUE;
+
+/* search_object.c */
+extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);
-PyObject *table_final(PyObject *self, PyObject *args);
+PyObject *merge_roots(PyObject *self, PyObject *args);
 
 #endif

@@ -2,6 +2,8 @@
  * makes, and their hot operations on raw masks and on DraughtsState objects. */
 #include "glue.h"
 
+#include <math.h>
+
 static int spec_int(PyObject *spec, const char *key, int *out)
 {
     PyObject *v = PyDict_GetItemString(spec, key);
@@ -253,6 +255,7 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
     r->n_points = 0;
     for (int i = 0; i < 128; i++)
         r->ordinal[i] = (r->points >> i) & 1 ? r->n_points++ : -1;
+    self->base.glue = r->wide ? &DRAUGHTS_GLUE_128 : &DRAUGHTS_GLUE_64;   /* the word, chosen once */
     return 0;
 }
 
@@ -529,7 +532,7 @@ static PyObject *Kernel_quiesce(KernelObject *self, PyObject *state)
 static PyObject *Kernel_random_move(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "random_move(state, rng)");
+        PyErr_SetString(PyExc_TypeError, "random_move(raw, rng)");
         return NULL;
     }
     Rand local, *rand;
@@ -577,11 +580,12 @@ static PyObject *Kernel_random_move(KernelObject *self, PyObject *const *args, P
 static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "play(state, move)");
+        PyErr_SetString(PyExc_TypeError, "play(raw, move)");
         return NULL;
     }
     u128 frm, to, cap;
-    int crowned, oom = 0, r = -1;
+    int crowned, oom = 0;
+    PyObject *out = NULL;
     if (parse_move(args[1], &frm, &to, &cap, &crowned) < 0)
         return NULL;
     StateIn in;
@@ -592,7 +596,7 @@ static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize
         Move128 m = {frm, to, cap, crowned};
         if (load_128(&in, &p) == 0) {
             play_128(&self->rules, &p, &m, &oom);
-            r = oom ? (PyErr_NoMemory(), -1) : store_128(args[0], &in, &p);
+            out = oom ? PyErr_NoMemory() : raw_128(&in, &p);
             free(p.hist);
         }
     } else {
@@ -600,14 +604,12 @@ static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize
         Move64 m = {(u64)frm, (u64)to, (u64)cap, crowned};
         if (load_64(&in, &p) == 0) {
             play_64(&self->rules, &p, &m, &oom);
-            r = oom ? (PyErr_NoMemory(), -1) : store_64(args[0], &in, &p);
+            out = oom ? PyErr_NoMemory() : raw_64(&in, &p);
             free(p.hist);
         }
     }
     Py_DECREF(in.history);
-    if (r < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return out;
 }
 
 /* A record of the moves a playout played, grown as it fills. */
@@ -631,7 +633,7 @@ static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize
                 cap = c;                                                                                  \
             }                                                                                             \
             v = playout_##W(&self->rules, p, max_plies - (int64_t)n, rand, s, record ? moves : NULL,      \
-                            turns, cap, &n, &oom);                                                        \
+                            turns, cap, &n, &oom, NULL);                                                  \
             if (v != -3.0) break;                                                                         \
         }                                                                                                 \
         if (oom) PyErr_NoMemory();                                                                        \
@@ -652,7 +654,7 @@ PLAYOUT_OPS(128)
 static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs < 3 || nargs > 4) {
-        PyErr_SetString(PyExc_TypeError, "playout(state, rng, max_plies, record=None)");
+        PyErr_SetString(PyExc_TypeError, "playout(raw, rng, max_plies, record=None)");
         return NULL;
     }
     PyObject *state = args[0], *rng = args[1], *record = nargs > 3 && args[3] != Py_None ? args[3] : NULL;
@@ -675,31 +677,31 @@ static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ss
     ScratchUse u;
     scratch_take(self, &u);
     double v = -2.0;
-    int stored = -1;
+    PyObject *after = NULL;
     if (WIDE(self)) {
         Pos128 p;
         if (load_128(&in, &p) == 0) {
             v = run_playout_128(self, &p, max_plies, rand, u.s128, record);
-            stored = v > -2.0 ? store_128(state, &in, &p) : -1;
+            after = v > -2.0 ? raw_128(&in, &p) : NULL;
             free(p.hist);
         }
     } else {
         Pos64 p;
         if (load_64(&in, &p) == 0) {
             v = run_playout_64(self, &p, max_plies, rand, u.s64, record);
-            stored = v > -2.0 ? store_64(state, &in, &p) : -1;
+            after = v > -2.0 ? raw_64(&in, &p) : NULL;
             free(p.hist);
         }
     }
     scratch_give(self, &u);
     Py_DECREF(in.history);
     Py_XDECREF(method);
-    if (stored < 0) {
+    if (!after) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_RuntimeError, "native playout failed");
         return NULL;
     }
-    return outcome_value(v);
+    return Py_BuildValue("(NN)", outcome_value(v), after);
 }
 
 /* playouts(state, count, seed): `count` random playouts to the end from `state` (left as it
@@ -730,7 +732,7 @@ static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ss
                     if (!h) oom = 1; else { p.hist = h; p.cap_hist = c; p.hist[p.n_hist++] = start.hist[j]; } \
                 } else p.hist[p.n_hist++] = start.hist[j];                                                \
             size_t n_rec = 0;                                                                             \
-            double v = playout_##W(&self->rules, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom); \
+            double v = playout_##W(&self->rules, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom, NULL); \
             if (v < 0) { oom = 1; break; }                                                                \
             out[v == 1.0 ? 0 : v == 0.5 ? 1 : 2]++;                                                       \
             out[3] += p.ply - start.ply;                                                                  \
@@ -749,7 +751,7 @@ BATCH_OPS(128)
 static PyObject *Kernel_playouts(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "playouts(state, count, seed)");
+        PyErr_SetString(PyExc_TypeError, "playouts(raw, count, seed)");
         return NULL;
     }
     long count = PyLong_AsLong(args[1]);
@@ -769,12 +771,42 @@ static PyObject *Kernel_playouts(KernelObject *self, PyObject *const *args, Py_s
     return Py_BuildValue("(LLLL)", (long long)out[0], (long long)out[1], (long long)out[2], (long long)out[3]);
 }
 
+/* with_terms(weights): a kernel of the same rules evaluating with the positional terms'
+ * `weights` (EvalTerms' order): the draughts family's search parameters, per search. */
+static PyObject *Kernel_with_terms(KernelObject *self, PyObject *weights)
+{
+    if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != N_TERMS) {
+        PyErr_Format(PyExc_ValueError, "with_terms: %d weights", N_TERMS);
+        return NULL;
+    }
+    KernelObject *k = (KernelObject *)KernelType.tp_alloc(&KernelType, 0);
+    if (!k)
+        return NULL;
+    k->base.glue = self->base.glue;
+    k->rules = self->rules;
+    k->rules.any_term = 0;
+    for (int i = 0; i < N_TERMS; i++) {
+        double w = PyFloat_AsDouble(PyTuple_GET_ITEM(weights, i));
+        if ((w == -1.0 && PyErr_Occurred()) || !isfinite(w)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "with_terms: a weight is not finite");
+            Py_DECREF(k);
+            return NULL;
+        }
+        k->rules.terms[i] = w;
+        k->rules.any_term |= w != 0.0;
+    }
+    return (PyObject *)k;
+}
+
 static PyObject *Kernel_get_wide(KernelObject *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->rules.wide);
 }
 
 static PyMethodDef Kernel_methods[] = {
+    {"with_terms", (PyCFunction)Kernel_with_terms, METH_O,
+     "with_terms(weights): these rules evaluating with the positional terms' weights (a new kernel)."},
     {"legal", (PyCFunction)(void (*)(void))Kernel_legal, METH_FASTCALL,
      "legal(own, opp, kings, turn, frozen=0): the legal moves of a raw position, as the Python generator lists them."},
     {"jumpers", (PyCFunction)(void (*)(void))Kernel_jumpers, METH_FASTCALL,
@@ -788,19 +820,19 @@ static PyMethodDef Kernel_methods[] = {
     {"table_index", (PyCFunction)(void (*)(void))Kernel_table_index, METH_FASTCALL,
      "table_index(own, opp, kings, classes): the endgame tables' index of a position of the material "
      "classes = (own kings, own men, other kings, other men)."},
-    {"outcome", (PyCFunction)Kernel_outcome, METH_O, "outcome(state): DraughtsState.outcome()."},
+    {"outcome", (PyCFunction)Kernel_outcome, METH_O, "outcome(raw): DraughtsState.outcome() of the position State.raw() gives."},
     {"quiesce", (PyCFunction)Kernel_quiesce, METH_O,
-     "quiesce(state): the first player's value after alpha-beta over the pending captures, or None."},
+     "quiesce(raw): the first player's value after alpha-beta over the pending captures, or None."},
     {"random_move", (PyCFunction)(void (*)(void))Kernel_random_move, METH_FASTCALL,
-     "random_move(state, rng): DraughtsState.random_move(rng), drawing as it does."},
+     "random_move(raw, rng): DraughtsState.random_move(rng), drawing as it does."},
     {"play", (PyCFunction)(void (*)(void))Kernel_play, METH_FASTCALL,
-     "play(state, move): DraughtsState.play(move), counters and history included."},
+     "play(raw, move): the raw position after DraughtsState.play(move), counters and history included."},
     {"playouts", (PyCFunction)(void (*)(void))Kernel_playouts, METH_FASTCALL,
-     "playouts(state, count, seed): count random playouts from state, in C without the GIL: "
+     "playouts(raw, count, seed): count random playouts from the position, in C without the GIL: "
      "(first player's wins, draws, second player's wins, plies)."},
     {"playout", (PyCFunction)(void (*)(void))Kernel_playout, METH_FASTCALL,
-     "playout(state, rng, max_plies, record=None): DraughtsState.playout in place; rng is a native Random "
-     "or an object with random() (then the draws are those of the Python loop)."},
+     "playout(raw, rng, max_plies, record=None): DraughtsState.playout: (its result or None, the raw position "
+     "after); rng is a native Random or an object with random() (then the draws are those of the Python loop)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -815,6 +847,7 @@ PyTypeObject KernelType = {
     .tp_basicsize = sizeof(KernelObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "DraughtsKernel(spec): one draughts variant's rules, compiled (spec from rules/draughts/kernel.py).",
+    .tp_base = &RulesType,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Kernel_init,
     .tp_dealloc = (destructor)Kernel_dealloc,

@@ -1,20 +1,33 @@
-/* mcts_engine.native._core: the CPython face of the native kernel.
+/* mcts_engine.native._core: the CPython face of the native core.
  *
- * DraughtsKernel (kernel.c) compiles a draughts variant from the tables the Python rules
- * already built and offers the rules' hot operations; SearchTree (tree.c) is the one search
- * core; Random (random.c) the native random source; fanorona_chains (fanorona.c) Fanorona's
- * capture chains.  Moves cross the boundary as the Python
- * rules' tuples (from, to, captured, crowned) on the same bit layout, so nothing is translated.
+ * Search (search_object.c) is the one search core, StopFlag what stops it; DraughtsKernel
+ * (kernel.c) compiles a draughts variant from the tables the Python rules already built and
+ * offers the rules' hot operations, and is a Rules object: a game the search runs natively
+ * through the C game interface (game.h).  Random (random.c) is the native random source;
+ * fanorona_chains (fanorona.c) Fanorona's capture chains.  Moves cross the boundary as the
+ * Python rules' values (draughts: (from, to, captured, crowned) on the same bit layout) and
+ * positions as State.raw(), so nothing is parsed or translated.
  */
 #include "glue.h"
+
+int search_types_ready(void);
+PyObject *report_type(void);
+
+PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mcts_engine.native._core.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The base of every native rules object: a game the search core runs through the C game interface.",
+};
 
 static PyMethodDef core_functions[] = {
     {"table_select", table_select, METH_VARARGS,
      "table_select(settings, parent_visits, children): the index of the child the core's selection enters; each "
      "child (n, w, d, v, prior, proven, proof, mover).  For table tests."},
-    {"table_final", table_final, METH_VARARGS,
-     "table_final(settings, children): the index of the root child the core's final choice plays, or None.  For "
-     "table tests."},
+    {"merge_roots", merge_roots, METH_VARARGS,
+     "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
+     "move to play (the core's final choice, or the majority of `votes`)."},
     {"fanorona_setup", fanorona_setup, METH_VARARGS,
      "fanorona_setup(points, neighbours, near): Fanorona's lines, from rules/fanorona.py, once."},
     {"fanorona_chains", fanorona_chains, METH_VARARGS,
@@ -25,9 +38,19 @@ static PyMethodDef core_functions[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "mcts_engine.native._core",
-    "The native kernel: compiled draughts rules (DraughtsKernel), the search core (SearchTree), a random source.", -1,
+    "The native core: the search (Search, StopFlag), compiled draughts rules (DraughtsKernel), a random source.", -1,
     core_functions, NULL, NULL, NULL, NULL,
 };
+
+static int add_type(PyObject *m, const char *name, PyTypeObject *type)
+{
+    Py_INCREF(type);
+    if (PyModule_AddObject(m, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
 
 PyMODINIT_FUNC PyInit__core(void)
 {
@@ -39,19 +62,17 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
 #endif
-    if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&KernelType) < 0 || PyType_Ready(&SearchTreeType) < 0)
+    if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&KernelType) < 0
+        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0)
         return NULL;
     if (intern_names() < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
-    Py_INCREF(&RandomType);
-    Py_INCREF(&KernelType);
-    Py_INCREF(&SearchTreeType);
-    if (PyModule_AddObject(m, "Random", (PyObject *)&RandomType) < 0
-        || PyModule_AddObject(m, "DraughtsKernel", (PyObject *)&KernelType) < 0
-        || PyModule_AddObject(m, "SearchTree", (PyObject *)&SearchTreeType) < 0) {
+    if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
+        || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
+        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,6 +1,9 @@
 /* The search core's playouts: a policy plays to the end or the cut-off; a cut-off plays the
  * pending captures (at most `quiescence` plies, where captures are compulsory), then asks the
- * oracle, then evaluate().  MAST learns from every move of its playouts. */
+ * oracle, then evaluate().  MAST learns from every move of its playouts.
+ *
+ * Every playout ends: PlayoutDepth 0 means at most PLAYOUT_CAP plies (game.h), and a playout
+ * the search's halt flags interrupt is cut off where it stands, like one at its depth. */
 #include "search_internal.h"
 
 #include <math.h>
@@ -42,12 +45,11 @@ static MastEntry *mast_find(Tree *t, const MoveSlot *move, uint64_t hash, int pl
             e->hash = key;
             e->player = (uint8_t)player;
             e->move = *move;
-            if (t->b->retains_moves)
-                t->b->move_retain(t->b, &e->move);
+            move_retain(t->g, &e->move);
             m->n++;
             return e;
         }
-        if (e->hash == key && e->player == player && t->b->move_equal(t->b, &e->move, move) == 1)
+        if (e->hash == key && e->player == player && t->g->ops->move_equal(t->g, &e->move, move) == GAME_YES)
             return e;
     }
 }
@@ -55,25 +57,25 @@ static MastEntry *mast_find(Tree *t, const MoveSlot *move, uint64_t hash, int pl
 void mast_clear(Tree *t)
 {
     Mast *m = &t->mast;
-    if (t->b && t->b->retains_moves)
+    if (t->g)
         for (size_t i = 0; i < m->cap; i++)
             if (m->e[i].used)
-                t->b->move_release(t->b, &m->e[i].move);
+                move_release(t->g, &m->e[i].move);
     free(m->e);
     memset(m, 0, sizeof(*m));
 }
 
-/* The playout's choice among `t->buf2`'s moves (not empty); -1 on a callback error. */
+/* The playout's choice among `t->buf2`'s moves (not empty); -1 on an error of the game. */
 static long choose(Tree *t, void *pos, int player)
 {
     MoveBuf *b = &t->buf2;
-    Backend *be = t->b;
+    const GameIface *g = t->g;
     size_t n = b->n;
     switch (t->s.policy) {
     case POLICY_CAPTURE: {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            int c = be->is_capture(be, pos, &b->m[i]);
+            int c = g->ops->is_capture(g, pos, &b->m[i]);
             if (c < 0)
                 return -1;
             if (c)
@@ -92,11 +94,13 @@ static long choose(Tree *t, void *pos, int player)
         for (size_t i = 0; i < n; i++) {
             double value;
             if (t->s.policy == POLICY_GREEDY) {
-                value = be->heuristic(be, pos, &b->m[i]);
-                if (isnan(value))
+                if (g->ops->heuristic(g, pos, &b->m[i], &value) < 0)
                     return -1;
             } else {
-                MastEntry *e = mast_find(t, &b->m[i], be->move_hash(be, &b->m[i]), player, 0);
+                uint64_t hash;
+                if (g->ops->move_hash(g, &b->m[i], &hash) < 0)
+                    return -1;
+                MastEntry *e = mast_find(t, &b->m[i], hash, player, 0);
                 value = e && e->count ? e->sum / e->count : 1.0;
             }
             if (value > best) {
@@ -128,8 +132,7 @@ static int record_move(Tree *t, Played *p, const MoveSlot *m, int player)
         p->cap = cap;
     }
     p->m[p->n] = *m;
-    if (t->b->retains_moves)
-        t->b->move_retain(t->b, &p->m[p->n]);
+    move_retain(t->g, &p->m[p->n]);
     p->player[p->n++] = (uint8_t)player;
     return 0;
 }
@@ -137,13 +140,15 @@ static int record_move(Tree *t, Played *p, const MoveSlot *m, int player)
 void mast_learn(Tree *t, Played *p, double result)
 {
     for (size_t i = 0; i < p->n; i++) {
-        MastEntry *e = mast_find(t, &p->m[i], t->b->move_hash(t->b, &p->m[i]), p->player[i], 1);
-        if (e) {
-            e->sum += for_mover(result, p->player[i]);
-            e->count++;
+        uint64_t hash;
+        if (t->g->ops->move_hash(t->g, &p->m[i], &hash) == GAME_OK) {
+            MastEntry *e = mast_find(t, &p->m[i], hash, p->player[i], 1);
+            if (e) {
+                e->sum += for_mover(result, p->player[i]);
+                e->count++;
+            }
         }
-        if (t->b->retains_moves)
-            t->b->move_release(t->b, &p->m[i]);
+        move_release(t->g, &p->m[i]);
     }
     p->n = 0;
 }
@@ -153,40 +158,49 @@ static int play_choice(Tree *t, void *pos, size_t i, Played *rec, int player)
 {
     if (rec && record_move(t, rec, &t->buf2.m[i], player) < 0)
         return -1;
-    return t->b->play(t->b, pos, &t->buf2.m[i]);
+    return t->g->ops->play(t->g, pos, &t->buf2.m[i]);
 }
 
-/* A leaf's value by the backend's quiescence search (QuiescenceSearch on); -1 where it has none. */
+/* The game's result at `pos` if it is over: GAME_OVER with *result, GAME_RUNNING, GAME_ERROR. */
+static int finished(Tree *t, void *pos, double *result)
+{
+    return t->g->ops->outcome(t->g, pos, result);
+}
+
+/* A leaf's value by the game's quiescence search (QuiescenceSearch on); -1 where it has none,
+ * -2 on an error. */
 double leaf_quiesce(Tree *t, void *pos)
 {
     double value;
-    if (!t->s.qsearch || !t->b->quiesce || t->b->quiesce(t->b, pos, &value) != 1)
+    if (!t->s.qsearch || !t->g->ops->quiesce)
         return -1.0;
-    return value;
+    int r = t->g->ops->quiesce(t->g, pos, &value);
+    return r < 0 ? -2.0 : (r == GAME_YES ? value : -1.0);
 }
 
 static double cut_off(Tree *t, void *pos, Played *rec, int running)
 {
-    Backend *b = t->b;   /* running: the game is known to go on (a playout cut off, a quiet move listed) */
-    if (t->s.qsearch && b->quiesce) {
+    const GameIface *g = t->g;   /* running: the game is known to go on (a playout cut off, a quiet move listed) */
+    double r;
+    if (t->s.qsearch && g->ops->quiesce) {
         if (!running) {
-            double r = b->outcome(b, pos);
-            if (r != -1.0)
-                return r;
+            int over = finished(t, pos, &r);
+            if (over != GAME_RUNNING)
+                return over < 0 ? -2.0 : r;
         }
         double v = leaf_quiesce(t, pos);
-        if (v >= 0.0)
+        if (v >= 0.0 || v == -2.0)
             return v;
     }
-    for (int q = 0; b->compulsory_captures && q < t->s.quiescence; q++) {
+    for (int q = 0; (g->flags & GAME_COMPULSORY_CAPTURES) && q < t->s.quiescence; q++) {
         buf_release(t, &t->buf2);
-        if (b->list(b, pos, &t->buf2) < 0)
+        if (g->ops->legal(g, pos, &t->buf2) < 0)
             return -2.0;
         if (!t->buf2.n) {
             running = 0;  /* over: the outcome below says how */
             break;
         }
-        int c = b->is_capture(b, pos, &t->buf2.m[0]);
+        int c = g->ops->is_capture(g, pos, &t->buf2.m[0]);
         if (c < 0)
             return -2.0;
         if (!c) {
@@ -194,47 +208,53 @@ static double cut_off(Tree *t, void *pos, Played *rec, int running)
             break;
         }
         size_t i = rand_below(&t->rng, t->buf2.n);
-        int player = b->to_move(b, pos);
-        if (player < 0 || play_choice(t, pos, i, rec, player) < 0)
+        int player;
+        if (g->ops->to_move(g, pos, &player) < 0 || play_choice(t, pos, i, rec, player) < 0)
             return -2.0;
         running = 0;
     }
     buf_release(t, &t->buf2);
     if (!running) {
-        double r = b->outcome(b, pos);
-        if (r != -1.0)
-            return r;
+        int over = finished(t, pos, &r);
+        if (over != GAME_RUNNING)
+            return over < 0 ? -2.0 : r;
     }
-    if (b->oracle) {
-        double result;
+    if (g->ops->oracle) {
         int plies;
-        int hit = b->oracle(b, pos, &result, &plies);
+        int hit = g->ops->oracle(g, pos, &r, &plies);
         if (hit < 0)
             return -2.0;
-        if (hit)
-            return result;
+        if (hit == GAME_YES)
+            return r;
     }
-    return b->evaluate(b, pos);
+    return g->ops->evaluate(g, pos, &r) < 0 ? -2.0 : r;
 }
 
 double simulate(Tree *t, void *pos, Played *rec)
 {
-    Backend *b = t->b;
-    int64_t depth = t->s.playout_depth > 0 ? t->s.playout_depth : NO_LIMIT_PLY;
+    const GameIface *g = t->g;
+    int64_t depth = t->s.playout_depth > 0 ? t->s.playout_depth : PLAYOUT_CAP;
+    double r;
     if (t->s.policy == POLICY_RANDOM) {
-        double r = b->random_playout(b, pos, depth, &t->rng);
-        if (r != -1.0)
-            return r;
+        int over = g->ops->playout(g, pos, depth, &t->rng, t->halt, &r);
+        if (over != GAME_RUNNING)
+            return over < 0 ? -2.0 : r;
         return cut_off(t, pos, NULL, 1);
     }
     for (int64_t ply = 0; ply < depth; ply++) {
+        if (ply % HALT_CHECK == HALT_CHECK - 1 && halted(t->halt))
+            break;
         buf_release(t, &t->buf2);
-        if (b->list(b, pos, &t->buf2) < 0)
+        if (g->ops->legal(g, pos, &t->buf2) < 0)
             return -2.0;
-        if (!t->buf2.n)
-            return b->outcome(b, pos);
-        int player = b->to_move(b, pos);
-        long i = player < 0 ? -1 : choose(t, pos, player);
+        if (!t->buf2.n) {
+            int over = finished(t, pos, &r);
+            return over < 0 ? -2.0 : (over == GAME_OVER ? r : 0.5);
+        }
+        int player;
+        if (g->ops->to_move(g, pos, &player) < 0)
+            return -2.0;
+        long i = choose(t, pos, player);
         if (i < 0 || play_choice(t, pos, (size_t)i, rec, player) < 0)
             return -2.0;
     }

@@ -1,5 +1,6 @@
 /* The one search core: UCT with implicit minimax, progressive bias and widening, cut-off
- * playouts, MCTS-Solver proofs and the endgame tables' oracle, over a node arena.
+ * playouts, MCTS-Solver proofs and the endgame tables' oracle, over a node arena: one tree and
+ * its iterations (the loop that runs them until a limit is run.c, the final choice final.c).
  *
  * An iteration copies the root position, descends by the selection rule through nodes
  * whose moves are all expanded, expands one untried move (listing a node's moves the first
@@ -10,20 +11,11 @@
  *
  * The arena and its pruning are arena.c, the playouts playout.c.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "search_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 
 /* ------------------------------------------------------------------------------------------
@@ -165,23 +157,24 @@ static int path_push(Tree *t, size_t depth, uint32_t node)
  * -1 error. */
 static int list_moves(Tree *t, uint32_t node, void *pos)
 {
-    Backend *b = t->b;
+    const GameIface *g = t->g;
     MoveBuf *buf = &t->buf;
     buf->n = 0;
-    if (b->list(b, pos, buf) < 0)
+    if (g->ops->legal(g, pos, buf) < 0) {
+        buf_release(t, buf);
         return -1;
-    if (buf_reserve(buf, buf->n) < 0)
+    }
+    if (buf_reserve(buf, buf->n) < 0) {
+        buf_release(t, buf);
+        t->error = ERR_MEMORY;
         return -1;
+    }
     int priors = t->s.prior_weight != 0.0 || t->s.widening > 0.0;
     for (size_t i = 0; i < buf->n; i++) {
         buf->h[i] = 0.0;
-        if (priors) {
-            double h = b->heuristic(b, pos, &buf->m[i]);
-            if (isnan(h)) {
-                buf_release(t, buf);
-                return -1;
-            }
-            buf->h[i] = h;
+        if (priors && g->ops->heuristic(g, pos, &buf->m[i], &buf->h[i]) < 0) {
+            buf_release(t, buf);
+            return -1;
         }
     }
     uint32_t first = 0;
@@ -213,36 +206,37 @@ static int list_moves(Tree *t, uint32_t node, void *pos)
 /* The result of the new leaf `child` (at `depth`), or -1 when a playout is due; -2 error. */
 static double expand(Tree *t, size_t depth, uint32_t node, void *pos)
 {
-    Backend *b = t->b;
+    const GameIface *g = t->g;
     Node *n = &t->nodes[node];
     uint32_t child = n->first + n->n_open++;
-    if (path_push(t, depth + 1, child) < 0 || b->play(b, pos, &t->nodes[child].move) < 0)
+    if (path_push(t, depth + 1, child) < 0 || g->ops->play(g, pos, &t->nodes[child].move) < 0)
         return -2.0;
     Node *ch = &t->nodes[child];
-    int to_move = b->to_move(b, pos);
-    if (to_move < 0)
+    int to_move;
+    if (g->ops->to_move(g, pos, &to_move) < 0)
         return -2.0;
     ch->to_move = (uint8_t)to_move;
-    double result = b->outcome(b, pos);
-    if (result == -2.0)
+    double result;
+    int over = g->ops->outcome(g, pos, &result);
+    if (over < 0)
         return -2.0;
-    if (result >= 0.0) {
+    if (over == GAME_OVER) {
         prove(t, depth + 1, for_mover(result, ch->mover), 0);
-    } else if (b->oracle) {
-        double hit_result;
+    } else {
+        result = -1.0;
         int plies;
-        int hit = b->oracle(b, pos, &hit_result, &plies);
+        int hit = g->ops->oracle ? g->ops->oracle(g, pos, &result, &plies) : GAME_NO;
         if (hit < 0)
             return -2.0;
-        if (hit) {
-            result = hit_result;
+        if (hit == GAME_YES)
             prove(t, depth + 1, for_mover(result, ch->mover), plies);
-        }
+        else
+            result = -1.0;
     }
     if (t->s.minimax_weight != 0.0) {
         double first = result >= 0.0 ? result : leaf_quiesce(t, pos);
-        if (first < 0.0)
-            first = b->evaluate(b, pos);
+        if (first == -1.0 && g->ops->evaluate(g, pos, &first) < 0)
+            return -2.0;
         if (first == -2.0)
             return -2.0;
         t->nodes[child].v = (float)for_mover(first, t->nodes[child].mover);
@@ -263,11 +257,11 @@ static void backup(Tree *t, size_t depth, double result)
     }
 }
 
-static int iterate(Tree *t)
+int tree_iterate(Tree *t)
 {
-    Backend *b = t->b;
+    const GameIface *g = t->g;
     void *pos = t->pos;
-    if (b->pos_copy(b, pos, t->root_pos) < 0)
+    if (g->ops->copy(g, pos, t->root_pos) < 0)
         return -1;
     uint32_t node = t->root;
     size_t depth = 0;
@@ -294,12 +288,11 @@ static int iterate(Tree *t)
             }
             n = &t->nodes[node];
             if (!n->n_moves) {                   /* the game is over here */
-                result = b->outcome(b, pos);
-                if (result < 0.0) {
-                    if (result == -2.0)
-                        return -1;
+                int over = g->ops->outcome(g, pos, &result);
+                if (over < 0)
+                    return -1;
+                if (over == GAME_RUNNING)
                     result = 0.5;                /* no move, yet not over: count it a draw */
-                }
                 prove(t, depth, for_mover(result, n->mover), 0);
                 break;
             }
@@ -314,7 +307,7 @@ static int iterate(Tree *t)
         if (!n->n_open)
             break;
         uint32_t child = select_child(t, node);
-        if (b->play(b, pos, &t->nodes[child].move) < 0 || path_push(t, depth + 1, child) < 0)
+        if (g->ops->play(g, pos, &t->nodes[child].move) < 0 || path_push(t, depth + 1, child) < 0)
             return -1;
         node = child;
         depth++;
@@ -338,19 +331,22 @@ static int iterate(Tree *t)
 /* ------------------------------------------------------------------------------------------
  * The tree's life
  * ---------------------------------------------------------------------------------------- */
-int tree_init(Tree *t, Backend *b, const SearchSettings *s, uint32_t capacity, u64 seed)
+int tree_init(Tree *t, GameIface *g, const SearchSettings *s, uint32_t capacity, uint64_t seed)
 {
     memset(t, 0, sizeof(*t));
-    t->b = b;
+    if (pthread_mutex_init(&t->lock, NULL) != 0)
+        return -1;
+    t->g = g;
     t->s = *s;
     t->capacity = capacity < MIN_CAPACITY ? MIN_CAPACITY : capacity;
     t->nodes = malloc((size_t)t->capacity * sizeof(Node));
-    t->root_pos = calloc(1, b->pos_size);
-    t->pos = calloc(1, b->pos_size);
-    t->scratch_pos = calloc(1, b->pos_size);
+    t->root_pos = calloc(1, g->pos_size);
+    t->pos = calloc(1, g->pos_size);
+    t->scratch_pos = calloc(1, g->pos_size);
     if (!t->nodes || !t->root_pos || !t->pos || !t->scratch_pos)
         return -1;
-    if (b->pos_init(b, t->root_pos) < 0 || b->pos_init(b, t->pos) < 0 || b->pos_init(b, t->scratch_pos) < 0)
+    if (g->ops->pos_init(g, t->root_pos) < 0 || g->ops->pos_init(g, t->pos) < 0
+        || g->ops->pos_init(g, t->scratch_pos) < 0)
         return -1;
     rand_seed(&t->rng, seed);
     t->used = 1;
@@ -359,9 +355,9 @@ int tree_init(Tree *t, Backend *b, const SearchSettings *s, uint32_t capacity, u
 
 static void release_all(Tree *t)
 {
-    if (t->root && t->b->retains_moves) {
+    if (t->root && (t->g->flags & GAME_OBJECT_MOVES)) {
         release_below(t, t->root);
-        t->b->move_release(t->b, &t->nodes[t->root].move);
+        move_release(t->g, &t->nodes[t->root].move);
     }
 }
 
@@ -377,7 +373,7 @@ void tree_clear(Tree *t)
  * from the root is t->path[0..depth]. */
 static void release_outside(Tree *t, size_t depth)
 {
-    if (!t->b->retains_moves)
+    if (!(t->g->flags & GAME_OBJECT_MOVES))
         return;
     for (size_t k = 0; k < depth; k++) {
         Node *n = &t->nodes[t->path[k]];
@@ -385,9 +381,9 @@ static void release_outside(Tree *t, size_t depth)
             if (i == t->path[k + 1])
                 continue;
             release_below(t, i);
-            t->b->move_release(t->b, &t->nodes[i].move);
+            move_release(t->g, &t->nodes[i].move);
         }
-        t->b->move_release(t->b, &n->move);
+        move_release(t->g, &n->move);
     }
 }
 
@@ -395,12 +391,27 @@ static int new_root(Tree *t, const void *pos)
 {
     tree_clear(t);
     uint32_t root = alloc_block(t, 1);
-    int to_move = t->b->to_move(t->b, pos);
-    if (to_move < 0)
+    int to_move;
+    if (t->g->ops->to_move(t->g, pos, &to_move) < 0)
         return -1;
     node_reset(&t->nodes[root], 1 - to_move, to_move);
     t->root = root;
-    return t->b->pos_copy(t->b, t->root_pos, pos);
+    return t->g->ops->copy(t->g, t->root_pos, pos);
+}
+
+/* The root child (or deeper node) reached from `node` by move `m` among the expanded
+ * children: its slot, 0 for none, -1 on an error. */
+static int64_t child_by_move(Tree *t, uint32_t node, const MoveSlot *m)
+{
+    Node *n = &t->nodes[node];
+    for (uint32_t i = n->first; n->listed && i < n->first + n->n_open; i++) {
+        int eq = t->g->ops->move_equal(t->g, &t->nodes[i].move, m);
+        if (eq < 0)
+            return -1;
+        if (eq == GAME_YES)
+            return i;
+    }
+    return 0;
 }
 
 int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk)
@@ -411,30 +422,22 @@ int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk)
         if (path_push(t, 0, node) < 0)
             return -1;
         for (size_t k = 0; k < n_walk && node; k++) {
-            Node *n = &t->nodes[node];
-            uint32_t found = 0;
-            for (uint32_t i = n->first; n->listed && i < n->first + n->n_open; i++) {
-                int eq = t->b->move_equal(t->b, &t->nodes[i].move, &walk[k]);
-                if (eq < 0)
-                    return -1;
-                if (eq) {
-                    found = i;
-                    break;
-                }
-            }
-            node = found;
+            int64_t found = child_by_move(t, node, &walk[k]);
+            if (found < 0)
+                return -1;
+            node = (uint32_t)found;
             if (node && path_push(t, ++depth, node) < 0)
                 return -1;
         }
-        int to_move = node ? t->b->to_move(t->b, pos) : 0;
-        if (to_move < 0)
+        int to_move = 0;
+        if (node && t->g->ops->to_move(t->g, pos, &to_move) < 0)
             return -1;
         if (node && t->nodes[node].to_move == to_move) {
             release_outside(t, depth);
             if (compact(t, node, -1) < 0)
                 return -1;
             t->frozen = 0;
-            return t->b->pos_copy(t->b, t->root_pos, pos) < 0 ? -1 : 1;
+            return t->g->ops->copy(t->g, t->root_pos, pos) < 0 ? -1 : 1;
         }
     }
     return new_root(t, pos) < 0 ? -1 : 0;
@@ -453,41 +456,26 @@ int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed)
     for (uint32_t i = root->first; i < root->first + root->n_moves; i++) {
         int wanted = 0;
         for (size_t k = 0; k < n_allowed && !wanted; k++) {
-            int eq = t->b->move_equal(t->b, &t->nodes[i].move, &allowed[k]);
+            int eq = t->g->ops->move_equal(t->g, &t->nodes[i].move, &allowed[k]);
             if (eq < 0)
                 return -1;
-            wanted = eq;
+            wanted = eq == GAME_YES;
         }
         if (wanted)
             t->nodes[root->first + keep++] = t->nodes[i];
-        else if (t->b->retains_moves)
-            t->b->move_release(t->b, &t->nodes[i].move);
+        else
+            move_release(t->g, &t->nodes[i].move);
     }
     root->n_moves = (uint16_t)keep;
     return 0;
 }
 
-int tree_run(Tree *t, int64_t max_iterations, double max_seconds, int max_depth)
+int tree_prune_if_full(Tree *t)
 {
-    double deadline = max_seconds > 0.0 ? now_seconds() + max_seconds : 0.0;
     uint32_t reserve = t->capacity / 32 + 256;
-    t->error = ERR_NONE;
-    for (int64_t i = 0; i < max_iterations; i++) {
-        if (tree_root_done(t))
-            break;
-        if (!t->frozen && t->capacity - t->used < reserve && prune(t) < 0) {
-            t->error = ERR_MEMORY;
-            return -1;
-        }
-        if (iterate(t) < 0) {
-            if (!t->error)
-                t->error = ERR_CALLBACK;
-            return -1;
-        }
-        if (max_depth > 0 && t->seldepth >= max_depth)
-            break;
-        if (deadline > 0.0 && now_seconds() >= deadline)
-            break;
+    if (!t->frozen && t->capacity - t->used < reserve && prune(t) < 0) {
+        t->error = ERR_MEMORY;
+        return -1;
     }
     return 0;
 }
@@ -496,45 +484,6 @@ int tree_root_done(const Tree *t)
 {
     const Node *r = &t->nodes[t->root];
     return r->proven != PROVEN_NONE && r->listed && r->n_open == r->n_moves;
-}
-
-static double mean(const Node *n) { return n->n ? n->w / n->n : 0.5; }
-
-uint32_t tree_final_child(const Tree *t)
-{
-    const Node *r = &t->nodes[t->root];
-    uint32_t best = 0;
-    if (!r->listed || !r->n_open)
-        return 0;
-    for (uint32_t i = r->first; i < r->first + r->n_open; i++)       /* the shortest proven win */
-        if (t->nodes[i].proven == 2 && (!best || t->nodes[i].proof < t->nodes[best].proof))
-            best = i;
-    if (best)
-        return best;
-    for (uint32_t i = r->first; i < r->first + r->n_open; i++) {
-        const Node *c = &t->nodes[i];
-        if (c->proven == 0)
-            continue;
-        if (!best) {
-            best = i;
-            continue;
-        }
-        const Node *b = &t->nodes[best];
-        if (t->s.final_move == FINAL_MAX) {
-            double vc = c->proven != PROVEN_NONE ? proven_value(c->proven) : mean(c);
-            double vb = b->proven != PROVEN_NONE ? proven_value(b->proven) : mean(b);
-            if (vc > vb || (vc == vb && c->n > b->n))
-                best = i;
-        } else if (c->n > b->n || (c->n == b->n && mean(c) > mean(b))) {
-            best = i;
-        }
-    }
-    if (best)
-        return best;
-    for (uint32_t i = r->first; i < r->first + r->n_open; i++)       /* the loss that lasts longest */
-        if (!best || t->nodes[i].proof > t->nodes[best].proof)
-            best = i;
-    return best;
 }
 
 uint32_t tree_best_child(const Tree *t, uint32_t node)
@@ -547,6 +496,19 @@ uint32_t tree_best_child(const Tree *t, uint32_t node)
     return best;
 }
 
+int tree_pv(Tree *t, const MoveSlot *m, MoveSlot *out, int cap)
+{
+    if (!t->root)
+        return 0;
+    int64_t node = child_by_move(t, t->root, m);
+    if (node <= 0)
+        return (int)node;
+    int k = 0;
+    for (uint32_t i = (uint32_t)node; i && k < cap; i = tree_best_child(t, i))
+        out[k++] = t->nodes[i].move;
+    return k;
+}
+
 int tree_hashfull(const Tree *t)
 {
     uint64_t per_mille = (uint64_t)t->used * 1000 / t->capacity;
@@ -555,13 +517,12 @@ int tree_hashfull(const Tree *t)
 
 void tree_free(Tree *t)
 {
-    if (!t->b)
+    if (!t->g)
         return;
     tree_clear(t);
     mast_clear(t);
     for (size_t i = 0; i < t->played.n; i++)
-        if (t->b->retains_moves)
-            t->b->move_release(t->b, &t->played.m[i]);
+        move_release(t->g, &t->played.m[i]);
     free(t->played.m);
     free(t->played.player);
     buf_release(t, &t->buf);
@@ -569,57 +530,43 @@ void tree_free(Tree *t)
     buf_free(&t->buf);
     buf_free(&t->buf2);
     if (t->root_pos)
-        t->b->pos_free(t->b, t->root_pos);
+        t->g->ops->pos_free(t->g, t->root_pos);
     if (t->pos)
-        t->b->pos_free(t->b, t->pos);
+        t->g->ops->pos_free(t->g, t->pos);
     if (t->scratch_pos)
-        t->b->pos_free(t->b, t->scratch_pos);
+        t->g->ops->pos_free(t->g, t->scratch_pos);
     free(t->root_pos);
     free(t->pos);
     free(t->scratch_pos);
     free(t->nodes);
     free(t->path);
+    pthread_mutex_destroy(&t->lock);
     memset(t, 0, sizeof(*t));
 }
 
 /* ------------------------------------------------------------------------------------------
- * The core's decisions on given statistics, for table tests (tests/test_search_core.py): a
- * root (slot 1, `parent_n` visits) with `n` expanded children (slots 2 ..).
+ * The core's selection on given statistics, for table tests (tests/mcts/test_search_core.py):
+ * a root (slot 1, `parent_n` visits) with `n` expanded children (slots 2 ..).
  * ---------------------------------------------------------------------------------------- */
-static int table_tree(Tree *t, const SearchSettings *s, uint32_t parent_n, const Node *children, int n)
-{
-    memset(t, 0, sizeof(*t));
-    t->s = *s;
-    t->nodes = calloc((size_t)n + 2, sizeof(Node));
-    if (!t->nodes)
-        return -1;
-    node_reset(&t->nodes[1], 1, 0);
-    t->nodes[1].n = parent_n;
-    t->nodes[1].listed = 1;
-    t->nodes[1].first = 2;
-    t->nodes[1].n_moves = t->nodes[1].n_open = (uint16_t)n;
-    memcpy(&t->nodes[2], children, (size_t)n * sizeof(Node));
-    t->root = 1;
-    t->capacity = t->used = (uint32_t)n + 2;
-    return 0;
-}
-
 int search_table_select(const SearchSettings *s, uint32_t parent_n, const Node *children, int n)
 {
-    Tree t;
-    if (n <= 0 || table_tree(&t, s, parent_n, children, n) < 0)
+    if (n <= 0)
         return -1;
+    Tree t;
+    memset(&t, 0, sizeof(t));
+    t.s = *s;
+    t.nodes = calloc((size_t)n + 2, sizeof(Node));
+    if (!t.nodes)
+        return -1;
+    node_reset(&t.nodes[1], 1, 0);
+    t.nodes[1].n = parent_n;
+    t.nodes[1].listed = 1;
+    t.nodes[1].first = 2;
+    t.nodes[1].n_moves = t.nodes[1].n_open = (uint16_t)n;
+    memcpy(&t.nodes[2], children, (size_t)n * sizeof(Node));
+    t.root = 1;
+    t.capacity = t.used = (uint32_t)n + 2;
     int i = (int)select_child(&t, 1) - 2;
     free(t.nodes);
     return i;
-}
-
-int search_table_final(const SearchSettings *s, const Node *children, int n)
-{
-    Tree t;
-    if (n <= 0 || table_tree(&t, s, 0, children, n) < 0)
-        return -1;
-    uint32_t best = tree_final_child(&t);
-    free(t.nodes);
-    return best ? (int)best - 2 : -1;
 }

@@ -1,25 +1,17 @@
 /* The one search core: UCT over a node arena, for every game.
  *
- * A game plugs in as a Backend: a table of operations on positions and moves.  The draughts
- * kernel's backends run entirely in C (draughts_impl.h); any other game's backend calls its
- * Python State through callbacks (backend_python.c).  The tree, selection, expansion,
- * playouts and their cut-off, backup, proofs, the Hash budget, tree reuse and the final
- * choice are written once, here (search.c).
+ * A game plugs in through the C game interface (game.h).  The tree, selection, expansion,
+ * playouts and their cut-off, backup, proofs, the Hash budget and tree reuse are search.c,
+ * arena.c and playout.c; the loop that runs one or several trees until a limit, on OS
+ * threads, is run.c; the final choice, root-parallel merges and votes included, is final.c.
  */
 #ifndef MCTS_SEARCH_H
 #define MCTS_SEARCH_H
 
-#include "draughts.h"
+#include <pthread.h>
 
-/* A move as the tree keeps it: a draughts move (square numbers and the captured mask), or a
- * Python object (a strong reference, released with the node). */
-typedef union {
-    struct {
-        u64 cap_lo, cap_hi;
-        uint8_t frm, to, crowned;
-    } d;
-    void *obj;
-} MoveSlot;
+#include "draughts.h"
+#include "game.h"
 
 /* One position of the tree: 64 bytes, so that Hash 64 holds a million nodes. */
 typedef struct {
@@ -44,49 +36,15 @@ typedef struct {
 
 enum { POLICY_RANDOM = 0, POLICY_CAPTURE = 1, POLICY_GREEDY = 2, POLICY_MAST = 3 };
 enum { FINAL_ROBUST = 0, FINAL_MAX = 1 };
-enum { ERR_NONE = 0, ERR_CALLBACK = 1, ERR_MEMORY = 2 };
+enum { MERGE_VISITS = 0, MERGE_VOTE = 1 };
+enum { ERR_NONE = 0, ERR_GAME = 1, ERR_MEMORY = 2 };
 
 typedef struct {
     double uct_c, prior_weight, minimax_weight, widening, epsilon;
     int policy, playout_depth, solver, final_move, quiescence;
-    int qsearch;          /* cut-offs and new leaves valued by the backend's quiescence search */
+    int qsearch;          /* cut-offs and new leaves valued by the game's quiescence search */
+    int merge;            /* MERGE_*: how several searchers' root statistics choose the move */
 } SearchSettings;
-
-/* A growing list of moves (listing a node, a playout's choices). */
-typedef struct {
-    MoveSlot *m;
-    double *h;             /* heuristics, when asked for */
-    size_t n, cap;
-} MoveBuf;
-
-/* What a game does for the core.  `ctx` is the backend's own data; positions are buffers of
- * `pos_size` bytes.  Operations that can fail (a Python callback raised) return -2 / -1 as
- * documented and leave the error to the caller (the tree stops its slice). */
-typedef struct Backend {
-    void *ctx;
-    size_t pos_size;
-    int compulsory_captures;     /* a cut-off plays pending captures first (draughts) */
-    int retains_moves;           /* moves are objects: retain and release them */
-    int (*pos_init)(struct Backend *b, void *pos);
-    void (*pos_free)(struct Backend *b, void *pos);
-    int (*pos_copy)(struct Backend *b, void *dst, const void *src);     /* 0 ok, -1 error */
-    int (*to_move)(struct Backend *b, const void *pos);
-    int (*list)(struct Backend *b, void *pos, MoveBuf *out);            /* moves appended; -1 error */
-    int (*play)(struct Backend *b, void *pos, const MoveSlot *m);       /* 0 ok, -1 error */
-    double (*outcome)(struct Backend *b, void *pos);                    /* -1 running, -2 error */
-    double (*evaluate)(struct Backend *b, void *pos);                   /* -2 error */
-    double (*heuristic)(struct Backend *b, void *pos, const MoveSlot *m); /* NAN error */
-    int (*is_capture)(struct Backend *b, void *pos, const MoveSlot *m);             /* -1 error */
-    double (*random_playout)(struct Backend *b, void *pos, int64_t plies, Rand *rng); /* -1 cut off, -2 error */
-    int (*oracle)(struct Backend *b, void *pos, double *result, int *plies);          /* 1 hit, 0 none, -1 error */
-    /* optional (NULL: none): the value of `pos` for the first player after alpha-beta over its
-     * pending captures (a quiescence search), 1 done, 0 not for this game */
-    int (*quiesce)(struct Backend *b, void *pos, double *value);
-    uint64_t (*move_hash)(struct Backend *b, const MoveSlot *m);
-    int (*move_equal)(struct Backend *b, const MoveSlot *x, const MoveSlot *y); /* 1, 0, -1 error */
-    void (*move_retain)(struct Backend *b, MoveSlot *m);
-    void (*move_release)(struct Backend *b, MoveSlot *m);
-} Backend;
 
 /* MAST: each (player, move)'s results over the playouts, in an open-addressing table. */
 typedef struct {
@@ -111,7 +69,7 @@ typedef struct {
 
 /* One search tree: the arena, the root, and what an iteration needs. */
 typedef struct {
-    Backend *b;
+    GameIface *g;
     SearchSettings s;
     Node *nodes;
     uint32_t capacity, used;      /* slots in the arena (Hash), slots in use (slot 0 unused) */
@@ -124,36 +82,96 @@ typedef struct {
     Rand rng;
     Mast mast;
     Played played;
-    int error;                    /* ERR_*: the last slice failed */
+    const Halt *halt;             /* while a search runs: when to give up a playout */
+    int error;                    /* ERR_*: why the last run stopped early */
     int64_t iterations, depth_sum;
     int seldepth;
+    pthread_mutex_t lock;         /* held by a searcher thread while it iterates; a report takes it to read */
 } Tree;
 
-int tree_init(Tree *t, Backend *b, const SearchSettings *s, uint32_t capacity, u64 seed);
+int tree_init(Tree *t, GameIface *g, const SearchSettings *s, uint32_t capacity, uint64_t seed);
 void tree_free(Tree *t);
 void tree_clear(Tree *t);                                   /* a new game: a fresh root later */
 int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk); /* 1 reused, 0 new, -1 error */
 int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed);
-/* Iterate until `max_iterations`, `max_seconds` (0: none), the tree depth `max_depth` (0: none) or a solved
- * root; 0 ok, -1 error (t->error). */
-int tree_run(Tree *t, int64_t max_iterations, double max_seconds, int max_depth);
+int tree_iterate(Tree *t);                                  /* one iteration; -1 error (t->error) */
+int tree_prune_if_full(Tree *t);                            /* make room before an iteration; -1 error */
 int tree_root_done(const Tree *t);                          /* proven with every move tried */
-uint32_t tree_final_child(const Tree *t);                   /* the slot to play, 0 if none */
 uint32_t tree_best_child(const Tree *t, uint32_t node);     /* the most visited child, 0 if none */
 int tree_hashfull(const Tree *t);
 double tree_simulate(Tree *t, void *pos);          /* one playout from `pos`, in place; -2 error */
 void mast_clear(Tree *t);
-int movebuf_push(MoveBuf *b, const MoveSlot *m);
 
-/* The core's decisions on given statistics (table tests): the index of the child that
- * selection enters, and of the root child the final choice plays (-1: none). */
+/* ------------------------------------------------------------------------------------------
+ * The final choice (final.c): one root move's statistics, summed over searchers when merged.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct {
+    MoveSlot move;
+    double n, w, d;         /* visits, results for the mover, draws (summed: doubles) */
+    int8_t proven;          /* PROVEN_NONE or 0, 1, 2 for the mover */
+    int proof;
+} ChildStat;
+
+/* The child to play among `c[0..n)`: the shortest proven win, else the most visited
+ * (FINAL_ROBUST) or best mean (FINAL_MAX) child that is not a proven loss, else the proven
+ * loss that lasts longest; -1 when n is 0.  The one definition of the final move. */
+int final_choice(const ChildStat *c, int n, int final_move);
+/* Add `more` into `into` (a proof in either is kept: proofs are exact). */
+void child_add(ChildStat *into, const ChildStat *more);
+/* The move most searchers chose (`votes[k]`: the index into `c` of searcher k's choice, -1
+ * none); ties go to more summed visits, then to the first voted; where the robust choice over
+ * `c` is proven (a win, draw or loss), it overrides the vote (proofs are exact). */
+int vote_choice(const ChildStat *c, int n, const int *votes, int n_votes);
+/* Tree `t`'s root children's statistics into `out` (room for the root's n_open); their count. */
+int tree_children(const Tree *t, ChildStat *out);
+
+/* ------------------------------------------------------------------------------------------
+ * The loop (run.c): a search of one or several trees of the same position until a limit.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct {
+    const int64_t *shares;      /* per tree: the iterations it runs (< 0: no limit) */
+    double seconds;             /* wall seconds from the start (<= 0: no limit) */
+    int depth;                  /* a tree reaching this depth ends the search (0: no limit) */
+    double report_seconds;      /* a report on this beat (0: none) */
+    int64_t report_nodes;       /* or each time the first tree's iterations pass a multiple (0: none) */
+} RunLimits;
+
+/* Called on the searching thread between iterations (the others keep searching); a return
+ * below 0 ends the search as failed. */
+typedef int (*ReportFn)(void *ctx);
+
+/* Search `trees` (rooted at the same position) until a limit, the client's `stop`, a proven
+ * root, or an error; tree 0 on this thread, the others on threads of their own.  0 ok, -1
+ * failed (each tree's `error` says why; a report's failure is ERR_GAME on tree 0). */
+int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *stop, ReportFn report, void *ctx);
+
+/* What a report or the result reads: every tree's root children merged, the move chosen, and
+ * its longest principal variation over the trees. */
+#define PV_CAP 257
+typedef struct {
+    ChildStat *children;        /* merged, in order of first appearance over the trees */
+    int n_children, best;       /* best: index into children, -1 none */
+    MoveSlot pv[PV_CAP];        /* from the best move on (the same slots as the tree's) */
+    int pv_len;
+    int64_t iterations, depth_sum;
+    int seldepth, hashfull;
+} Snapshot;
+
+/* Read the trees (taking each one's lock but tree 0's, which only the caller iterates); 0 ok,
+ * -1 error (a move comparison failed, or out of memory).  snapshot_free releases it. */
+int search_snapshot(Tree **trees, int n, Snapshot *out);
+void snapshot_free(Snapshot *s);
+/* The principal variation of tree `t` from its root child with move `m`: at most `cap` moves
+ * into `out`; their count (0 when no such child, -1 on an error). */
+int tree_pv(Tree *t, const MoveSlot *m, MoveSlot *out, int cap);
+
+/* The core's selection on given statistics (table tests): the index of the child entered. */
 int search_table_select(const SearchSettings *s, uint32_t parent_n, const Node *children, int n);
-int search_table_final(const SearchSettings *s, const Node *children, int n);
 
-/* The draughts kernel's backends (draughts_impl.h), one per word. */
-int backend_init_64(Backend *b, const Rules *r, const Tables *tables);
-int backend_init_128(Backend *b, const Rules *r, const Tables *tables);
-void backend_free_64(Backend *b);
-void backend_free_128(Backend *b);
+/* The draughts kernel's game interface (draughts_impl.h), one per word. */
+int draughts_game_open_64(GameIface *g, const Rules *r, const Tables *tables);
+int draughts_game_open_128(GameIface *g, const Rules *r, const Tables *tables);
+void draughts_game_close_64(GameIface *g);
+void draughts_game_close_128(GameIface *g);
 
 #endif

@@ -1,4 +1,4 @@
-/* What the search core's files share (search.c, arena.c, playout.c): small helpers and the
+/* What the search core's files share (search.c, arena.c, playout.c, run.c, final.c): small helpers and the
  * functions one file calls in another.  Not part of the core's interface (search.h). */
 #ifndef MCTS_SEARCH_INTERNAL_H
 #define MCTS_SEARCH_INTERNAL_H
@@ -27,7 +27,7 @@ void release_below(Tree *t, uint32_t node);
 int compact(Tree *t, uint32_t root, int64_t threshold);
 int prune(Tree *t);
 
-/* playout.c */
+/* playout.c: the result of a playout or a leaf's value for the first player; -2.0 on an error */
 double simulate(Tree *t, void *pos, Played *rec);
 double leaf_quiesce(Tree *t, void *pos);
 void mast_learn(Tree *t, Played *p, double result);

@@ -12,17 +12,30 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
+from ...engine_options import EngineOption, engine_field
 from ..base import balance_score
 from .generator import MoveGenerator
 
 EVAL_SCALE = 0.5      # logistic slope per man of balance at full board
 EVAL_ADVANCE = 0.1    # the extra worth of a man in the opponent's half
 TEMPO_BITS = 4        # a row index (0..11) as four bits: tempo = sum of 2^j * men on rows with bit j
+MAX_TERM = 10.0       # the largest weight of a term (men per unit)
+EVALUATION_DOCS = "search.md#the-draughts-evaluation"
+
+
+def eval_term(name: str, unit: str):
+    """The field of one positional term: its weight, declared as the engine option ``name``, in
+    men per ``unit`` the side to move has more than the opponent (0 = off)."""
+    return engine_field(0.0, EngineOption(
+        name, "real", f"draughts evaluation: men per {unit} more than the opponent's; 0 = off (native draughts "
+        f"rules; see [evaluation]({EVALUATION_DOCS}))", low=-MAX_TERM, high=MAX_TERM, game_default=True))
 
 
 @dataclass(frozen=True)
 class EvalTerms:
-    """The weights of the positional terms, in men per unit of the term (0 = off).
+    """The weights of the positional terms, in men per unit of the term (0 = off): the draughts
+    family's own search parameters (``DraughtsGame.search_parameters``), each field an engine
+    option (``EvalMobility`` ...) that the protocol lists for a draughts game.
 
     * ``mobility``: per quiet move the side has more than the other (the steps its men and
       kings could make if it were to move, captures left out; MoveGenerator.scan's count);
@@ -34,11 +47,11 @@ class EvalTerms:
     * ``runaway``: per man one step from crowning with an empty crowning square in front.
     """
 
-    mobility: float = 0.0
-    tempo: float = 0.0
-    back_rank: float = 0.0
-    centre: float = 0.0
-    runaway: float = 0.0
+    mobility: float = eval_term("EvalMobility", "quiet move")
+    tempo: float = eval_term("EvalTempo", "row the men have advanced, summed,")
+    back_rank: float = eval_term("EvalBackRank", "man on its own back rank")
+    centre: float = eval_term("EvalCentre", "man on the centre squares")
+    runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
 
     def any(self) -> bool:
         """Whether any term is on (the plain material evaluation otherwise)."""

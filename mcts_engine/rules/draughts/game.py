@@ -16,7 +16,7 @@ plus the ``kings`` mask and ``turn``; ``play`` swaps ``own`` and ``opp``.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, astuple
 
 from ..base import BadPosition, Game, count_limit, perft_walk
 from ..errors import BadOption
@@ -76,27 +76,26 @@ class DraughtsGame(MoveGenerator, Game):
         """
         self.kernel = native_kernel(self) if native else None
         self.native = self.kernel is not None
-        self._term_kernels: dict[EvalTerms, object] = {}
         if self.kernel is not None:
             self.legal = self.kernel.legal
             self.jumpers = self.kernel.jumpers
             self.endgame_limit = self.kernel.endgame_limit
 
-    def kernel_with(self, terms: EvalTerms):
-        """The native kernel evaluating with the positional ``terms`` (the search's
-        ``Eval*`` options): ``kernel`` itself when every term is off, else a kernel of its
-        own for those weights, made once.  None where the kernel is not running."""
-        if self.kernel is None or not terms.any():
+    search_parameters = EvalTerms      # the evaluation's positional terms: EvalMobility, ...
+
+    def search_rules(self, parameters: EvalTerms):
+        """The kernel evaluating with the positional terms ``parameters`` (the search's
+        ``Eval*`` options): ``kernel`` itself when every term is off, else a copy of its rules
+        with those weights (made per search: a copy of one struct).  None where the kernel is
+        not running."""
+        if self.kernel is None or not parameters.any():
             return self.kernel
-        if terms not in self._term_kernels:
-            self._term_kernels[terms] = native_kernel(self, terms)
-        return self._term_kernels[terms]
+        return self.kernel.with_terms(astuple(parameters))
 
     def __getstate__(self) -> dict:
         """Pickled without the kernel (a game outside the registry; registered games pickle as
         their name): the receiver compiles its own."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit",
-                                                              "_term_kernels")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

@@ -40,6 +40,17 @@ class DraughtsState(TurnState):
         s.drawn, s.runs = self.drawn, self.runs
         return s
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native kernel: (own, opp, kings, turn, ply,
+        progress_ply, capture_ply, drawn, runs, history), one tuple (native/src/convert.c)."""
+        return (self.own, self.opp, self.kings, self.turn, self.ply, self.progress_ply, self.capture_ply, self.drawn,
+                self.runs, self.history)
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the kernel hands it back after playing)."""
+        (self.own, self.opp, self.kings, self.turn, self.ply, self.progress_ply, self.capture_ply, self.drawn,
+         self.runs, self.history) = raw
+
     def key(self) -> tuple:
         """(turn, side to move's pieces, opponent's pieces, kings)."""
         return (self.turn, self.own, self.opp, self.kings)
@@ -66,7 +77,7 @@ class DraughtsState(TurnState):
     def random_move(self, rng) -> Move | None:
         """A uniformly random legal move without listing the steps, or None when the game is over."""
         if self.game.kernel is not None:
-            return self.game.kernel.random_move(self, rng)
+            return self.game.kernel.random_move(self.raw(), rng)
         if self.drawn or (self.kings and self.game.crown_wins):
             return None
         g = self.game
@@ -97,7 +108,9 @@ class DraughtsState(TurnState):
         gets each move played as ``(player, move)``."""
         g = self.game
         if g.kernel is not None:
-            return g.kernel.playout(self, rng, max_plies, record)
+            result, raw = g.kernel.playout(self.raw(), rng, max_plies, record)
+            self.set_raw(raw)
+            return result
         scan, sequences, choose, pick_step = g.scan, g.sequences, g.choose, g.pick_step
         play, rnd, limit = self.play, rng.random, g.king_move_limit
         if record is not None:      # the loop stays as it is: only ``play`` also records
@@ -206,7 +219,7 @@ class DraughtsState(TurnState):
         """None while the game runs; 1.0 / 0.5 / 0.0 for the first player."""
         g = self.game
         if g.kernel is not None:
-            return g.kernel.outcome(self)
+            return g.kernel.outcome(self.raw())
         own, opp, kings, turn = self.own, self.opp, self.kings, self.turn
         if kings and g.crown_wins:
             return self._crowned_winner()
