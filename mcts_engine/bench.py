@@ -35,7 +35,7 @@ def search_settings(options: list[str] | tuple[str, ...], seed: int | None = 1, 
     OptionError naming a bad one.  ``defaults`` is the ``Defaults`` value unless the options
     set one: the speed figures measure plain UCT, the endgame suite each game's defaults."""
     values = OptionValues()
-    values.values["uci_variant"] = game
+    values.set_game(game)
     values.values["defaults"] = defaults
     for text in options:
         name, sep, value = text.partition("=")

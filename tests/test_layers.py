@@ -8,6 +8,7 @@ functions (which keep the engine's start fast) are held to the same layers all t
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -20,10 +21,14 @@ MAX_LINES = 600           # a module outside rules/ that grows past this holds t
 # bottom to top: a module may import its own package and the layers below it
 LAYERS = (
     ("mcts_engine.native",),
-    ("mcts_engine", "mcts_engine.rules", "mcts_engine.echo"),
-    ("mcts_engine.engine_options", "mcts_engine.tables", "mcts_engine.records", "mcts_engine.journal_format"),
-    ("mcts_engine.mcts", "mcts_engine.parallel"),
+    ("mcts_engine.echo",),
+    ("mcts_engine.engine_options",),
+    ("mcts_engine", "mcts_engine.rules"),
+    ("mcts_engine.tables", "mcts_engine.records", "mcts_engine.journal_format"),
+    ("mcts_engine.parallel",),
+    ("mcts_engine.mcts",),
     ("mcts_engine.agents", "mcts_engine.endgame_suite"),
+    ("mcts_engine.engine",),
     ("mcts_engine.protocol", "mcts_engine.endgames"),
     ("mcts_engine.client", "mcts_engine.play", "mcts_engine.bench", "mcts_engine.reference",
      "mcts_engine.reference_engines"),
@@ -36,9 +41,6 @@ LAYERS = (
     ("tournaments.cli",),
     ("tournaments.__main__",),
 )
-# one layer that is two packages importing each other, until the native search loop (issue 26)
-# rebuilds them with the transport below the search
-SHARED_LAYER = {frozenset({"mcts_engine.mcts", "mcts_engine.parallel"})}
 
 
 def module_name(path: Path) -> str:
@@ -98,7 +100,7 @@ def upward(importer: str, imported: str) -> bool:
     """Whether ``importer`` importing ``imported`` runs up (or across) the layers."""
     mine, package = layer_of(importer)
     theirs, other = layer_of(imported)
-    return other != package and frozenset({package, other}) not in SHARED_LAYER and theirs >= mine
+    return other != package and theirs >= mine
 
 
 def test_each_package_imports_only_the_layers_below_it():
@@ -118,6 +120,48 @@ def test_each_package_imports_only_the_layers_below_it():
 ])
 def test_the_layers_say_which_way_an_import_runs(importer, imported, up):
     assert upward(importer, imported) is up
+
+
+def test_the_protocol_reaches_the_search_only_through_the_engine_facade():
+    """The sessions keep options, position and output; the search job, its threads or worker
+    processes and the result are the façade's (mcts_engine/engine.py)."""
+    below = ("mcts_engine.mcts", "mcts_engine.parallel", "mcts_engine.agents")
+    wrong = [f"{MODULES[name].relative_to(ROOT)}:{line}: {target}" for name in MODULES
+             if name.startswith("mcts_engine.protocol")
+             for target, _, line in imports(name, nested=True) if target.startswith(below)]
+    assert not wrong, wrong
+
+
+def test_threads_or_processes_are_decided_in_one_place():
+    """Only the façade sizes the worker pool, and only make_agent chooses the agents that run
+    threads or processes, by agents.search_plan."""
+    pattern = re.compile(r"(?<!class )\b(resize_pool|RootParallelAgent|UctAgent)\(")
+    allowed = {"mcts_engine/agents.py", "mcts_engine/engine.py", "mcts_engine/parallel/pool.py",
+               "mcts_engine/mcts/root_parallel.py", "mcts_engine/bench.py"}
+    found = {str(path.relative_to(ROOT)) for path in MODULES.values()
+             if pattern.search(path.read_text(encoding="utf-8"))}
+    assert found - allowed == set(), found - allowed
+    engine = (ROOT / "mcts_engine/engine.py").read_text(encoding="utf-8")
+    assert "search_plan(" in engine and "game.native" not in engine
+
+
+def test_the_final_move_is_defined_once_in_the_core():
+    """One definition of the final choice (native/src/final.c), root-parallel merges included."""
+    sources = [*MODULES.values(), *sorted((ROOT / "mcts_engine/native/src").glob("*.[ch]"))]
+    definitions = [str(p.relative_to(ROOT)) for p in sources
+                   for line in p.read_text(encoding="utf-8").splitlines()
+                   if re.match(r"\s*(def\s+final_choice|int\s+final_choice\(.*\)\s*$)", line)]
+    assert definitions == ["mcts_engine/native/src/final.c"], definitions
+    assert not any("table_final" in p.read_text(encoding="utf-8") for p in sources)
+
+
+def test_the_search_names_no_game():
+    """A game declares its own search parameters (Game.search_parameters): no evaluation term
+    of any game is named in mcts/, and mcts/ imports no game's rules."""
+    wrong = [f"{path.relative_to(ROOT)}:{n}" for name, path in MODULES.items() if name.startswith("mcts_engine.mcts")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"Eval|rules\.draughts|rules import draughts", line)]
+    assert not wrong, wrong
 
 
 def test_nothing_under_mcts_engine_imports_the_tournament_manager():

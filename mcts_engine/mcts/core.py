@@ -69,6 +69,12 @@ def new_search(game: Game, settings: Settings, seeds: list[int], rng: random.Ran
                        compulsory_captures=start.compulsory_captures)
 
 
+def position(search, state: State):
+    """``state`` as ``search`` takes a position: its ``raw()`` for native rules, the State itself
+    for a search over Python states."""
+    return state if search.python_states else state.raw()
+
+
 def feed_tables(search, game: Game, tables: TableSet | None, state: State) -> None:
     """Load the endgame tables before the clock starts once ``state`` nears them
     (``TableSet.warm``) and give a native search every loaded table, read natively from their

@@ -16,7 +16,7 @@ from ..native import StopSignal
 from ..rules.base import Game, State
 from ..tables import TableSet
 from .agent import Agent, InfoCallback, SearchFailed, SearchResult
-from .core import feed_tables, new_search
+from .core import feed_tables, new_search, position
 from .limits import Limits, budget, now, split_nodes
 from .report import search_info
 from .reuse import TreeMemory
@@ -106,7 +106,7 @@ class UctAgent(Agent):
         and searched without)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
         feed_tables(self.core, self.game, self.tables, state)
-        self.core.set_root(state.raw(), walk)
+        self.core.set_root(position(self.core, state), walk)
         if limits.searchmoves:
             self.core.restrict_root(limits.searchmoves)
             self.memory.clear()

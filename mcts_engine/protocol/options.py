@@ -94,6 +94,12 @@ class OptionValues:
         self.client_set: set[str] = set()
         self.list_for(self.game())
 
+    def set_game(self, name: str) -> None:
+        """Play the game called ``name`` (its rule options at their defaults), without the
+        checks of ``check`` (for tools that name a registered game)."""
+        self.values["uci_variant"] = name
+        self.list_for(self.game())
+
     def list_for(self, game: Game) -> None:
         """The options of ``game``: every session and search option, and the game's own (their
         values kept from an earlier game of the same family, else their defaults)."""
@@ -166,14 +172,14 @@ class OptionValues:
         tables = (v["tablepath"] or str(default_directory())) if v["endgametables"] else ""
         parameters = self.game().search_parameters
         own = parameters(**{d.field: d.option.to_field(v[d.key]) for d in declared_options(parameters)})
-        return Settings(**fields, endgame_tables=tables, game_parameters=own)
+        return Settings(**fields, endgame_tables=tables, game_parameters=None if own == parameters() else own)
 
 
 def game_settings(game_name: str) -> Settings:
     """The search settings an engine with no option set uses for ``game_name`` (its
     measured defaults, ``game_defaults``): what ``play`` plays with."""
     values = OptionValues()
-    values.values["uci_variant"] = game_name
+    values.set_game(game_name)
     return values.settings()
 
 

@@ -1,7 +1,8 @@
 """The native search core (``native/src/search.c``) and its Python side (``mcts/``).
 
-Table by table (OpenSpiel's mcts_test.py style): the final-move choice, the reported score,
-UCB1 selection with progressive bias and implicit minimax, merging and voting.  Then whole
+Table by table (OpenSpiel's mcts_test.py style): the final-move choice (the core's one
+definition, as a merge of worker processes' statistics reaches it), the reported score, UCB1
+selection with progressive bias and implicit minimax, merging and voting.  Then whole
 searches, on the draughts kernel's backend and on Python states (the toy take-away game with
 extra turns): forced wins and mate scores, solver proofs against exact minimax, backup from
 each mover's point of view, minimax values of a fully expanded tree, priors, widening,
@@ -20,13 +21,14 @@ import pytest
 from mcts_engine import native
 from mcts_engine.agents import make_agent
 from mcts_engine.mcts.agent import SearchInfo
-from mcts_engine.mcts.core import QUIESCENCE, capacity, core_parameters, new_tree
-from mcts_engine.mcts.final import RootChild, final_choice, majority_vote, merge_children, set_score
+from mcts_engine.mcts.core import QUIESCENCE, capacity, core_parameters, merged_choice, new_search, position, root_children
+from mcts_engine.mcts.report import RootChild, set_score
 from mcts_engine.mcts.limits import Limits, budget, split_nodes
 from mcts_engine.mcts.reuse import TreeMemory
 from mcts_engine.mcts.settings import PLAYOUTS, Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game, list_games
+from mcts_engine.native import StopSignal
 from mcts_engine.rules.base import NO_LIMIT
 from support.toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
 
@@ -60,16 +62,20 @@ FINAL_CASES = [
 ]
 
 
+def choose(children: list[RootChild], rule: str = "robust", votes=None, *more: list[RootChild]):
+    """The core's final choice over these searchers' statistics: (merged, the chosen child)."""
+    return merged_choice(Settings(final_move=rule), [children, *more], votes)
+
+
 @pytest.mark.parametrize("children,rule,best", FINAL_CASES)
-def test_final_choice_in_the_core_and_in_a_merge(children, rule, best):
-    table = [child(n, w, d, 0.5, 0.0, proven, proof) for n, w, d, proven, proof in children]
-    assert core.table_final(params(final_move=rule), table) == best
-    merged = [RootChild(i, n, w, d, proven, proof) for i, (n, w, d, proven, proof) in enumerate(children)]
-    assert final_choice(merged, rule).move == best     # merged statistics choose the same way
+def test_the_core_final_choice(children, rule, best):
+    table = [RootChild(i, n, w, d, proven, proof) for i, (n, w, d, proven, proof) in enumerate(children)]
+    assert choose(table, rule)[1].move == best
+    assert core.merge_roots(1 if rule == "max" else 0, [[c.as_tuple() for c in table]])[1] == best
 
 
 def test_final_choice_of_nothing_is_none():
-    assert final_choice([]) is None and core.table_final(params(), []) is None
+    assert choose([])[1] is None and core.merge_roots(0, [[]]) == ([], None)
 
 
 SCORE_CASES = [
@@ -144,18 +150,19 @@ def test_a_proven_draw_is_judged_at_half_whatever_its_value():
 def test_merge_sums_visits_and_keeps_a_proof_from_any_tree():
     a = [RootChild("x", 10, 6.0, 1, None, 0), RootChild("y", 5, 1.0, 0, None, 0)]
     b = [RootChild("y", 7, 2.0, 2, 0.0, 3), RootChild("z", 1, 1.0, 0, None, 0)]
-    merged = {ch.move: ch for ch in merge_children([a, b])}
-    assert [ch.move for ch in merge_children([a, b])] == ["x", "y", "z"]
-    assert (merged["y"].n, merged["y"].w, merged["y"].d, merged["y"].proven, merged["y"].proof) == (12, 3.0, 2, 0.0, 3)
+    merged, _ = choose(a, "robust", None, b)
+    by_move = {ch.move: ch for ch in merged}
+    assert [ch.move for ch in merged] == ["x", "y", "z"]
+    assert (by_move["y"].n, by_move["y"].w, by_move["y"].d, by_move["y"].proven, by_move["y"].proof) == (12, 3.0, 2, 0.0, 3)
 
 
 def test_majority_vote_ties_go_to_visits_and_proofs_override():
     merged = [RootChild("x", 10, 5.0, 0, None, 0), RootChild("y", 30, 15.0, 0, None, 0),
               RootChild("z", 5, 2.0, 0, None, 0)]
-    assert majority_vote(["x", "x", "y"], merged).move == "x"
-    assert majority_vote(["x", "y"], merged).move == "y"
+    assert choose(merged, "robust", ["x", "x", "y"])[1].move == "x"
+    assert choose(merged, "robust", ["x", "y"])[1].move == "y"
     merged[2] = RootChild("z", 5, 5.0, 0, 1.0, 1)
-    assert majority_vote(["x", "x", "y"], merged).move == "z"
+    assert choose(merged, "robust", ["x", "x", "y"])[1].move == "z"
 
 
 def test_nodes_are_shared_out_evenly():
@@ -182,7 +189,7 @@ FORCED_WINS = [
 
 def search(game, state, seed=1, settings=None, history=(), **limits):
     agent = make_agent(game, settings or Settings(seed=seed))
-    return agent, agent.search(state, Limits(**limits), threading.Event(), None, history)
+    return agent, agent.search(state, Limits(**limits), StopSignal(), None, history)
 
 
 @pytest.mark.parametrize("name,fen,best", FORCED_WINS)
@@ -209,8 +216,8 @@ def test_solver_proofs_match_exact_minimax_with_extra_turns(stones):
     game = TakeAway(stones)
     state = game.new_state()
     agent = UctAgent(game, Settings(seed=3))
-    result = agent.search(state, Limits(nodes=20000), threading.Event())
-    root = agent.trees[0].dump(1)
+    result = agent.search(state, Limits(nodes=20000), StopSignal())
+    root = agent.core.dump(1)
     assert root["proven"] is not None
     assert (root["proven"] == (1.0 if root["mover"] == state.to_move else 0.0)) == wins_for_mover(stones)
     if wins_for_mover(stones):
@@ -235,8 +242,8 @@ def check_counts(node: dict, root: bool = True) -> None:
 def test_backup_is_from_each_movers_point_of_view():
     game = TakeAway(9)
     agent = UctAgent(game, Settings(seed=5, solver=False))
-    agent.search(game.new_state(), Limits(nodes=3000), threading.Event())
-    root = agent.trees[0].dump(100000)
+    agent.search(game.new_state(), Limits(nodes=3000), StopSignal())
+    root = agent.core.dump(100000)
     assert root["n"] == sum(ch["n"] for ch in root["children"]) == 3000
     check_counts(root)
     # the root's mover is player 1: every result it holds is the complement of its children's
@@ -276,8 +283,8 @@ def test_implicit_minimax_backs_up_the_exact_game_values(stones):
     """With evaluate() exact at every new node, each node's minimax value is the exact one."""
     game = ExactGame(stones)
     agent = UctAgent(game, Settings(seed=1, minimax_weight=0.5, solver=False))
-    agent.search(game.new_state(), Limits(nodes=4000), threading.Event())
-    root = agent.trees[0].dump(100000)
+    agent.search(game.new_state(), Limits(nodes=4000), StopSignal())
+    root = agent.core.dump(100000)
 
     def complete(node):      # every move below expanded (or the game over there)
         return node["proven"] is not None or (node["untried"] == 0 and all(map(complete, node["children"])))
@@ -301,8 +308,8 @@ def test_implicit_minimax_backs_up_the_exact_game_values(stones):
 def test_new_children_store_their_prior():
     game = ExactGame(10)
     agent = UctAgent(game, Settings(seed=1, prior_weight=1.0))
-    agent.search(game.new_state(), Limits(nodes=50), threading.Event())
-    root = agent.trees[0].dump(1000)
+    agent.search(game.new_state(), Limits(nodes=50), StopSignal())
+    root = agent.core.dump(1000)
     assert {ch["move"]: ch["prior"] for ch in root["children"]} == {1: 1.0, 2: 2.0, 3: 3.0}
 
 
@@ -313,8 +320,8 @@ def test_a_widening_search_considers_its_best_moves_as_its_visits_allow(widening
     game = get_game("life")
     agent = UctAgent(game, Settings(seed=2, widening=widening, playout_depth=2))
     state = game.new_state()
-    agent.search(state, Limits(nodes=400), threading.Event())
-    root = agent.trees[0].dump(100000)
+    agent.search(state, Limits(nodes=400), StopSignal())
+    root = agent.core.dump(100000)
     open_children = root["children"]
     assert len(open_children) <= max(1, math.ceil(widening * math.sqrt(root["n"]))) + 1
     assert root["untried"] > 0
@@ -331,7 +338,7 @@ def test_same_seed_and_nodes_give_the_same_search(name):
     for _ in range(2):
         lines = []
         agent = make_agent(game, Settings(seed=11, playout_depth=4, minimax_weight=0.4))
-        result = agent.search(game.new_state(), Limits(nodes=2500), threading.Event(),
+        result = agent.search(game.new_state(), Limits(nodes=2500), StopSignal(),
                               lambda info: lines.append((info.nodes, info.seldepth, round(info.depth, 6),
                                                          info.score, info.wdl, tuple(info.pv))))
         runs.append((result.move, result.ponder, lines))
@@ -343,18 +350,17 @@ def test_tree_reuse_keeps_the_subtree_of_the_moves_played():
     agent = make_agent(game, Settings(seed=2))
     state = game.new_state()
     start = state.fen()
-    first = agent.search(state, Limits(nodes=3000), threading.Event(), None, (start,))
+    first = agent.search(state, Limits(nodes=3000), StopSignal(), None, (start,))
     reply = first.ponder
-    kept = next(c for c in agent.trees[0].dump(10 ** 6)["children"] if c["move"] == first.move)
+    kept = next(c for c in agent.core.dump(10 ** 6)["children"] if c["move"] == first.move)
     kept = next(c for c in kept["children"] if c["move"] == reply)
-    history = (start, state.move_str(first.move))
+    history = (start, first.move, reply)        # moves as the rules' values, as the protocol keeps them
     state.play(first.move)
-    history += (state.move_str(reply),)
     state.play(reply)
-    agent.search(state, Limits(nodes=500), threading.Event(), None, history)
-    root = agent.trees[0].dump(10 ** 6)
+    agent.search(state, Limits(nodes=500), StopSignal(), None, history)
+    root = agent.core.dump(10 ** 6)
     assert root["n"] == kept["n"] + 500
-    assert agent.trees[0].stats()["iterations"] == 500
+    assert agent.core.stats(0)["iterations"] == 500
 
 
 def test_tree_reuse_off_or_an_unrelated_position_starts_afresh():
@@ -362,13 +368,13 @@ def test_tree_reuse_off_or_an_unrelated_position_starts_afresh():
     state = game.new_state()
     agent = make_agent(game, Settings(seed=2, tree_reuse=False))
     for _ in range(2):
-        agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
-    assert agent.trees[0].dump(1)["n"] == 300
+        agent.search(state, Limits(nodes=300), StopSignal(), None, (state.fen(),))
+    assert agent.core.dump(1)["n"] == 300
     agent = make_agent(game, Settings(seed=2))
-    agent.search(state, Limits(nodes=300), threading.Event(), None, (state.fen(),))
+    agent.search(state, Limits(nodes=300), StopSignal(), None, (state.fen(),))
     other = game.parse_fen("W:W21,22:B1,2")
-    agent.search(other, Limits(nodes=100), threading.Event(), None, (other.fen(),))
-    assert agent.trees[0].dump(1)["n"] == 100
+    agent.search(other, Limits(nodes=100), StopSignal(), None, (other.fen(),))
+    assert agent.core.dump(1)["n"] == 100
 
 
 def test_tree_memory_walks_the_moves_played_and_forgets_otherwise():
@@ -378,13 +384,13 @@ def test_tree_memory_walks_the_moves_played_and_forgets_otherwise():
     after = state.copy()
     moves = after.legal_moves()[:1]
     after.play(moves[0])
-    assert memory.walk(after, ("start", state.move_str(moves[0]))) == moves
-    assert memory.walk(after, ("other", state.move_str(moves[0]))) is None
-    assert memory.walk(state, ("start", state.move_str(moves[0]))) is None    # not where the moves lead
+    assert memory.walk(after, ("start", moves[0])) == moves
+    assert memory.walk(after, ("other", moves[0])) is None
+    assert memory.walk(state, ("start", moves[0])) is None    # not where the moves lead
     assert TreeMemory(enabled=False).walk(after, ("start",)) is None
 
 
-def search_in_thread(agent, state, limits: Limits, stop: threading.Event) -> tuple[threading.Thread, list]:
+def search_in_thread(agent, state, limits: Limits, stop: StopSignal) -> tuple[threading.Thread, list]:
     """Start ``agent.search`` in a thread; (the thread, a list that receives the result)."""
     done: list = []
     thread = threading.Thread(target=lambda: done.append(agent.search(state, limits, stop)), daemon=True)
@@ -394,15 +400,15 @@ def search_in_thread(agent, state, limits: Limits, stop: threading.Event) -> tup
 
 @pytest.mark.parametrize("name", ["english", "fanorona"])
 def test_movetime_and_stop_are_honoured(name):
-    """A search that ignores movetime or stop never ends, so a second is plenty to tell; stop is
-    read between slices of 10 ms, so it is answered well within 50 ms on a quiet machine."""
+    """A search that ignores movetime or stop never ends, so a second is plenty to tell (the
+    core looks at both after every iteration and inside its playouts)."""
     game = get_game(name)
     agent = make_agent(game, Settings(seed=1))
     t = time.perf_counter()
-    thread, done = search_in_thread(agent, game.new_state(), Limits(movetime=0.3), threading.Event())
+    thread, done = search_in_thread(agent, game.new_state(), Limits(movetime=0.3), StopSignal())
     thread.join(10.0)
     assert done and 0.3 - 0.05 <= time.perf_counter() - t < 2.0     # the move overhead (30 ms) comes off
-    stop = threading.Event()
+    stop = StopSignal()
     thread, done = search_in_thread(agent, game.new_state(), Limits(infinite=True), stop)
     time.sleep(0.2)
     t = time.perf_counter()
@@ -415,7 +421,7 @@ def test_the_node_limit_is_exact_and_reports_follow_the_count():
     game = get_game("international")
     reports = []
     agent = make_agent(game, Settings(seed=4))
-    result = agent.search(game.new_state(), Limits(nodes=8000), threading.Event(), reports.append)
+    result = agent.search(game.new_state(), Limits(nodes=8000), StopSignal(), reports.append)
     assert result.info.nodes == 8000 and [r.nodes for r in reports] == [1000 * k for k in range(1, 8)] + [8000]
 
 
@@ -427,7 +433,7 @@ def test_the_depth_limit_ends_the_search_when_the_tree_reaches_it():
 
 def test_a_stop_set_before_the_search_runs_no_iteration():
     game = get_game("english")
-    stop = threading.Event()
+    stop = StopSignal()
     stop.set()
     result = make_agent(game, Settings(seed=1)).search(game.new_state(), Limits(nodes=1000), stop)
     assert result.info.nodes == 0 and result.move in game.new_state().legal_moves()
@@ -456,7 +462,7 @@ def test_searchmoves_restrict_the_root():
     for agent_name in ("uct", "random", "greedy"):
         agent = make_agent(game, Settings(agent=agent_name, seed=3))
         for _ in range(5):
-            result = agent.search(state, Limits(nodes=200, searchmoves=allowed), threading.Event())
+            result = agent.search(state, Limits(nodes=200, searchmoves=allowed), StopSignal())
             assert result.move in allowed
 
 
@@ -479,14 +485,22 @@ def test_a_search_that_failed_part_way_leaves_nothing_to_the_next():
     game = TakeAway(30)
     agent = UctAgent(game, Settings(seed=2, solver=False))
     with pytest.raises(RuntimeError, match="on purpose"):
-        agent.search(Failing(30), Limits(nodes=200), threading.Event(), None, ("30",))
-    assert agent.trees[0].dump(1) is None            # forgotten: no node without its visit survives
-    result = agent.search(Failing(30), Limits(nodes=200), threading.Event(), None, ("30",))
+        agent.search(Failing(30), Limits(nodes=200), StopSignal(), None, ("30",))
+    assert agent.core.dump(1) is None            # forgotten: no node without its visit survives
+    result = agent.search(Failing(30), Limits(nodes=200), StopSignal(), None, ("30",))
     assert result.info.nodes == 200
-    check_counts(agent.trees[0].dump(10 ** 6))
+    check_counts(agent.core.dump(10 ** 6))
 
 
 # --- playouts ------------------------------------------------------------------------------------
+
+def simulate(search, state) -> float:
+    """One playout of the search's policy from ``state``, played on it in place; its result."""
+    result, after = search.simulate(position(search, state))
+    if after is not state:
+        state.set_raw(after)
+    return result
+
 
 @pytest.mark.parametrize("policy", PLAYOUTS)
 @pytest.mark.parametrize("depth", [0, 4])
@@ -494,10 +508,10 @@ def test_a_search_that_failed_part_way_leaves_nothing_to_the_next():
 def test_every_playout_policy_plays_legal_games_to_its_cut_off(policy, depth, name):
     game = get_game(name)
     settings = Settings(playout=policy, playout_depth=depth, epsilon=0.2)
-    tree = new_tree(game, settings, 4, random.Random(4), None)
+    tree = new_search(game, settings, [4], random.Random(4), None)
     for _ in range(10):
         state = game.new_state()
-        result = tree.simulate(state)
+        result = simulate(tree, state)
         assert 0.0 <= result <= 1.0
         if depth == 0:
             assert state.outcome() == result
@@ -538,26 +552,26 @@ class CapturingGame(TakeAway):
 @pytest.mark.parametrize("policy,move", [("capture", 3), ("greedy-eps", 2)])
 def test_capture_and_greedy_playouts_take_their_preferred_move(policy, move):
     game = CapturingGame(20)
-    tree = new_tree(game, Settings(playout=policy, playout_depth=1, epsilon=0.0), 1, random.Random(1), None)
+    tree = new_search(game, Settings(playout=policy, playout_depth=1, epsilon=0.0), [1], random.Random(1), None)
     for _ in range(10):
         state = game.new_state()
-        tree.simulate(state)
+        simulate(tree, state)
         assert state.last == move and state.ply == 1
 
 
 def test_a_cut_off_at_the_start_scores_the_evaluation():
     game = get_game("english")
-    tree = new_tree(game, Settings(playout_depth=1), 1, random.Random(1), None)
-    assert {tree.simulate(game.new_state()) for _ in range(30)} == {0.5}   # no capture after one ply
+    tree = new_search(game, Settings(playout_depth=1), [1], random.Random(1), None)
+    assert {simulate(tree, game.new_state()) for _ in range(30)} == {0.5}   # no capture after one ply
 
 
 def test_a_cut_off_plays_pending_captures_before_it_evaluates():
     game = get_game("english")
-    tree = new_tree(game, Settings(playout_depth=3), 5, random.Random(5), None)
+    tree = new_search(game, Settings(playout_depth=3), [5], random.Random(5), None)
     plies, results = set(), set()
     for _ in range(60):
         state = game.new_state()
-        result = tree.simulate(state)
+        result = simulate(tree, state)
         assert not state.is_capture(state.legal_moves()[0])   # quiet where it was scored
         assert result == state.evaluate()
         plies.add(state.ply)
@@ -567,22 +581,22 @@ def test_a_cut_off_plays_pending_captures_before_it_evaluates():
 
 def test_a_cut_off_stops_at_its_depth_where_captures_are_not_compulsory():
     game = get_game("life")
-    tree = new_tree(game, Settings(playout_depth=3), 1, random.Random(1), None)
+    tree = new_search(game, Settings(playout_depth=3), [1], random.Random(1), None)
     for _ in range(10):
         state = game.new_state()
-        assert tree.simulate(state) == state.evaluate() and state.ply == 3
+        assert simulate(tree, state) == state.evaluate() and state.ply == 3
 
 
 @pytest.mark.parametrize("keep", [False, True])
 def test_mast_statistics_last_the_game_and_with_keep_stats_the_next(keep):
     game = get_game("english")
     agent = UctAgent(game, Settings(seed=1, playout="mast", keep_stats=keep))
-    agent.search(game.new_state(), Limits(nodes=300), threading.Event())
-    learned = agent.trees[0].stats()["mast"]
-    agent.search(game.new_state(), Limits(nodes=300), threading.Event())
-    assert agent.trees[0].stats()["mast"] >= learned > 0
+    agent.search(game.new_state(), Limits(nodes=300), StopSignal())
+    learned = agent.core.stats(0)["mast"]
+    agent.search(game.new_state(), Limits(nodes=300), StopSignal())
+    assert agent.core.stats(0)["mast"] >= learned > 0
     agent.new_game()
-    assert (agent.trees[0].stats()["mast"] > 0) == keep
+    assert (agent.core.stats(0)["mast"] > 0) == keep
 
 
 # --- memory --------------------------------------------------------------------------------------
@@ -595,18 +609,18 @@ def test_hash_gives_the_arena_its_nodes():
 def test_a_full_tree_prunes_and_stays_within_its_budget(name):
     game = get_game(name)
     agent = UctAgent(game, Settings(seed=1, hash_mb=0.25, playout_depth=2))
-    result = agent.search(game.new_state(), Limits(nodes=20000), threading.Event())
-    stats = agent.trees[0].stats()
+    result = agent.search(game.new_state(), Limits(nodes=20000), StopSignal())
+    stats = agent.core.stats(0)
     assert result.info.nodes == 20000 and stats["used"] <= stats["capacity"] and result.info.hashfull <= 1000
-    root = agent.trees[0].dump(10 ** 6)
+    root = agent.core.dump(10 ** 6)
     assert sum(ch["n"] for ch in root["children"]) == root["n"] == 20000   # the root's children are never pruned
 
 
 def test_proofs_are_found_in_a_tree_much_larger_than_its_budget():
     game = TakeAway(16)          # the whole tree is tens of thousands of nodes; the arena holds 4,096
     agent = UctAgent(game, Settings(seed=3, hash_mb=0.1))
-    result = agent.search(game.new_state(), Limits(nodes=20000), threading.Event())
-    stats = agent.trees[0].stats()
+    result = agent.search(game.new_state(), Limits(nodes=20000), StopSignal())
+    stats = agent.core.stats(0)
     assert stats["capacity"] == 4096 and stats["used"] <= stats["capacity"]
     assert result.info.mate is not None and (result.info.mate > 0) == wins_for_mover(16)   # pruning lets it finish
 
@@ -617,10 +631,10 @@ def test_proofs_are_found_in_a_tree_much_larger_than_its_budget():
 def test_threads_search_side_by_side_and_count_every_tree():
     game = get_game("international")
     agent = make_agent(game, Settings(seed=1, threads=2))
-    assert isinstance(agent, UctAgent) and len(agent.trees) == 2
-    result = agent.search(game.new_state(), Limits(nodes=3001), threading.Event())
-    assert [t.stats()["iterations"] for t in agent.trees] == [1501, 1500] and result.info.nodes == 3001
-    assert sum(c.n for c in agent.group.children()) == 3001
+    assert isinstance(agent, UctAgent) and agent.core.trees == 2
+    result = agent.search(game.new_state(), Limits(nodes=3001), StopSignal())
+    assert [agent.core.stats(k)["iterations"] for k in range(2)] == [1501, 1500] and result.info.nodes == 3001
+    assert sum(c.n for c in root_children(agent.core)) == 3001
     agent.close()
 
 
@@ -630,7 +644,7 @@ def test_threads_give_the_same_search_twice_under_a_node_limit(merge):
     runs = []
     for _ in range(2):
         agent = make_agent(game, Settings(seed=5, threads=2, merge=merge))
-        result = agent.search(game.new_state(), Limits(nodes=4000), threading.Event())
+        result = agent.search(game.new_state(), Limits(nodes=4000), StopSignal())
         runs.append((result.move, result.info.nodes, result.info.score))
         agent.close()
     assert runs[0] == runs[1]
@@ -641,7 +655,7 @@ def test_every_native_game_searches_with_two_threads(name):
     game = get_game(name)
     agent = make_agent(game, Settings(seed=2, threads=2, playout_depth=4, minimax_weight=0.4))
     state = game.new_state()
-    result = agent.search(state, Limits(nodes=400), threading.Event())
+    result = agent.search(state, Limits(nodes=400), StopSignal())
     assert result.move in state.legal_moves()
     agent.close()
 
@@ -649,16 +663,16 @@ def test_every_native_game_searches_with_two_threads(name):
 @pytest.mark.skipif(not native.available(), reason="the quiescence search is the native kernel's")
 def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
     game = get_game("international")
-    tree = new_tree(game, Settings(playout_depth=2, qsearch=True), 3, random.Random(3), None)
+    tree = new_search(game, Settings(playout_depth=2, qsearch=True), [3], random.Random(3), None)
     rng, results = random.Random(3), set()
     for _ in range(40):
         state = game.new_state()
         for _ in range(20):                            # a middle game, where exchanges are on
             state.play(state.random_move(rng))
-        result = tree.simulate(state)
+        result = simulate(tree, state)
         assert state.ply == 22                         # the position is scored where the playout stopped
-        assert result == game.kernel.quiesce(state)
+        assert result == game.kernel.quiesce(state.raw())
         results.add(result)
     assert len(results) > 1
     agent = UctAgent(game, Settings(seed=2, playout_depth=4, minimax_weight=0.5, qsearch=True))
-    assert agent.search(game.new_state(), Limits(nodes=2000), threading.Event()).info.nodes == 2000
+    assert agent.search(game.new_state(), Limits(nodes=2000), StopSignal()).info.nodes == 2000

@@ -182,7 +182,7 @@ def check_same_game(fast, ref, start_fen: str | None, seed: int, plies: int = 40
         move = moves[int(rng.random() * len(moves))]
         py.play(move)
         na.play(move)
-        fast.kernel.play(kp, move)
+        kp.set_raw(fast.kernel.play(kp.raw(), move))
     return plies
 
 
@@ -241,7 +241,7 @@ def test_native_random_source_plays_legal_games():
         assert state.outcome() in (0.0, 0.5, 1.0)
         assert ref.parse_fen(state.fen()).outcome() == state.outcome() or state.drawn
     assert results == {0.0, 0.5, 1.0}
-    wins, draws, losses, plies = fast.kernel.playouts(fast.new_state(), 500, 3)
+    wins, draws, losses, plies = fast.kernel.playouts(fast.new_state().raw(), 500, 3)
     assert wins + draws + losses == 500 and plies > 500 * 30
 
 
@@ -407,9 +407,9 @@ def test_the_quiescence_value_is_the_minimax_of_the_capture_lines(name):
     for state in seeded_positions(ref, 3000, seed=17)[::7]:
         if state.drawn or not state.legal_moves():
             continue
-        value = fast.kernel.quiesce(fast.parse_fen(state.fen()))
+        value = fast.kernel.quiesce(fast.parse_fen(state.fen()).raw())
         expected = capture_minimax(ref, state.own, state.opp, state.kings, state.turn)
         assert value == pytest.approx(expected if state.turn == 0 else 1.0 - expected, abs=1e-12), state.fen()
         checked += bool(state.legal_moves()[0][2])
     assert checked > 10                                  # positions with captures pending were among them
-    assert make_game("antidraughts").kernel.quiesce(make_game("antidraughts").new_state()) is None
+    assert make_game("antidraughts").kernel.quiesce(make_game("antidraughts").new_state().raw()) is None

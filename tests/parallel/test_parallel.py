@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from mcts_engine.mcts.core import root_children
+from mcts_engine.native import StopSignal
 from mcts_engine import native
 from mcts_engine.agents import make_agent
 from mcts_engine.mcts import root_parallel
@@ -57,7 +59,7 @@ def test_threads_2_returns_legal_moves_in_every_game(pool):
         assert isinstance(agent, UctAgent if game.native else RootParallelAgent), name
         for plies in (0, 6):
             state = random_position(game, plies, seed=len(name))
-            result = agent.search(state.copy(), Limits(nodes=24), threading.Event())
+            result = agent.search(state.copy(), Limits(nodes=24), StopSignal())
             assert result.move in state.legal_moves(), (name, plies)
             assert result.info.nodes == 24 or result.info.mate is not None, (name, result.info.nodes)
         agent.close()
@@ -69,7 +71,7 @@ def test_seed_and_nodes_give_the_same_search_twice_over_processes(pool, merge):
     runs = []
     for _ in range(2):
         agent = make_agent(game, Settings(threads=2, merge=merge, seed=5, playout_depth=4), pool)
-        result = agent.search(game.new_state(), Limits(nodes=600), threading.Event())
+        result = agent.search(game.new_state(), Limits(nodes=600), StopSignal())
         info = result.info
         runs.append((result.move, info.nodes, info.score, info.wdl, info.pv))
     assert runs[0] == runs[1]
@@ -84,8 +86,8 @@ def test_the_search_enhancements_reach_the_workers(pool):
     for _ in range(2):
         agent = make_agent(game, Settings(threads=2, seed=6, prior_weight=1.0, minimax_weight=0.3, widening=1.0,
                                           playout="mast", playout_depth=4), pool)
-        result = agent.search(game.new_state(), Limits(nodes=300), threading.Event())
-        assert result.info.nodes == 300 and agent.local.trees[0].stats()["mast"] > 0
+        result = agent.search(game.new_state(), Limits(nodes=300), StopSignal())
+        assert result.info.nodes == 300 and agent.local.core.stats(0)["mast"] > 0
         runs.append((result.move, result.info.score))
     assert runs[0] == runs[1]
 
@@ -94,9 +96,9 @@ def test_both_trees_count_over_processes(pool):
     """The merged root visits are the two searchers' together."""
     game = get_game(PYTHON_GAME)
     agent = make_agent(game, Settings(threads=2, seed=9), pool)
-    result = agent.search(game.new_state(), Limits(nodes=400), threading.Event())
+    result = agent.search(game.new_state(), Limits(nodes=400), StopSignal())
     assert result.info.nodes == 400
-    assert sum(ch.n for ch in agent.local.group.children()) == 200   # the local share
+    assert sum(ch.n for ch in root_children(agent.local.core)) == 200   # the local share
 
 
 def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
@@ -105,8 +107,8 @@ def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
     game = get_game(PYTHON_GAME)
     for seed in (1, 2):
         agent = make_agent(game, Settings(threads=2, seed=seed), pool)
-        result = agent.search(game.new_state(), Limits(movetime=0.3), threading.Event())
-        local = sum(ch.n for ch in agent.local.group.children())
+        result = agent.search(game.new_state(), Limits(movetime=0.3), StopSignal())
+        local = sum(ch.n for ch in root_children(agent.local.core))
         assert result.info.nodes > local + 20, (seed, result.info.nodes, local)
 
 
@@ -114,7 +116,7 @@ def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
 def test_stop_ends_a_parallel_search_quickly(pool, name):
     game = get_game(name)
     agent = make_agent(game, Settings(threads=2, seed=2), pool)
-    stop = threading.Event()
+    stop = StopSignal()
     threading.Timer(0.4, stop.set).start()
     start = time.perf_counter()
     result = agent.search(game.new_state(), Limits(infinite=True), stop)
@@ -315,7 +317,7 @@ def check_tree(node: dict, root: bool = True) -> None:
 
 def local_tree(agent) -> dict:
     """The local searcher's tree."""
-    return agent.local.trees[0].dump(10 ** 6)
+    return agent.local.core.dump(10 ** 6)
 
 
 def trouble_search(pool, trouble: str, limits: Limits, stop=None):
@@ -325,7 +327,7 @@ def trouble_search(pool, trouble: str, limits: Limits, stop=None):
     agent = make_agent(game, Settings(threads=2, seed=3, solver=False), pool)
     notes: list[str] = []
     agent.on_note = notes.append
-    result = agent.search(game.new_state(), limits, stop or threading.Event())
+    result = agent.search(game.new_state(), limits, stop or StopSignal())
     return agent, result, notes
 
 
@@ -336,7 +338,7 @@ def test_a_worker_that_dies_during_go_nodes_is_replaced_and_its_share_searched_h
     assert result.info.nodes == 400 and result.move in (1, 2, 3)
     check_tree(local_tree(agent))
     # the next search starts a replacement (which dies too, at its first playouts)
-    result = agent.search(agent.game.new_state(), Limits(nodes=400), threading.Event())
+    result = agent.search(agent.game.new_state(), Limits(nodes=400), StopSignal())
     assert notes[1] == f"search worker 1 (pid {worker.pid}) exited with code 7; starting a new one"
     assert result.info.nodes == 400 and len(notes) == 3 and "exited with code 7" in notes[2]
 
@@ -369,7 +371,7 @@ def test_a_hung_worker_is_given_up_killed_and_replaced(fresh_pool, monkeypatch):
 def test_a_worker_hung_at_a_stop_is_given_up_within_the_stop_wait(fresh_pool):
     """Go infinite: after stop a silent worker gets STOP_WAIT (2 s), no more.  The stop comes a
     second in, so that even on a loaded machine the worker has started and hung by then."""
-    stop = threading.Event()
+    stop = StopSignal()
     threading.Timer(1.0, stop.set).start()
     start = time.perf_counter()
     agent, result, notes = trouble_search(fresh_pool, "hang", Limits(infinite=True), stop)

@@ -11,12 +11,12 @@ before it.
 """
 from __future__ import annotations
 
-import threading
 
 import pytest
 
+from mcts_engine.native import StopSignal
 from mcts_engine.mcts.limits import Limits
-from mcts_engine.mcts.searcher import TreeGroup
+from mcts_engine.mcts import uct
 from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules.base import NO_LIMIT
@@ -46,13 +46,13 @@ def test_a_failed_search_carries_the_move_its_finished_iterations_chose_and_then
     FailsLate.playouts, FailsLate.after = 0, 700
     agent = UctAgent(game, Settings(seed=4, solver=False))
     with pytest.raises(SearchFailed, match="on purpose") as caught:
-        agent.search(FailsLate(40), Limits(nodes=5000), threading.Event(), None, ("40",))
+        agent.search(FailsLate(40), Limits(nodes=5000), StopSignal(), None, ("40",))
     found = caught.value.result
     assert found is not None and 0 < found.info.nodes < 700
-    assert agent.trees[0].dump(1) is None                       # forgotten after it was read
+    assert agent.core.dump(1) is None                       # forgotten after it was read
     FailsLate.playouts, FailsLate.after = 0, 10 ** 9             # the same search, stopped there by a limit
     again = UctAgent(game, Settings(seed=4, solver=False)).search(FailsLate(40), Limits(nodes=found.info.nodes),
-                                                                  threading.Event(), None, ("40",))
+                                                                  StopSignal(), None, ("40",))
     assert (found.move, found.info.nodes) == (again.move, again.info.nodes)
 
 
@@ -61,22 +61,22 @@ def test_a_search_that_fails_at_once_has_no_move_to_offer():
     FailsLate.playouts, FailsLate.after = 0, 1
     agent = UctAgent(TakeAway(12), Settings(seed=4))
     with pytest.raises(SearchFailed) as caught:
-        agent.search(FailsLate(12), Limits(nodes=100), threading.Event())
+        agent.search(FailsLate(12), Limits(nodes=100), StopSignal())
     assert caught.value.result is None
 
 
 def test_the_engine_answers_a_failed_search_with_the_error_and_its_best_move(monkeypatch):
     """On main: ``search failed`` and the first legal move, whatever the search had found."""
-    real = TreeGroup.run
+    real = uct.search_info
     calls = {"n": 0}
 
-    def failing(self, remaining, seconds, depth=None):
+    def failing(report, elapsed):       # the second progress report fails: the core's run raises it
         calls["n"] += 1
-        if calls["n"] == 6:
+        if calls["n"] == 2:
             raise RuntimeError("the core failed on purpose")
-        return real(self, remaining, seconds, depth)
+        return real(report, elapsed)
 
-    monkeypatch.setattr(TreeGroup, "run", failing)
+    monkeypatch.setattr(uct, "search_info", failing)
     engine = InProcessEngine()
     try:
         engine.ask("setoption name Seed value 9")
@@ -89,7 +89,7 @@ def test_the_engine_answers_a_failed_search_with_the_error_and_its_best_move(mon
         move = lines[-1].split()[1]
         assert iterations > 0 and move in engine.query("moves").split()
         assert not any(s.startswith("bestmove") for s in engine.sync())
-        monkeypatch.setattr(TreeGroup, "run", real)
+        monkeypatch.setattr(uct, "search_info", real)
         engine.ask("ucinewgame")
         engine.ask("position startpos moves 11-15 23-19 8-11")
         _, same = engine.go(f"nodes {iterations}")              # the search the failure cut short

@@ -91,9 +91,9 @@ def test_every_default_reads_back_from_its_text(declared):
     assert option.parse(option.text(declared.default)) == declared.default
 
 
-def test_every_settings_field_but_the_tables_directory_is_an_option():
+def test_every_settings_field_but_the_tables_directory_and_the_games_own_is_an_option():
     fields = {d.field for d in declared_options(Settings)}
-    assert set(Settings.__dataclass_fields__) - fields == {"endgame_tables"}
+    assert set(Settings.__dataclass_fields__) - fields == {"endgame_tables", "game_parameters"}
     assert OptionValues().settings() == Settings(minimax_weight=0.37, playout_depth=6,
                                                  endgame_tables=OptionValues().settings().endgame_tables)
 

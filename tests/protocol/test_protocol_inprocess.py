@@ -19,7 +19,7 @@ from support.drivers import EngineProcess, InProcessEngine, hub_fields
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol.hub import hub_quote
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
-from mcts_engine.protocol import session as session_module
+from mcts_engine import engine as engine_module
 from mcts_engine.protocol.options import OptionError
 from mcts_engine.mcts.agent import SearchInfo, SearchResult
 from mcts_engine.mcts.limits import Limits
@@ -268,23 +268,38 @@ class Broken:
     def new_game(self):
         pass
 
+    def close(self):
+        pass
+
     def search(self, state, limits, stop, on_info=None, history=()):
         if self.illegal:
             return SearchResult("not a move", None, SearchInfo(nodes=1))
         raise RuntimeError("boom")
 
 
-@pytest.mark.parametrize("illegal,words", [(False, "search failed: RuntimeError: boom"),
-                                           (True, "search returned an illegal move 'not a move'")])
-def test_a_broken_agent_still_gets_a_legal_move_out(monkeypatch, illegal, words):
-    monkeypatch.setattr(session_module, "make_agent", lambda game, settings: Broken(illegal))
+def test_a_broken_agent_still_gets_a_legal_move_out(monkeypatch):
+    monkeypatch.setattr(engine_module, "make_agent", lambda game, settings: Broken(False))
     out = Recorder()
     session = Session(out)
     session.go(Limits(nodes=10))
     done = out.wait()
     session.shutdown()
     assert done.move in session.state.legal_moves()
-    assert [e for e in out.errors if words in e] == out.errors and len(out.errors) == 1
+    assert [e for e in out.errors if "search failed: RuntimeError: boom" in e] == out.errors and len(out.errors) == 1
+
+
+def test_the_engines_move_is_not_checked_again_but_a_move_that_cannot_be_written_still_ends_the_go(monkeypatch):
+    """A move is checked once, where it enters: the core's moves come from the rules' lists.
+    An agent that answered garbage would fail where the dialect writes it, and the go ends."""
+    monkeypatch.setattr(engine_module, "make_agent", lambda game, settings: Broken(True))
+    lines: list[str] = []
+    protocol = UciProtocol(lines.append)
+    protocol.session.go(Limits(nodes=10))
+    deadline = time.monotonic() + 60
+    while not any(line.startswith("bestmove") for line in lines) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    protocol.session.shutdown()
+    assert lines[-1] == "bestmove 0000" and any("cannot report the move" in line for line in lines), lines
 
 
 def test_a_move_the_dialect_cannot_write_still_ends_the_go():

@@ -8,6 +8,7 @@ import pytest
 from support import (check_fen_round_trip, check_playout_cut_off, check_playout_matches_loop, check_random_move,
                       check_random_move_uniform, random_game)
 
+from mcts_engine.native import StopSignal
 from mcts_engine.rules import get_game, parse_rule_options
 from mcts_engine.rules.base import BadOption, BadPosition, Game, IllegalMove
 from mcts_engine.rules.geometry import indices
@@ -313,7 +314,6 @@ def test_evaluate_is_strictly_increasing_in_the_balance():
 def test_greedy_agent_plays_the_articles_eval():
     """``Agent greedy`` picks among the moves of the best one-ply balance gain (heuristic),
     over positions of seeded random games."""
-    import threading
     from mcts_engine.agents import make_agent
     from mcts_engine.mcts.limits import Limits
     from mcts_engine.mcts.settings import Settings
@@ -326,7 +326,7 @@ def test_greedy_agent_plays_the_articles_eval():
             best_gain = max(s.heuristic(m) for m in moves)
             best = {m for m in moves if s.heuristic(m) == best_gain}
             ends = {m for m in moves if after(s, s.move_str(m)).outcome() is not None}
-            chosen = greedy.search(s, Limits(), threading.Event()).move
+            chosen = greedy.search(s, Limits(), StopSignal()).move
             assert chosen in best or chosen in ends
 
 

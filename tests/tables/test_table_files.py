@@ -10,13 +10,13 @@ need it, so that the reproductions fail by their assertions on the code before i
 from __future__ import annotations
 
 import shutil
-import threading
 import zipfile
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from mcts_engine.native import StopSignal
 from mcts_engine.agents import make_agent
 from mcts_engine.cli import main
 from mcts_engine.mcts.core import feed_tables
@@ -187,13 +187,13 @@ def test_the_native_search_gets_only_the_sound_tables_and_searches_on(tables):
     notes = []
     agent.on_note = notes.append
     state = game.parse_fen(WON)
-    first = agent.search(state.copy(), Limits(nodes=300), threading.Event())
-    second = agent.search(state.copy(), Limits(nodes=300), threading.Event())
+    first = agent.search(state.copy(), Limits(nodes=300), StopSignal())
+    second = agent.search(state.copy(), Limits(nodes=300), StopSignal())
     assert first.move in state.legal_moves() and second.move in state.legal_moves()
     assert len(notes) == 1 and "2K-1K of english is unreadable" in notes[0], notes
     assert TWO_ONE not in {t.material for t in agent.tables.loaded()}
     assert ONE_ONE in {t.material for t in agent.tables.loaded()}
-    feed_tables(agent.trees[0], game, agent.tables, state)           # the loaded ones still go to the core
+    feed_tables(agent.core, game, agent.tables, state)           # the loaded ones still go to the core
 
 
 def test_a_zero_length_table_no_longer_breaks_the_engines_endgame_search(tables):

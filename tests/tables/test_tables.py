@@ -5,11 +5,11 @@ the options that turn them on and the ``mcts-engine tables`` command."""
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from click.testing import CliRunner
 
+from mcts_engine.native import StopSignal
 from mcts_engine.agents import make_agent
 from mcts_engine.cli import main
 from mcts_engine.endgame_suite import SUITE
@@ -203,7 +203,7 @@ def test_the_search_plays_the_tables_shortest_win_and_longest_defence(english):
     assert conversion.result == "win" and conversion.plies == row.plies == 31
     agent = make_agent(english.game, settings)
     state = english.game.parse_fen(row.fen)
-    found = agent.search(state.copy(), Limits(nodes=10_000), threading.Event())
+    found = agent.search(state.copy(), Limits(nodes=10_000), StopSignal())
     assert found.info.mate == 16 and found.info.nodes < 200        # proven: every root move tried, then stop
     child = state.copy()
     child.play(found.move)

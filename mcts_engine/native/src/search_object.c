@@ -22,6 +22,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int ready, n, running;
+    int reporting;               /* inside a report callback: reading the trees is safe */
     SearchSettings s;
     const GameGlue *glue;
     PyObject *rules;             /* the native rules object, or NULL (Python states) */
@@ -260,6 +261,17 @@ static void Search_dealloc(SearchObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static int usable(SearchObject *self);
+
+/* Whether the trees can be read now: initialised, and not running, or running but inside its
+ * report callback (on the searching thread, the other trees read under their locks). */
+static int readable(SearchObject *self)
+{
+    if (self->ready && self->running && self->reporting)
+        return 1;
+    return usable(self);
+}
+
 /* Whether the object can be used now: initialised, and not inside its own run. */
 static int usable(SearchObject *self)
 {
@@ -464,7 +476,9 @@ static int report_call(void *arg)
     if (c->released)
         PyEval_RestoreThread(c->released);
     PyObject *report = report_of(c->self);
+    c->self->reporting = 1;
     PyObject *r = report ? PyObject_CallOneArg(c->on_report, report) : NULL;
+    c->self->reporting = 0;
     Py_XDECREF(report);
     Py_XDECREF(r);
     if (c->released)
@@ -549,7 +563,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *args)
 
 static PyObject *Search_result(SearchObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (!usable(self))
+    if (!readable(self))
         return NULL;
     return report_of(self);
 }
@@ -557,7 +571,7 @@ static PyObject *Search_result(SearchObject *self, PyObject *Py_UNUSED(ignored))
 /* The root's children merged over the trees: (move, n, w, d, proven, proof) each. */
 static PyObject *Search_root_children(SearchObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (!usable(self))
+    if (!readable(self))
         return NULL;
     Snapshot snap;
     if (search_snapshot(self->tree_of, self->n, &snap) < 0)
@@ -779,6 +793,11 @@ static PyObject *Search_get_trees(SearchObject *self, void *Py_UNUSED(closure))
     return PyLong_FromLong(self->n);
 }
 
+static PyObject *Search_get_python_states(SearchObject *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->glue == &PYTHON_GLUE);
+}
+
 static PyMethodDef Search_methods[] = {
     {"set_root", (PyCFunction)Search_set_root, METH_VARARGS,
      "set_root(raw, walk=None): search from the position State.raw() gives; `walk`, the moves played from the last "
@@ -808,6 +827,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"trees", (getter)Search_get_trees, NULL, "How many trees the search runs (one per thread).", NULL},
+    {"python_states", (getter)Search_get_python_states, NULL,
+     "Whether the search runs a game's Python states (positions cross as the State itself, not its raw()).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
