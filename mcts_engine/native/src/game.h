@@ -47,18 +47,16 @@ typedef struct {
 
 int movebuf_push(MoveBuf *b, const MoveSlot *m);      /* GAME_OK, or GAME_ERROR out of memory */
 
-/* Why a search stops, as its playouts see it: the client's stop (set by another thread) and
- * the search's own end (a deadline, a proof, a node limit reached by another searcher). */
+/* Why a search stops, as its playouts see it: the client's stop (set by another thread), the
+ * search's own end (a proof, a tree depth, another searcher's failure), and its deadline. */
 typedef struct {
     const atomic_int *stop;    /* may be NULL */
     atomic_int done;
+    double deadline;           /* monotonic seconds, 0: none */
 } Halt;
 
-static inline int halted(const Halt *h)
-{
-    return h && (atomic_load_explicit(&h->done, memory_order_relaxed)
-                 || (h->stop && atomic_load_explicit(h->stop, memory_order_relaxed)));
-}
+/* Whether a playout should give up now (NULL: never); run.c. */
+int halted(const Halt *h);
 
 enum {
     GAME_COMPULSORY_CAPTURES = 1,   /* a cut-off plays the pending captures before it evaluates */

@@ -41,12 +41,24 @@ typedef struct {
 
 static void end_search(Halt *h) { atomic_store_explicit(&h->done, 1, memory_order_relaxed); }
 
+/* The flags alone (between iterations, where the deadline is looked at after each one). */
+static int flagged(const Halt *h)
+{
+    return atomic_load_explicit(&h->done, memory_order_relaxed)
+           || (h->stop && atomic_load_explicit(h->stop, memory_order_relaxed));
+}
+
+int halted(const Halt *h)
+{
+    return h && (flagged(h) || (h->deadline > 0.0 && now_seconds() >= h->deadline));
+}
+
 /* One iteration of a searcher with the checks around it: 1 go on, 0 this searcher is done,
  * -1 failed (the tree's error says why). */
 static int step(Searcher *s)
 {
     Tree *t = s->t;
-    if (halted(s->halt) || (s->share >= 0 && t->iterations - s->start >= s->share))
+    if (flagged(s->halt) || (s->share >= 0 && t->iterations - s->start >= s->share))
         return 0;
     if (tree_root_done(t)) {
         if (s->share < 0)         /* under a node limit each tree runs to its own share or proof: */
@@ -168,14 +180,14 @@ static int lead(Searcher *s, int n, Reports *reports)
 
 int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *stop, ReportFn report, void *ctx)
 {
-    Halt halt = {.stop = stop};
+    double start = now_seconds();
+    Halt halt = {.stop = stop, .deadline = limits->seconds > 0.0 ? start + limits->seconds : 0.0};
     atomic_init(&halt.done, 0);
     Searcher *s = calloc((size_t)n, sizeof(Searcher));
     if (!s) {
         trees[0]->error = ERR_MEMORY;
         return -1;
     }
-    double start = now_seconds();
     int64_t total = 0;
     for (int k = 0; k < n; k++) {
         s[k].t = trees[k];

@@ -768,16 +768,26 @@ static PyObject *Search_dump(SearchObject *self, PyObject *args)
     return dump_node(self, t, t->root, &budget);
 }
 
-/* simulate(raw): one playout of the first tree's policy from the position (its cut-off, its
- * captures and its evaluation included): (the first player's result, the position after it). */
-static PyObject *Search_simulate(SearchObject *self, PyObject *raw)
+/* simulate(raw, stop=None): one playout of the first tree's policy from the position (its
+ * cut-off, its captures and its evaluation included), given up where it stands once the
+ * StopFlag `stop` is set: (the first player's result, the position after it). */
+static PyObject *Search_simulate(SearchObject *self, PyObject *args)
 {
-    if (!usable(self))
+    PyObject *raw, *stop = Py_None;
+    if (!usable(self) || !PyArg_ParseTuple(args, "O|O", &raw, &stop))
         return NULL;
+    if (stop != Py_None && !PyObject_TypeCheck(stop, &StopFlagType)) {
+        PyErr_SetString(PyExc_TypeError, "stop must be a StopFlag or None");
+        return NULL;
+    }
     void *pos = pos_from(self, raw);
     if (!pos)
         return NULL;
+    Halt halt = {.stop = stop == Py_None ? NULL : &((StopFlagObject *)stop)->flag};
+    atomic_init(&halt.done, 0);
+    self->trees[0].halt = &halt;
     double v = tree_simulate(&self->trees[0], pos);
+    self->trees[0].halt = NULL;
     PyObject *after = v == -2.0 ? NULL : self->glue->pos_raw(&self->games[0], pos);
     pos_done(self, pos);
     if (!after) {
@@ -820,8 +830,9 @@ static PyMethodDef Search_methods[] = {
     {"dump", (PyCFunction)Search_dump, METH_VARARGS,
      "dump(limit, tree=0): a tree below the root as nested dicts, at most `limit` nodes (untried: moves listed but "
      "not expanded, -1 when not listed).  For tests."},
-    {"simulate", (PyCFunction)Search_simulate, METH_O,
-     "simulate(raw): one playout of the policy from the position, with its cut-off: (result, raw after)."},
+    {"simulate", (PyCFunction)Search_simulate, METH_VARARGS,
+     "simulate(raw, stop=None): one playout of the policy from the position, with its cut-off, given up once the "
+     "StopFlag is set: (result, raw after)."},
     {NULL, NULL, 0, NULL},
 };
 
