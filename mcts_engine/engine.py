@@ -18,12 +18,12 @@ construction, and nothing checks it again; moves stay move values until a dialec
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Hashable, Protocol
 
 from .agents import SearchPlan, make_agent, search_plan
 from .mcts.agent import Agent, SearchFailed, SearchInfo, SearchResult
-from .mcts.limits import Limits
+from .mcts.limits import Limits, now
 from .mcts.settings import Settings
 from .native import StopSignal
 from .parallel.pool import close_pool, resize_pool
@@ -99,6 +99,7 @@ class _Job:
         self.done = False              # move decided (the next go may start)
         self.thread: threading.Thread | None = None
         self.last_info: SearchInfo | None = None
+        self.clock_start = now()       # the move's time counts from the go (from ponderhit when pondering)
 
 
 class Engine:
@@ -181,6 +182,7 @@ class Engine:
         with job.lock:
             if job.ponder and not job.hit and not job.done:
                 job.hit = True
+                job.clock_start = now()
                 job.stop.set()
 
     def close(self) -> None:
@@ -217,7 +219,7 @@ class Engine:
             pondering = job.ponder
             with job.lock:
                 stop = job.stop
-            limits = Limits(infinite=True) if pondering else request.limits
+            limits = Limits(infinite=True) if pondering else replace(request.limits, received=job.clock_start)
             if request.forced is not None:
                 result = SearchResult(request.forced, None, SearchInfo(nodes=0, pv=[request.forced]))
             else:

@@ -21,6 +21,7 @@ class Limits:
     depth: int | None = None          # stop once the tree reaches this depth
     infinite: bool = False            # until stop (also while pondering)
     searchmoves: list | None = None   # consider only these root moves (legal moves of the state)
+    received: float | None = None     # when the go arrived (now()): the move's time counts from there
 
     def nodes_only(self) -> bool:
         """Whether only a node count ends the search (no clock, no infinite): the case in
@@ -30,7 +31,8 @@ class Limits:
 
 
 def budget(limits: Limits, overhead: float) -> float | None:
-    """Seconds to think for this move: movetime, or a share of the clock; None = no time limit.
+    """Seconds to think for this move, from when the go arrived: movetime, or a share of the
+    clock; None = no time limit.
 
     The clock share is the time left over the moves still to play (``movestogo``,
     else an assumed 30), plus most of the increment, never more than half the

@@ -83,6 +83,8 @@ class UctAgent(Agent):
         """One call into the core until a limit; ``on_info`` on a beat (under a clock) or at node
         counts (under a pure node limit, so that a seeded search reports the same every run)."""
         seconds = budget(limits, self.settings.move_overhead)
+        if seconds is not None and limits.received is not None:     # the clock ran since the go arrived
+            seconds = max(0.001, seconds - (now() - limits.received))
         shares = [-1 if share is None else share for share in split_nodes(limits.nodes, self.core.trees)]
         by_nodes = limits.nodes_only()
         report_nodes = max(MIN_REPORT_NODES, (limits.nodes or 0) // 8) if by_nodes else 0

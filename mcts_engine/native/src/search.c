@@ -433,9 +433,11 @@ int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk)
         if (node && t->g->ops->to_move(t->g, pos, &to_move) < 0)
             return -1;
         if (node && t->nodes[node].to_move == to_move) {
-            release_outside(t, depth);
-            if (compact(t, node, -1) < 0)
-                return -1;
+            if (node != t->root) {       /* the same root keeps its arena as it is */
+                release_outside(t, depth);
+                if (compact(t, node, -1) < 0)
+                    return -1;
+            }
             t->frozen = 0;
             return t->g->ops->copy(t->g, t->root_pos, pos) < 0 ? -1 : 1;
         }
