@@ -31,6 +31,7 @@ from mcts_engine.rules.draughts.variants import variant_with_options
 from mcts_engine.rules.geometry import indices
 from mcts_engine.tables.material import Material, Numbering
 
+from support.closed_chains import closed_chains, closing_moves
 from support.perft import PERFT
 
 SWITCHED_OFF = native.switched_off
@@ -194,6 +195,30 @@ def test_whole_games_keep_the_same_outcome_and_counters(name):
     if fen is not None:
         plies += sum(check_same_game(fast, ref, fen, seed) for seed in range(6))
     assert plies > 300
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_closed_chains_keep_the_piece_as_in_python(name):
+    """A chain that ends on its start square (a king, and a man that jumps backwards, round
+    four men: tests/support/closed_chains.py): the same moves, the same position after each
+    closing move by the state's and the kernel's ``play``, the same perft and random games."""
+    fast, ref = games(name)
+    for chain in closed_chains(ref):
+        py = chain.state
+        na = DraughtsState(fast, py.own, py.opp, py.kings, py.turn)
+        assert na.legal_moves() == py.legal_moves(), chain.label
+        closing = closing_moves(chain)
+        assert bool(closing) == chain.expected, chain.label
+        for move in closing:
+            a, b, k = py.copy(), na.copy(), na.copy()
+            a.play(move)
+            b.play(move)
+            fast.kernel.play(k, move)
+            assert position(a) == position(b) == position(k), chain.label
+            assert a.opp == chain.start and a.kings == py.kings & chain.start
+        assert fast.perft(na, 2) == ref.perft(py, 2), chain.label
+        for seed in range(4):
+            check_same_game(fast, ref, py.fen(), seed)
 
 
 @pytest.mark.parametrize("name,fen", sorted((n, f) for n, f in KING_ENDINGS.items() if n != "antidraughts"))
