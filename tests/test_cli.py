@@ -44,6 +44,9 @@ def test_bad_input_is_one_clear_error():
     assert result.exit_code == 2 and "99" in result.output
     result = run("perft", "english", "3", "--rules", "promotion=sideways")
     assert result.exit_code == 2 and "sideways" in result.output
+    result = run("play", "english", "--rules", "repetition=4294967297")     # a C int would read it as 1
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "english rule option repetition='4294967297' is not a whole number from 0 to 2147483647" in result.output
 
 
 def replay_playouts(game, count: int, seed: int) -> tuple[int, dict]:

@@ -297,7 +297,7 @@ class DablotGame(Game):
         """The raw position ``(own, opp, kings, princes)`` after a legal move (for perft)."""
         own, opp, kings, princes = position
         frm, to, cap, _ = move
-        moved = frm | to
+        moved = frm ^ to          # 0 when a chain ends where it began
         kings = kings ^ moved if kings & frm else kings
         princes = princes ^ moved if princes & frm else princes
         return opp & ~cap, own ^ moved, kings & ~cap, princes & ~cap
@@ -437,7 +437,7 @@ class DablotState(TurnState):
                     frm, cap = (to >> d if d > 0 else to << -d), 0
                 else:
                     break
-            moved = frm | to
+            moved = frm ^ to          # 0 when a chain ends where it began
             if kings & frm:
                 kings ^= moved
             elif princes & frm:
@@ -456,7 +456,7 @@ class DablotState(TurnState):
     def play(self, move: Move) -> None:
         """Apply a legal move in place and update the draw counters."""
         frm, to, cap, _ = move
-        moved = frm | to
+        moved = frm ^ to          # 0 when a chain ends where it began
         if self.kings & frm:
             self.kings ^= moved
         elif self.princes & frm:
@@ -557,7 +557,7 @@ class DablotState(TurnState):
         cap = move[2]
         if not cap:
             return 0.0
-        moved = move[0] | move[1]
+        moved = move[0] ^ move[1]
         kings = (self.kings ^ moved if self.kings & move[0] else self.kings) & ~cap
         if self.game.terminal(self.opp & ~cap, self.own ^ moved, kings) == 0.0:
             return 100.0

@@ -19,6 +19,7 @@ import random
 import subprocess
 import sys
 import sysconfig
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,10 +28,11 @@ from hypothesis import given, settings, strategies as st
 from support import ROOT, in_ci
 from mcts_engine import native
 from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
-from mcts_engine.rules.draughts.variants import variant_with_options
+from mcts_engine.rules.draughts.variants import COUNT_MAX, variant_with_options
 from mcts_engine.rules.geometry import indices
 from mcts_engine.tables.material import Material, Numbering
 
+from support.closed_chains import closed_chains, closing_moves
 from support.perft import PERFT
 
 SWITCHED_OFF = native.switched_off
@@ -194,6 +196,52 @@ def test_whole_games_keep_the_same_outcome_and_counters(name):
     if fen is not None:
         plies += sum(check_same_game(fast, ref, fen, seed) for seed in range(6))
     assert plies > 300
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_closed_chains_keep_the_piece_as_in_python(name):
+    """A chain that ends on its start square (a king, and a man that jumps backwards, round
+    four men: tests/support/closed_chains.py): the same moves, the same position after each
+    closing move by the state's and the kernel's ``play``, the same perft and random games."""
+    fast, ref = games(name)
+    for chain in closed_chains(ref):
+        py = chain.state
+        na = DraughtsState(fast, py.own, py.opp, py.kings, py.turn)
+        assert na.legal_moves() == py.legal_moves(), chain.label
+        closing = closing_moves(chain)
+        assert bool(closing) == chain.expected, chain.label
+        for move in closing:
+            a, b, k = py.copy(), na.copy(), na.copy()
+            a.play(move)
+            b.play(move)
+            fast.kernel.play(k, move)
+            assert position(a) == position(b) == position(k), chain.label
+            assert a.opp == chain.start and a.kings == py.kings & chain.start
+        assert fast.perft(na, 2) == ref.perft(py, 2), chain.label
+        for seed in range(4):
+            check_same_game(fast, ref, py.fen(), seed)
+
+
+LARGEST = {"repetition": COUNT_MAX, "king_move_limit": COUNT_MAX, "no_progress": COUNT_MAX}
+
+
+@pytest.mark.parametrize("name,fen", [("frisian", "W:WK28,K33,46,47:BK3,4,5"), ("english", "W:WK1,K3:BK30"),
+                                      ("international", "W:WK46,K47,36,37:BK4,K5,14,15")])
+def test_the_largest_counts_behave_alike(name, fen):
+    """The rule options the kernel holds in a C int, at the largest value the parser accepts:
+    the same moves, counters and outcomes on both sides (a value past a C int once became 1
+    there: every king move drew, every Frisian king froze after one move)."""
+    fast, ref = games(name, **LARGEST)
+    assert fast.kernel is not None and ref.repetition == ref.king_move_limit == COUNT_MAX
+    assert sum(check_same_game(fast, ref, fen, seed, plies=200) for seed in range(8)) > 50
+    assert fast.parse_fen(fen).legal_moves() == ref.parse_fen(fen).legal_moves()
+
+
+def test_a_variant_built_past_the_option_bounds_is_refused_by_the_bridge():
+    """kernel.py checks what it hands to C's int fields, even from a row built without the parser."""
+    row = replace(VARIANTS["frisian"], repetition=COUNT_MAX + 1)
+    with pytest.raises(ValueError, match="repetition=2147483648 does not fit a C int"):
+        DraughtsGame(row)
 
 
 @pytest.mark.parametrize("name,fen", sorted((n, f) for n, f in KING_ENDINGS.items() if n != "antidraughts"))

@@ -49,6 +49,20 @@ def test_the_compiled_chains_list_the_python_rules_moves_in_their_order():
     assert checked > 1000
 
 
+def test_no_compiled_chain_comes_back_to_its_start():
+    """fanorona.md §4 rule 2 (Example 4): the start point counts as visited, so no chain ends
+    where it began (d3 or d2 back to c3 would approach b3); compiled and Python alike."""
+    chains, game = compiled(), get_game("fanorona")
+    state = game.parse_fen("9/1B7/1BW6/9/3B5 w 0 10")          # White c3; Black b3, b4, d1
+    starters = F.capturers(state.own, state.opp)
+    for mode in MODES:
+        moves = chains(state.own, state.opp, starters, mode)
+        assert moves == game.python_chains(state.own, state.opp, starters, mode)
+        assert moves and all(m[0] not in [step >> 1 for step in m[3:]] for m in moves), mode
+    assert sorted(state.move_str(m) for m in state.legal_moves()) == [
+        "c3-d2(W)", "c3-d2(W)-d3(W)", "c3-d3(W)", "c3-d3(W)-d2(A)"]
+
+
 @pytest.mark.slow
 def test_the_compiled_chains_agree_over_many_games():
     chains, game = compiled(), get_game("fanorona")

@@ -25,6 +25,7 @@ from mcts_engine.mcts.agent import SearchInfo, SearchResult
 from mcts_engine.mcts.limits import Limits
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.rules.base import BadPosition, IllegalMove, RulesError
+from mcts_engine.rules.draughts.variants import COUNT_MAX
 
 
 @pytest.fixture
@@ -135,6 +136,7 @@ BAD_LINES = [  # (line, the error's class, a word its message must hold); a malf
     ("setoption name Seed value -1", OptionError, "Seed"),
     ("setoption name NoSuchOption value 1", OptionError, "NoSuchOption"),
     ("setoption name Rules value promotion=sideways", OptionError, "sideways"),
+    ("setoption name Rules value repetition=4294967297", OptionError, "repetition='4294967297'"),
 ]
 
 
@@ -165,6 +167,32 @@ def test_errors_leave_the_position_options_and_a_search_alone(engine):
     assert (engine.query("fen"), engine.query("rules")) == before
     engine.send("stop")
     assert len(bestmoves(engine.until("bestmove"))) == 1
+
+
+# --- rule options that reach the native kernel: bounded where they are read -----------------
+
+@pytest.mark.parametrize("option", ["repetition", "king_move_limit", "no_progress"])
+def test_a_count_past_what_the_kernel_holds_is_refused_naming_it(engine, option):
+    """4294967297 read as a C int is 1: every king move drew in the search (issue 37)."""
+    engine.ask("setoption name UCI_Variant value frisian")
+    lines = engine.ask(f"setoption name Rules value {option}=4294967297")
+    assert len(lines) == 1 and lines[0].startswith("info string error: option Rules: ")
+    assert f"frisian rule option {option}='4294967297' is not a whole number from 0 to {COUNT_MAX}" in lines[0]
+    assert f"{option}=4294967297" not in engine.query("rules")
+
+
+@pytest.mark.parametrize("rules", ["", f"repetition={COUNT_MAX}", f"repetition={COUNT_MAX},no_progress={COUNT_MAX}"])
+def test_two_kings_against_one_search_as_a_win_with_a_large_repetition(engine, rules):
+    """English, White to move: 7-11 forces 11x20 next (two kings against one is a win, not the
+    draw a repetition count cut short in C made of every king move)."""
+    if rules:
+        assert engine.ask(f"setoption name Rules value {rules}") == []
+        assert f"repetition={COUNT_MAX}" in engine.query("rules")
+    engine.ask("setoption name Seed value 1")
+    engine.ask("position fen W:WK1,K7:BK12")
+    lines, move = engine.go("nodes 2000")
+    scores = [line for line in lines if " score " in line]
+    assert " score mate 2 wdl 1000 0 0 " in scores[-1] and move == "7-11"
 
 
 # --- the same results over every transport ---------------------------------------------------

@@ -156,6 +156,43 @@ def test_compulsory_never():
     assert "b3-a3" in moves_of(s) and {"b3xb7", "e3xe7"} <= set(moves_of(s))
 
 
+# A chain may end on the point it started from (dablot.md §4: any direction, captured pieces
+# leave at once, the mover's own point is empty behind it): the piece stays on that point.
+# c7 over d7 to e7, over d8 to d9, over c8 back to c7, or the other way round; the White
+# King on d5 (no man may jump it) stops d9 from going on over d7.
+CLOSED_ROUTES = ["c7xd9xe7xc7", "c7xe7xd9xc7"]
+
+
+def test_a_closed_chain_leaves_the_man_on_its_point():
+    s = DABLOT.parse_fen("B:BKa1,c7:WKd5,f13,d7,c8,d8")
+    assert moves_of(s) == CLOSED_ROUTES                # a man can capture: capturing is compulsory
+    for text in CLOSED_ROUTES:
+        child = s.copy()
+        move = child.parse_move(text)
+        child.play(move)
+        assert child.fen().startswith("W:BKa1,c7:WKd5,f13") and child.outcome() is None
+        raw = DABLOT._child((s.own, s.opp, s.kings, s.princes), move)
+        assert raw == (child.own, child.opp, child.kings, child.princes)
+    for seed in range(4):                              # the fast playout path plays the same move
+        child = s.copy()
+        assert child.playout(random.Random(seed), max_plies=1) is None
+        assert child.fen().startswith("W:BKa1,c7:WKd5,f13")
+
+
+def test_a_closed_chain_keeps_the_king():
+    s = DABLOT.parse_fen("B:BKc7,a1:WKd5,f13,d7,c8,d8")
+    assert set(CLOSED_ROUTES) <= set(moves_of(s))
+    for text in CLOSED_ROUTES:
+        child = s.copy()
+        child.play(child.parse_move(text))
+        assert child.fen().startswith("W:BKc7,a1:WKd5,f13") and child.outcome() is None
+    s = DABLOT.parse_fen("B:BKc7,a1:WKd5,d7,c8,d8")           # White is left with its King alone
+    move = s.parse_move(CLOSED_ROUTES[0])
+    assert s.heuristic(move) == 100.0
+    s.play(move)
+    assert s.fen().startswith("W:BKc7,a1:WKd5") and s.outcome() == 1.0
+
+
 def test_one_piece_left_loses():
     s = DABLOT.parse_fen("B:BKe3,a1:WKe5,c13")
     s.play(s.parse_move("e3xe7"))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from mcts_engine.rules import BadOption, get_game, list_games, parse_rule_options
+from mcts_engine.rules.draughts.variants import COUNT_MAX, VARIANTS, schema
 from mcts_engine.rules.options import Option, Schema, option_field, schema_of
 
 SCHEMA = Schema("toy", (
@@ -172,3 +173,27 @@ def test_cross_option_rules_use_the_same_shape(name, options, needle):
     with pytest.raises(BadOption) as err:
         get_game(name, **options)
     assert str(err.value).startswith(needle)
+
+
+# --- the counts the native draughts kernel holds in a C int (issue 37) ------------------------
+
+C_INT_MAX = 2**31 - 1
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_integer_option_of_a_draughts_variant_fits_the_kernel(name):
+    """kernel.py hands the variant's numbers to C (``Rules`` in native/src/draughts.h: int, and
+    int64_t for no_progress): every integer option is bounded where it is read, one past the
+    bound is refused naming the option, the value and the range, and the bound itself is kept."""
+    ints = [o for o in schema(name).options if o.kind == "int"]
+    assert {o.name for o in ints} == {"men_rows", "repetition", "no_progress", "king_move_limit"}
+    for option in ints:
+        assert option.low == 0 and option.high is not None and option.high <= C_INT_MAX, option.name
+        with pytest.raises(BadOption) as err:
+            get_game(name, **{option.name: str(option.high + 1)})
+        assert str(err.value) == (f"{name} rule option {option.name}='{option.high + 1}' is not a whole number "
+                                  f"from 0 to {option.high}")
+    game = get_game(name, repetition=COUNT_MAX, no_progress=COUNT_MAX, king_move_limit=COUNT_MAX)
+    assert (game.repetition, game.no_progress, game.king_move_limit) == (COUNT_MAX,) * 3
+    with pytest.raises(BadOption, match="repetition='4294967297' is not a whole number from 0 to 2147483647"):
+        get_game(name, **parse_rule_options("repetition=4294967297"))

@@ -20,6 +20,14 @@ _GOAL = {"block": 0, "lose": 1, "crown": 2}
 _COUNTS = {"none": 0, "fmjd": 1, "russian": 2, "frisian": 3, "turkish": 4}
 
 
+def _c_int(name: str, value: int) -> int:
+    """``value`` as the kernel's C ``int`` field ``name`` takes it; ValueError if it does not fit
+    (the rule options are bounded where they are parsed: a variant built past them lands here)."""
+    if not -2**31 <= value < 2**31:
+        raise ValueError(f"kernel spec {name}={value} does not fit a C int")
+    return value
+
+
 def kernel_spec(game: MoveGenerator, terms: EvalTerms = NO_TERMS) -> dict[str, Any]:
     """Everything the kernel needs of ``game`` (evaluating with the positional ``terms``), as
     ints, floats and tuples of them."""
@@ -39,9 +47,9 @@ def kernel_spec(game: MoveGenerator, terms: EvalTerms = NO_TERMS) -> dict[str, A
         "king_reverse": int(game.king_reverse), "immediate": int(game.immediate),
         "promotion": _PROMOTION[game.promotion], "landing": _LANDING[game.king_landing],
         "choice": _CHOICE[v.choice], "goal": _GOAL[v.goal],
-        "repetition": game.repetition, "no_progress": game.no_progress,
+        "repetition": _c_int("repetition", game.repetition), "no_progress": game.no_progress,
         "quiet_on_man_move": int(game.quiet_on_man_move), "men_sideways": int(game.men_sideways),
-        "king_move_limit": game.king_move_limit, "extra_rules": int(game.extra_rules),
+        "king_move_limit": _c_int("king_move_limit", game.king_move_limit), "extra_rules": int(game.extra_rules),
         "endgame": _COUNTS[v.endgame], "endgame_max": game.endgame_max, "endgame_floor": game.endgame_floor,
         "stuck_score": tuple(game.stuck_score), "king_value": game.king_value,
         "eval_scale": EVAL_SCALE, "eval_advance": EVAL_ADVANCE, "start_pieces": game.start_pieces,

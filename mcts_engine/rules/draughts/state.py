@@ -377,12 +377,11 @@ class DraughtsState(TurnState):
         for r in range(grid.rows - 1, -1, -1):
             cells, names = [], []
             for c in range(grid.cols):
-                i = grid.index(r, c)
-                bit = 1 << i
+                bit = grid.mask(r, c)          # 0 on a light cell (DarkGrid.index would alias a neighbour)
                 if not g.points & bit:
                     cells.append(" ")
                     continue
-                names.append(g.name_of[i])
+                names.append(g.name_of[bit.bit_length() - 1])
                 if not (self.own | self.opp) & bit:
                     cells.append(".")
                 else:

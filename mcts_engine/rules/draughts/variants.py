@@ -18,6 +18,13 @@ from typing import Callable
 
 from ..options import Schema, option_field, schema_of
 
+#: The largest value of the counting options ``repetition``, ``no_progress`` and
+#: ``king_move_limit``: the native kernel holds the first and the last in a C ``int``
+#: (``Rules`` in native/src/draughts.h; kernel.py hands them over as numbers), so a larger
+#: value would be cut short there while the Python rules kept it.  No game lasts that long:
+#: the largest value is as good as off.
+COUNT_MAX = 2**31 - 1
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -27,7 +34,7 @@ class Variant:
     size: int = option_field(8, "B1 rows = columns", choices=(8, 10, 12))
     squares: str = option_field("dark", "B2 pieces stand on the dark squares or on all", choices=("dark", "all"))
     invert: bool = option_field(False, "B3 inverted: the first player's near-left corner is NOT playable")
-    men_rows: int = option_field(3, "B4 rows of men per side")
+    men_rows: int = option_field(3, "B4 rows of men per side (at most half the board)", high=6)
     skip_back_row: bool = option_field(False, "B4 Turkish family: the own back row stays empty")
     first: str = option_field("W", "B5 colour letter of the first player", choices=("W", "B"))
     corner: str = option_field("top-left", "square 1 as seen by the first player (PDN GameType N0..N3)",
@@ -50,11 +57,12 @@ class Variant:
                                choices=("free", "max", "max-kings", "italian", "frisian", "king-first"))
     promotion: str = option_field("stop", "C4 a man crowned during a capture stops, passes or flies on",
                                   choices=("stop", "pass", "fly"))
-    repetition: int = option_field(3, "D occurrences of a position that draw (0 = off)")
-    no_progress: int = option_field(0, "D plies without progress that draw (0 = off)")
+    repetition: int = option_field(3, "D occurrences of a position that draw (0 = off)", high=COUNT_MAX)
+    no_progress: int = option_field(0, "D plies without progress that draw (0 = off)", high=COUNT_MAX)
     progress: str = option_field("man-or-capture", "D what resets no_progress", choices=("man-or-capture", "capture"))
     endgame: str = option_field("none", "D endgame counts", choices=("none", "fmjd", "russian", "frisian", "turkish"))
-    king_move_limit: int = option_field(0, "Frisian: one king moves at most N times in a row while men are left")
+    king_move_limit: int = option_field(0, "Frisian: one king moves at most N times in a row while men are left "
+                                         "(0 = off)", high=COUNT_MAX)
     goal: str = option_field("block", "G what wins: block = a player without a move loses; lose = a player "
                              "without a move wins (antidraughts); crown = the first king wins (breakthrough)",
                              choices=("block", "lose", "crown"))
