@@ -13,13 +13,6 @@
 int search_types_ready(void);
 PyObject *report_type(void);
 
-PyTypeObject RulesType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "mcts_engine.native._core.Rules",
-    .tp_basicsize = sizeof(RulesObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The base of every native rules object: a game the search core runs through the C game interface.",
-};
 
 static PyMethodDef core_functions[] = {
     {"table_select", table_select, METH_VARARGS,
