@@ -20,7 +20,10 @@ from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
 from .agents import AGENTS
+from .mcts.limits import Limits
 
+NODES = click.IntRange(1, Limits.MAX_NODES)                       # the search's bounds (issue 37)
+MILLISECONDS = click.IntRange(1, int(Limits.MAX_SECONDS * 1000))
 
 
 def _game(name: str, rules: str | None):
@@ -87,8 +90,8 @@ def _check_hub_params(params: dict[str, str]) -> None:
 @click.option("--game", default="international", show_default=True,
               help="the game to play (a draughts variant; DXP carries no variant)")
 @click.option("--rules", help="rule options as key=value,key=value")
-@click.option("--nodes", type=click.IntRange(1), help="UCT iterations a move, instead of the requested clock")
-@click.option("--movetime", type=click.IntRange(1), help="ms a move, instead of the requested clock")
+@click.option("--nodes", type=NODES, help="UCT iterations a move, instead of the requested clock")
+@click.option("--movetime", type=MILLISECONDS, help="ms a move, instead of the requested clock")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option, as the protocol's setoption (repeatable), e.g. --option Threads=2")
 @click.option("--idle-timeout", type=click.FloatRange(0.1, 86400), default=120.0, show_default=True,
@@ -216,8 +219,8 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
               help="instead: play the endgame suite out, the winning side against the engine defending "
                    "(--game filters it, --ending names rows, --movetime/--nodes/--option set the engine)")
 @click.option("--ending", "endings", multiple=True, help="--endgames: only this row of the suite (repeatable)")
-@click.option("--movetime", type=click.IntRange(1), help="--endgames: ms a move (default 200)")
-@click.option("--nodes", type=click.IntRange(1), help="--endgames: UCT iterations a move, instead of --movetime")
+@click.option("--movetime", type=MILLISECONDS, help="--endgames: ms a move (default 200)")
+@click.option("--nodes", type=NODES, help="--endgames: UCT iterations a move, instead of --movetime")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option (repeatable), e.g. --option Playout=mast: for the UCT searches "
                    "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
