@@ -26,16 +26,17 @@ LOG_WIDTH = 200          # the follower's log lines are cut to this
 
 
 class Lines(io.StringIO):
-    """The server's log, readable while it runs."""
+    """The server's log, readable while it runs; ``wait_for`` waits for what it says."""
 
     def __init__(self):
         super().__init__()
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.first = threading.Event()
 
     def write(self, text: str) -> int:
         with self.lock:
             n = super().write(text)
+            self.lock.notify_all()
         self.first.set()
         return n
 
@@ -43,20 +44,29 @@ class Lines(io.StringIO):
         with self.lock:
             return self.getvalue()
 
+    def wait_for(self, words: str, count: int = 1, timeout: float = 20.0) -> None:
+        """Until the log holds ``words`` ``count`` times (``timeout``: a guard against a hang)."""
+        with self.lock:
+            assert self.lock.wait_for(lambda: self.getvalue().count(words) >= count, timeout), self.getvalue()
 
-@pytest.fixture
-def follower():
-    """A follower on a free port with a 1.5 s idle time-out, for as many connections as a test
-    plays: (port, log); the server ends once 5 played connections ended (or with the test)."""
+
+def start_follower(idle_timeout: float) -> tuple[int, Lines]:
+    """A follower on a free port with ``idle_timeout``: (port, log); the server ends once 5
+    played connections ended (or with the test)."""
     out = Lines()
-    settings = DxpSettings(nodes=16, options={"Seed": "3"})
-    settings.idle_timeout, settings.max_message = 1.5, 1024      # (fields this change added)
+    settings = DxpSettings(nodes=16, options={"Seed": "3"}, idle_timeout=idle_timeout, max_message=1024)
     thread = threading.Thread(target=serve_dxp, args=(settings,), kwargs={"port": 0, "out": out, "connections": 5},
                               daemon=True)
     thread.start()
     assert out.first.wait(10)
-    port = int(out.text().split()[3].rsplit(":", 1)[1])
-    yield port, out
+    return int(out.text().split()[3].rsplit(":", 1)[1]), out
+
+
+@pytest.fixture
+def follower():
+    """A follower on a free port with a 1.5 s idle time-out, for as many connections as a test
+    plays: (port, log)."""
+    return start_follower(idle_timeout=1.5)
 
 
 def connect(port: int) -> DxpChannel:
@@ -165,3 +175,57 @@ def test_the_channel_refuses_a_message_past_its_limit():
         channel.receive(5)
     assert channel.closed
     b.close()
+
+
+# --- a crowd of silent sockets (issue 37) -------------------------------------------------------
+
+@pytest.fixture
+def patient_follower():
+    """A follower whose idle time-out (10 min) frees nothing during a test: only making room
+    for a newcomer can."""
+    return start_follower(idle_timeout=600.0)
+
+
+def silent_crowd(port: int, log: Lines, count: int) -> list[DxpChannel]:
+    """``count`` connections that never speak, each admitted (logged) before the next."""
+    crowd, before = [], log.text().count("dxp: connection from")
+    for n in range(count):
+        crowd.append(connect(port))
+        log.wait_for("dxp: connection from", before + n + 1)
+    return crowd
+
+
+def test_sixteen_silent_sockets_do_not_keep_an_initiator_out(patient_follower):
+    """On main the follower closed every newcomer at once while the 16 sockets said nothing
+    (for the idle time-out, 120 s by default, and again whenever they came back)."""
+    from mcts_engine.protocol.dxp import MAX_OPEN
+    port, log = patient_follower
+    crowd = silent_crowd(port, log, MAX_OPEN)
+    player = connect(port)
+    answer, _ = request(player)
+    assert isinstance(answer, GameAccept) and answer.code == "0"
+    assert crowd[0].receive(10) is None                   # the oldest silent one made room
+    assert log.text().count("silent, and a newcomer needs its place") == 1
+    player.send(MoveMessage(0, 33, 28))                   # and the game is played
+    assert isinstance(parse_message(player.receive(20)), MoveMessage)
+    # the next newcomer takes the next oldest silent one's place, and is refused as usual
+    late = connect(port)
+    assert request(late)[0].code == REFUSED
+    assert crowd[1].receive(10) is None
+    for channel in [player, late] + crowd:
+        channel.close()
+
+
+def test_a_silent_crowd_never_takes_the_place_of_the_player(patient_follower):
+    from mcts_engine.protocol.dxp import MAX_OPEN
+    port, log = patient_follower
+    player = connect(port)
+    assert request(player)[0].code == "0"
+    crowd = silent_crowd(port, log, MAX_OPEN - 1)
+    newcomers = [connect(port) for _ in range(MAX_OPEN)]
+    log.wait_for("silent, and a newcomer needs its place", MAX_OPEN)
+    assert all(channel.receive(10) is None for channel in crowd)          # the crowd, oldest first, went
+    player.send(MoveMessage(0, 33, 28))                                    # the player still plays
+    assert isinstance(parse_message(player.receive(20)), MoveMessage)
+    for channel in [player] + crowd + newcomers:
+        channel.close()
