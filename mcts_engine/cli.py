@@ -204,7 +204,9 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
 
 
 @main.command()
-@click.option("--game", "games_", multiple=True, help="game to bench (repeatable; default: all)")
+@click.option("--game", "games_", multiple=True,
+              help=f"game to bench (repeatable; default: {bench_mod.QUICK_GAME}, on the native core alone)")
+@click.option("--all", "every", is_flag=True, help="every game, on both cores: the whole table (minutes)")
 @click.option("--seconds", type=click.FloatRange(0.01, 3600), default=1.0, show_default=True,
               help="CPU seconds per measurement")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -226,21 +228,28 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
                    "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
                    "(each game's defaults unless Defaults=plain)")
 @click.option("--core", "cores", type=click.Choice(bench_mod.CORES), multiple=True,
-              help="the rules' core to measure (repeatable; default: both, native where the game has it)")
+              help="the rules' core to measure (repeatable; default: both with --game or --all, native "
+                   "where the game has it)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
+def bench(games_: tuple[str, ...], every: bool, seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
           memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
           nodes: int | None, options: tuple[str, ...], cores: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
+
+    Alone it measures English on the native core in a few seconds; --game names games, --all
+    measures every game on both cores (minutes).
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
     With --memory: the search tree's nodes and memory after a 30,000-iteration search from the start.
     With --endgames: how many won endings of the suite the engine converts (win, draw, loss).
     """
+    if every and (games_ or endgames):
+        raise click.UsageError("--all measures every game's speed: leave out --game and --endgames")
     if endgames:
         _bench_endgames(list(games_), list(endings), movetime, nodes, options, as_json)
         return
-    names = list(games_) or list_games()
+    chosen = bench_mod.selection(list(games_), every, cores, list_games())
+    names = chosen.games
     for name in names:
         _game(name, None)  # fail early on an unknown name
     try:
@@ -268,7 +277,7 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed, options, cores or bench_mod.CORES)
+    rows = bench_mod.run(names, seconds, seed, options, chosen.cores)
     refs = None
     if reference:
         from . import reference as ref
