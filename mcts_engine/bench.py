@@ -58,20 +58,20 @@ QUICK_CORES = ("native",)      # ... on the core it plays with (its Python rules
 
 
 @dataclass(frozen=True)
-class Selection:
+class BenchSelection:
     """What a speed bench measures: these games, each on these rules cores."""
 
     games: list[str]
     cores: tuple[str, ...]
 
 
-def selection(games: list[str], every: bool, cores: tuple[str, ...], all_games: list[str]) -> Selection:
+def selection(games: list[str], every: bool, cores: tuple[str, ...], all_games: list[str]) -> BenchSelection:
     """The games named (both cores unless ``cores``), every game of ``all_games`` with ``every``
     (``--all``: the whole table, minutes), else the quick default that answers in seconds
     (``QUICK_GAME`` on ``QUICK_CORES`` unless ``cores``)."""
     if games or every:
-        return Selection(list(games) or list(all_games), cores or CORES)
-    return Selection([QUICK_GAME], cores or QUICK_CORES)
+        return BenchSelection(list(games) or list(all_games), cores or CORES)
+    return BenchSelection([QUICK_GAME], cores or QUICK_CORES)
 
 
 def kernel_playout_rate(game: Game, seconds: float, seed: int = 1) -> dict | None:
