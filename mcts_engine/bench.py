@@ -4,13 +4,17 @@ MCTS strength is playouts per second, so these are the numbers we track:
 random playouts from the start position (whole games, uniformly random legal
 moves, measured in process CPU time), plies per second, and perft leaves per
 second.  Benchmarks are run by hand or in CI as information, never as timed tests.
+
+``bench`` alone answers in seconds: ``QUICK_GAME`` on ``QUICK_CORES`` (the engine's default
+game on the core it plays with); ``--game`` names games, ``--all`` measures every game on
+both cores (minutes).
 """
 from __future__ import annotations
 
 import os
 import random
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .agents import make_agent, search_plan
 from .mcts.core import NODE_BYTES
@@ -49,6 +53,25 @@ def search_settings(options: list[str] | tuple[str, ...], seed: int | None = 1, 
 
 
 CORES = ("native", "python")   # bench --core: the compiled kernel, or the Python rules (the reference)
+QUICK_GAME = "english"         # bench alone: the engine's default game (UCI_Variant) ...
+QUICK_CORES = ("native",)      # ... on the core it plays with (its Python rules where it has no kernel)
+
+
+@dataclass(frozen=True)
+class BenchSelection:
+    """What a speed bench measures: these games, each on these rules cores."""
+
+    games: list[str]
+    cores: tuple[str, ...]
+
+
+def selection(games: list[str], every: bool, cores: tuple[str, ...], all_games: list[str]) -> BenchSelection:
+    """The games named (both cores unless ``cores``), every game of ``all_games`` with ``every``
+    (``--all``: the whole table, minutes), else the quick default that answers in seconds
+    (``QUICK_GAME`` on ``QUICK_CORES`` unless ``cores``)."""
+    if games or every:
+        return BenchSelection(list(games) or list(all_games), cores or CORES)
+    return BenchSelection([QUICK_GAME], cores or QUICK_CORES)
 
 
 def kernel_playout_rate(game: Game, seconds: float, seed: int = 1) -> dict | None:

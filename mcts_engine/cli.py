@@ -20,7 +20,10 @@ from .rules import get_game, list_games, parse_rule_options
 from .rules.base import RulesError
 from .rules.base import divide as divide_moves
 from .agents import AGENTS
+from .mcts.limits import Limits
 
+NODES = click.IntRange(1, Limits.MAX_NODES)                       # the search's bounds (issue 37)
+MILLISECONDS = click.IntRange(1, int(Limits.MAX_SECONDS * 1000))
 
 
 def _game(name: str, rules: str | None):
@@ -87,8 +90,8 @@ def _check_hub_params(params: dict[str, str]) -> None:
 @click.option("--game", default="international", show_default=True,
               help="the game to play (a draughts variant; DXP carries no variant)")
 @click.option("--rules", help="rule options as key=value,key=value")
-@click.option("--nodes", type=click.IntRange(1), help="UCT iterations a move, instead of the requested clock")
-@click.option("--movetime", type=click.IntRange(1), help="ms a move, instead of the requested clock")
+@click.option("--nodes", type=NODES, help="UCT iterations a move, instead of the requested clock")
+@click.option("--movetime", type=MILLISECONDS, help="ms a move, instead of the requested clock")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option, as the protocol's setoption (repeatable), e.g. --option Threads=2")
 @click.option("--idle-timeout", type=click.FloatRange(0.1, 86400), default=120.0, show_default=True,
@@ -201,7 +204,9 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
 
 
 @main.command()
-@click.option("--game", "games_", multiple=True, help="game to bench (repeatable; default: all)")
+@click.option("--game", "games_", multiple=True,
+              help=f"game to bench (repeatable; default: {bench_mod.QUICK_GAME}, on the native core alone)")
+@click.option("--all", "every", is_flag=True, help="every game, on both cores: the whole table (minutes)")
 @click.option("--seconds", type=click.FloatRange(0.01, 3600), default=1.0, show_default=True,
               help="CPU seconds per measurement")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -216,28 +221,35 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
               help="instead: play the endgame suite out, the winning side against the engine defending "
                    "(--game filters it, --ending names rows, --movetime/--nodes/--option set the engine)")
 @click.option("--ending", "endings", multiple=True, help="--endgames: only this row of the suite (repeatable)")
-@click.option("--movetime", type=click.IntRange(1), help="--endgames: ms a move (default 200)")
-@click.option("--nodes", type=click.IntRange(1), help="--endgames: UCT iterations a move, instead of --movetime")
+@click.option("--movetime", type=MILLISECONDS, help="--endgames: ms a move (default 200)")
+@click.option("--nodes", type=NODES, help="--endgames: UCT iterations a move, instead of --movetime")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option (repeatable), e.g. --option Playout=mast: for the UCT searches "
                    "(UCT it/s, --threads, --memory: plain UCT unless Defaults=game) and --endgames "
                    "(each game's defaults unless Defaults=plain)")
 @click.option("--core", "cores", type=click.Choice(bench_mod.CORES), multiple=True,
-              help="the rules' core to measure (repeatable; default: both, native where the game has it)")
+              help="the rules' core to measure (repeatable; default: both with --game or --all, native "
+                   "where the game has it)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
+def bench(games_: tuple[str, ...], every: bool, seconds: float, seed: int, reference: bool, threads: tuple[int, ...],
           memory: bool, endgames: bool, endings: tuple[str, ...], movetime: int | None,
           nodes: int | None, options: tuple[str, ...], cores: tuple[str, ...], as_json: bool) -> None:
     """Random playouts/s, plies/s and perft leaves/s per game, in process CPU time.
+
+    Alone it measures English on the native core in a few seconds; --game names games, --all
+    measures every game on both cores (minutes).
 
     With --threads: UCT iterations per wall-second for each thread count (parallel search).
     With --memory: the search tree's nodes and memory after a 30,000-iteration search from the start.
     With --endgames: how many won endings of the suite the engine converts (win, draw, loss).
     """
+    if every and (games_ or endgames):
+        raise click.UsageError("--all measures every game's speed: leave out --game and --endgames")
     if endgames:
         _bench_endgames(list(games_), list(endings), movetime, nodes, options, as_json)
         return
-    names = list(games_) or list_games()
+    chosen = bench_mod.selection(list(games_), every, cores, list_games())
+    names = chosen.games
     for name in names:
         _game(name, None)  # fail early on an unknown name
     try:
@@ -265,7 +277,7 @@ def bench(games_: tuple[str, ...], seconds: float, seed: int, reference: bool, t
         else:
             click.echo(bench_mod.parallel_table(rows, refs))
         return
-    rows = bench_mod.run(names, seconds, seed, options, cores or bench_mod.CORES)
+    rows = bench_mod.run(names, seconds, seed, options, chosen.cores)
     refs = None
     if reference:
         from . import reference as ref

@@ -56,3 +56,62 @@ def test_bench_shows_both_cores_of_a_native_game_and_one_of_the_others():
 def test_the_tree_takes_its_nodes_in_the_arena():
     report = memory_per_node(get_game("english"), nodes=2000)
     assert report["bytes_per_node"] == 64 and 2000 < report["nodes"] < report["capacity"]
+
+
+# --- the quick default and --all (issue 37: `bench` alone took 5 min 18 s) ------------------------
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """What bench was asked to measure: each measuring function records its games (and cores)
+    and measures nothing."""
+    from mcts_engine import bench as bench_mod
+    calls: dict[str, list] = {}
+
+    def run(names, seconds, seed=1, options=(), cores=("native",)):
+        calls["run"] = (list(names), tuple(cores))
+        return []
+
+    def run_parallel(names, threads, seconds, seed=1, options=()):
+        calls["threads"] = list(names)
+        return []
+
+    def memory(game, seed=1, settings=None):
+        calls.setdefault("memory", []).append(game.name)
+        return {"iterations": 1, "nodes": 1, "bytes_per_node": 64, "capacity": 1, "hash_mb": 1,
+                "resident_per_node": 0.0}
+    monkeypatch.setattr(bench_mod, "run", run)
+    monkeypatch.setattr(bench_mod, "run_parallel", run_parallel)
+    monkeypatch.setattr(bench_mod, "memory_per_node", memory)
+    return calls
+
+
+def bench(*args: str):
+    return CliRunner().invoke(main, ["bench", *args])
+
+
+def test_bench_alone_measures_the_default_game_on_the_engine_s_core(recorded):
+    from mcts_engine.bench import QUICK_GAME
+    assert bench().exit_code == 0
+    assert recorded["run"] == ([QUICK_GAME], ("native",))
+    assert bench("--core", "python").exit_code == 0 and recorded["run"] == ([QUICK_GAME], ("python",))
+    for form in (["--threads", "1"], ["--memory"]):
+        assert bench(*form).exit_code == 0
+    assert recorded["threads"] == [QUICK_GAME] and recorded["memory"] == [QUICK_GAME]
+
+
+def test_bench_all_is_the_whole_table_and_a_named_game_as_before(recorded):
+    from mcts_engine.rules import list_games
+    assert bench("--all").exit_code == 0
+    assert recorded["run"] == (list_games(), ("native", "python"))
+    assert bench("--game", "life", "--game", "english").exit_code == 0
+    assert recorded["run"] == (["life", "english"], ("native", "python"))
+    assert bench("--all", "--threads", "1").exit_code == 0 and recorded["threads"] == list_games()
+    result = bench("--all", "--game", "english")
+    assert result.exit_code == 2 and "--all" in result.output
+
+
+def test_bench_alone_answers_one_row():
+    result = bench("--seconds", "0.05", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["games"]
+    assert [row["game"] for row in rows] == ["english"] and rows[0]["uct"]["iterations"] > 0

@@ -2,6 +2,7 @@
 import json
 import random
 
+import click
 import pytest
 from click.testing import CliRunner
 from support.perft import PERFT
@@ -85,3 +86,14 @@ def test_games_lists_every_variant():
     names = run("games").output.split()
     for name in ("english", "international", "turkish", "frisian", "thai"):
         assert name in names
+
+
+
+@pytest.mark.parametrize("command", [["dxp"], ["bench", "--endgames"]])
+@pytest.mark.parametrize("option", ["--nodes", "--movetime"])
+def test_a_node_count_or_movetime_past_what_the_search_holds_is_refused_by_name(command, option):
+    """Issue 37: 2^63 iterations overflowed the native core's count inside the search.  Only
+    the command line is parsed (``make_context``): the command itself is not run."""
+    with pytest.raises(click.BadParameter) as refused:
+        main.commands[command[0]].make_context(command[0], command[1:] + [option, str(1 << 63)])
+    assert option in refused.value.format_message() and "range" in refused.value.format_message()

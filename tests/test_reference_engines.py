@@ -323,10 +323,10 @@ def test_openspiel_process_answers_isready_and_stop_during_a_search():
         read_until("uciok", 30)
         proc.stdin.write("position startpos moves 11-15\ngo infinite\n")
         time.sleep(0.5)
-        start = time.monotonic()
         proc.stdin.write("isready\n")
-        read_until("readyok", 5)
-        assert time.monotonic() - start < 1.0
+        # go infinite never ends by itself: a readyok with no bestmove before it was not queued
+        # behind the search (how soon it came is the machine's speed, not asserted; issue 37)
+        assert not any(line.startswith("bestmove") for line in read_until("readyok", 30))
         proc.stdin.write("stop\n")
         seen = read_until("bestmove", 15)
         assert sum(line.startswith("bestmove") for line in seen) == 1

@@ -1,17 +1,29 @@
 """When a search stops: the ``go`` limits and the time manager.
 
 The protocol turns ``go`` into ``Limits``; ``budget`` turns them into seconds for this
-move; the searcher (``searcher.py``) checks them between iterations.
+move; the searcher (``searcher.py``) checks them between iterations.  ``Limits`` declares
+the largest value of each limit (``MAX_*``): the parsers clamp a larger number to it, so
+that nothing past what the native core counts in (a C ``long long`` of iterations, an
+``int`` of depth) or what a float and a thread's wait hold reaches the search.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass
 class Limits:
-    """When to stop a search.  ``None`` = no limit of that kind; all None and not infinite = 1 s."""
+    """When to stop a search.  ``None`` = no limit of that kind; all None and not infinite = 1 s.
+
+    The ``MAX_*`` bounds are far past what any search reaches (2^62 iterations, 2^30 plies,
+    10^9 s, about 31 years), so a clamped limit searches as the larger one would have."""
+
+    MAX_NODES: ClassVar[int] = 1 << 62        # the core counts iterations in a C long long
+    MAX_DEPTH: ClassVar[int] = 1 << 30        # ... and the depth limit in a C int
+    MAX_MOVESTOGO: ClassVar[int] = 1 << 30
+    MAX_SECONDS: ClassVar[float] = 1e9        # movetime, clocks, increments (below threading.TIMEOUT_MAX)
 
     nodes: int | None = None          # UCT iterations
     movetime: float | None = None     # seconds for this move

@@ -24,7 +24,6 @@ from .settings import Settings
 
 REPORT_SECONDS = 0.5      # info on this beat under a clock; under a pure node limit, at node counts
 MIN_REPORT_NODES = 1000   # ... every max(1000, nodes / 8) iterations: equal seeds, identical output
-MAX_DEPTH = 1 << 30       # a deeper depth limit is no limit (the core counts depth in an int)
 
 
 def open_tables(game: Game, directory: str) -> TableSet | None:
@@ -89,7 +88,7 @@ class UctAgent(Agent):
         by_nodes = limits.nodes_only()
         report_nodes = max(MIN_REPORT_NODES, (limits.nodes or 0) // 8) if by_nodes else 0
         report = None if on_info is None else (lambda r: on_info(search_info(r, now() - start)))
-        self.core.run(shares, seconds or 0.0, min(limits.depth or 0, MAX_DEPTH), 0.0 if by_nodes else REPORT_SECONDS,
+        self.core.run(shares, seconds or 0.0, min(limits.depth or 0, Limits.MAX_DEPTH), 0.0 if by_nodes else REPORT_SECONDS,
                       report_nodes, stop.flag, report)
 
     def salvage(self, state: State, start: float) -> SearchResult | None:

@@ -24,7 +24,9 @@ dialect over the same engine ``Session`` as Hub and ours, answers it and plays:
 
 One game at a time (``DxpServer``): while an initiator plays, another one's GAMEREQ gets
 GAMEACC ``3`` (no games) at once and its connection is closed.  A connection that says
-nothing holds nothing (it is closed after ``--idle-timeout`` seconds); a playing initiator
+nothing holds nothing: it is closed after ``--idle-timeout`` seconds, and at once when a
+newcomer finds every one of the ``MAX_OPEN`` places taken (the oldest silent one makes
+room; one that never finished its first message counts as silent); a playing initiator
 silent longer than that, beyond its own clock, is disconnected; a message past
 ``max_message`` bytes without its NUL closes the connection; every log line is cut to
 ``LOG_WIDTH`` characters.
@@ -51,7 +53,7 @@ from .session import ENGINE_NAME, FinishedSearch, Session, replay
 DEFAULT_MOVETIME = 1.0          # seconds a move when the GAMEREQ gives no time
 IDLE_TIMEOUT = 120.0            # seconds an initiator may stay silent (more in a game: its clock)
 REFUSED = "3"                   # GAMEACC's code for "no games" (we are playing one)
-MAX_OPEN = 16                   # connections open at once: one playing, the others being refused
+MAX_OPEN = 16                   # connections open at once: one playing, the others silent or being refused
 SLOT_GRACE = 0.25               # seconds a newcomer waits for a game that is just ending
 POLL = 0.5                      # seconds between two looks at an initiator's silence
 LOG_WIDTH = 200                 # characters of a log line (an initiator's text is cut to fit)
@@ -331,13 +333,24 @@ class DxpLog:
             self.out.flush()
 
 
+@dataclass(eq=False)
+class Connection:
+    """One open connection of the server: its channel, who it is, and whether it has sent its
+    first whole message (until then it is silent, and gives its place to a newcomer)."""
+
+    channel: DxpChannel
+    who: str
+    spoke: bool = False
+
+
 class DxpServer:
     """The connections of one listening follower: one plays its games, the others are refused.
 
     Each connection has a thread.  Its first message is awaited (at most the idle time-out: a
-    socket that never speaks holds nothing); then it takes the one game slot (waiting
-    ``SLOT_GRACE`` for a game that is just ending) and plays, or is refused at once: GAMEACC
-    with code 3, no games, and closed.  A playing initiator silent beyond its patience
+    socket that never speaks holds nothing, and when a newcomer finds ``MAX_OPEN`` connections
+    open, the oldest silent one is closed to make room); then it takes the one game slot
+    (waiting ``SLOT_GRACE`` for a game that is just ending) and plays, or is refused at once:
+    GAMEACC with code 3, no games, and closed.  A playing initiator silent beyond its patience
     (``DxpFollower.patience``) or sending a message past the size limit is disconnected.
     """
 
@@ -345,28 +358,42 @@ class DxpServer:
         self.settings, self.log, self.limit = settings, log, connections
         self.slot = threading.Lock()            # the one game
         self.guard = threading.Lock()
-        self.open = 0                           # connections open now
+        self.open: list[Connection] = []        # connections open now, oldest first
         self.played = 0                         # connections that played, to their end
         self.finished = threading.Event()       # ``connections`` of them have ended
 
     def admit(self, conn: socket.socket, address) -> None:
-        """Take a new connection (closed at once when ``MAX_OPEN`` are open)."""
+        """Take a new connection: when ``MAX_OPEN`` are open, the oldest silent one is closed to
+        make room, and only when every open one has spoken is the newcomer closed at once."""
+        connection = Connection(DxpChannel(conn, self.settings.max_message), f"{address[0]}:{address[1]}")
         with self.guard:
-            crowded = self.open >= MAX_OPEN
-            self.open += 0 if crowded else 1
-        if crowded:
-            conn.close()
-            self.log(f"dxp: closed a connection from {address[0]}: {MAX_OPEN} are open already")
+            full = len(self.open) >= MAX_OPEN
+            silent = next((c for c in self.open if not c.spoke), None) if full else None
+            if full and silent is None:
+                admitted = False
+            else:
+                admitted = True
+                if silent is not None:
+                    self.open.remove(silent)
+                self.open.append(connection)
+        if not admitted:
+            connection.channel.close()
+            self.log(f"dxp: closed a connection from {address[0]}: {MAX_OPEN} are open already, none silent")
             return
-        threading.Thread(target=self.handle, args=(conn, f"{address[0]}:{address[1]}"), daemon=True).start()
+        if silent is not None:
+            silent.channel.close()              # its thread's receive ends: it said nothing
+            self.log(f"dxp: closed {silent.who}: silent, and a newcomer needs its place ({MAX_OPEN} open)")
+        threading.Thread(target=self.handle, args=(connection,), daemon=True).start()
 
-    def handle(self, conn: socket.socket, who: str) -> None:
+    def handle(self, connection: Connection) -> None:
         """One connection, from its first message to its end."""
-        channel = DxpChannel(conn, self.settings.max_message)
+        channel, who = connection.channel, connection.who
         self.log(f"dxp: connection from {who}")
         try:
             first = self.first_message(channel, who)
-            if first is None:
+            with self.guard:
+                connection.spoke = first is not None and connection in self.open
+            if not connection.spoke:
                 return
             if not self.slot.acquire(timeout=SLOT_GRACE):
                 self.refuse(channel, who, first)
@@ -379,7 +406,8 @@ class DxpServer:
         finally:
             channel.close()
             with self.guard:
-                self.open -= 1
+                if connection in self.open:
+                    self.open.remove(connection)
 
     def first_message(self, channel: DxpChannel, who: str) -> str | None:
         """The connection's first message, or None (it said nothing in time, closed, or sent too much)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .. import __version__, native
@@ -49,6 +49,9 @@ HUB_VARIANTS = {"normal": "international", "standard": "international", "bt": "b
 HUB_START_VARIANT = "international"           # Hub is the 10x10 GUIs' protocol
 _HUB_ARG = re.compile(r'([^\s=]+)(?:=("(?:[^"]*)"|\S*))?')
 _HUB_POSITION = re.compile(r"[WB][wbWBe]+")
+LEVEL_BOUNDS = {"depth": Limits.MAX_DEPTH, "nodes": Limits.MAX_NODES, "moves": Limits.MAX_MOVESTOGO,
+                "move-time": Limits.MAX_SECONDS, "time": Limits.MAX_SECONDS, "inc": Limits.MAX_SECONDS}
+"""The largest value of each ``level`` number (seconds for the times); a larger one is clamped."""
 
 
 def hub_args(text: str) -> dict[str, str]:
@@ -107,19 +110,36 @@ def hub_info_line(state: State, info: SearchInfo, notation: Callable[[State, obj
             f"nodes={info.nodes} time={info.time:.3f} nps={info.nps / 1e6:.3f} pv={hub_quote(' '.join(pv))}")
 
 
-def parse_level(args: dict[str, str]) -> Limits:
-    """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits."""
+@dataclass
+class Level:
+    """A parsed ``level``: the limits of the next searches, and the notes on the numbers
+    clamped to their bound (``LEVEL_BOUNDS``)."""
+
+    limits: Limits
+    clamped: list[str] = field(default_factory=list)
+
+
+def parse_level(args: dict[str, str]) -> Level:
+    """``level depth=|nodes=|move-time=|[moves=] time= [inc=]|infinite`` as search limits; a
+    number above its bound (more than any search uses) is clamped to it and named."""
+    level = Level(Limits(infinite="infinite" in args))
+
     def number(key: str, kind: type = float) -> float:
         """The value of ``key`` as a number >= 0 (a clock already run out, ``time=-0.02`` as
-        pydraughts sends it, is 0); raises ProtocolError naming it."""
+        pydraughts sends it, is 0) and at most its bound; raises ProtocolError naming it."""
         try:
             value = kind(args[key])
         except ValueError:
             raise ProtocolError(f"level {key}={short(args[key])!r} is not a number") from None
         if not (kind is int or math.isfinite(value)) or (value < 0 and key != "time"):
             raise ProtocolError(f"level {key}={short(args[key])!r} is out of range")
+        bound = LEVEL_BOUNDS[key]
+        if value > bound:
+            level.clamped.append(f"level {key}={short(args[key])} is above the maximum "
+                                 f"{bound if kind is int else f'{bound:g} s'}: using the maximum")
+            value = bound
         return max(value, 0)
-    limits = Limits(infinite="infinite" in args)
+    limits = level.limits
     if "depth" in args:
         limits.depth = number("depth", int)
     if "nodes" in args:
@@ -131,7 +151,7 @@ def parse_level(args: dict[str, str]) -> Limits:
         limits.increment = number("inc") if "inc" in args else 0.0
         if "moves" in args:
             limits.movestogo = number("moves", int) or None
-    return limits
+    return level
 
 
 class HubProtocol:
@@ -252,8 +272,11 @@ class HubProtocol:
         self.session.set_position(position)
 
     def cmd_level(self, args: dict[str, str]) -> None:
-        """level ...: the limits of the next searches."""
-        self.limits = parse_level(args)
+        """level ...: the limits of the next searches (a number clamped to its bound is noted)."""
+        level = parse_level(args)
+        self.limits = level.limits
+        if level.clamped:
+            self.note("; ".join(level.clamped))
 
     def cmd_go(self, args: dict[str, str]) -> None:
         """go think|ponder|analyze: search; exactly one done follows."""

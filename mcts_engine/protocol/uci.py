@@ -15,6 +15,9 @@ Choices where the protocol leaves room (documented in the README too):
   the agent's root moves (``Limits.searchmoves``).
 * ``ucinewgame`` also resets the position to the start position.
 * ``go mate <n>`` is accepted, and ``mate`` ignored with an ``info string``.
+* A ``go`` number above its bound (``GO_BOUNDS``, from ``Limits``' ``MAX_*``: more than any
+  search uses) is clamped to the bound, and one ``info string`` names it; a negative count
+  or movetime is refused as malformed (a negative clock is a clock run out: 0).
 """
 from __future__ import annotations
 
@@ -36,6 +39,10 @@ GO_CLOCKS = {"wtime", "btime", "winc", "binc", "p1time", "p2time", "p1inc", "p2i
 GO_NUMBERS = GO_CLOCKS | {"movetime", "nodes", "depth", "movestogo", "mate"}
 GO_KEYWORDS = GO_NUMBERS | {"infinite", "ponder", "searchmoves"}
 QUERIES = ("gameover", "p1turn", "result", "fen", "moves", "rules")
+MAX_MILLISECONDS = int(Limits.MAX_SECONDS * 1000)
+GO_BOUNDS = {"nodes": Limits.MAX_NODES, "depth": Limits.MAX_DEPTH, "movestogo": Limits.MAX_MOVESTOGO,
+             "mate": Limits.MAX_DEPTH, **{word: MAX_MILLISECONDS for word in GO_CLOCKS | {"movetime"}}}
+"""The largest value of each ``go`` number; a larger one is clamped to it (and named)."""
 
 
 def option_line(declared: DeclaredOption, default: object) -> str:
@@ -67,26 +74,47 @@ def info_line(state: State, info: SearchInfo) -> str:
 @dataclass
 class GoCommand:
     """A parsed ``go``: its limits, whether to ponder, the ``searchmoves`` texts, whether ``mate``
-    was asked, and the ``problems`` of its malformed parts (each left out of the search)."""
+    was asked, the ``problems`` of its malformed parts (each left out of the search) and the
+    numbers ``clamped`` to their bound (``GO_BOUNDS``)."""
 
     limits: Limits
     ponder: bool = False
     searchmoves: list[str] = field(default_factory=list)
     mate: bool = False
     problems: list[str] = field(default_factory=list)
+    clamped: list[str] = field(default_factory=list)
 
     def problems_text(self) -> str:
         """The one error line's text for the malformed parts, each left out of the search."""
         return "; ".join(self.problems) + " (left out: searching with the rest)"
 
+    def clamped_text(self) -> str:
+        """The one note's text for the numbers clamped to their bound."""
+        return "; ".join(self.clamped)
+
+
+@dataclass
+class _GoTokens:
+    """``go``'s arguments sorted: the numbers by keyword (within their bounds), the flags, the
+    ``searchmoves`` texts, the problems, and the notes on clamped numbers."""
+
+    numbers: dict[str, int] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    searchmoves: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    clamped: list[str] = field(default_factory=list)
+
 
 def parse_go(args: list[str], colours: tuple[str, ...], mover: int) -> GoCommand:
     """``go`` arguments for the side ``mover`` (whose clock is ``p1``/``p2``, or its colour's
     ``w``/``b``).  Never raises: a malformed part (an unknown word, a missing or bad number)
-    is named in ``problems`` and left out, and the search runs with the rest."""
-    numbers, flags, searchmoves, problems = _go_tokens(args)
+    is named in ``problems`` and left out, and the search runs with the rest; a number above
+    its bound is clamped to it and named in ``clamped``."""
+    tokens = _go_tokens(args)
+    numbers, flags = tokens.numbers, tokens.flags
     if "infinite" in flags:   # UCI: infinite = until stop, whatever else is given
-        return GoCommand(Limits(infinite=True), "ponder" in flags, searchmoves, "mate" in numbers, problems)
+        return GoCommand(Limits(infinite=True), "ponder" in flags, tokens.searchmoves, "mate" in numbers,
+                         tokens.problems, tokens.clamped)
     limits = Limits(nodes=numbers.get("nodes"), depth=numbers.get("depth"),
                     movestogo=numbers.get("movestogo") or None)
     if "movetime" in numbers:
@@ -97,24 +125,28 @@ def parse_go(args: list[str], colours: tuple[str, ...], mover: int) -> GoCommand
     if clock is not None:
         limits.time_left = max(0, clock) / 1000.0
         limits.increment = max(0, numbers.get(player + "inc", numbers.get(colour + "inc", 0))) / 1000.0
-    return GoCommand(limits, "ponder" in flags, searchmoves, "mate" in numbers, problems)
+    return GoCommand(limits, "ponder" in flags, tokens.searchmoves, "mate" in numbers, tokens.problems,
+                     tokens.clamped)
 
 
-def _go_tokens(args: list[str]) -> tuple[dict[str, int], set[str], list[str], list[str]]:
-    """(the numbers by keyword, the flags, the searchmoves texts, the problems) of ``go``'s arguments."""
-    numbers: dict[str, int] = {}
-    flags: set[str] = set()
-    searchmoves: list[str] = []
-    problems: list[str] = []
+def _go_tokens(args: list[str]) -> _GoTokens:
+    """``go``'s arguments sorted into numbers, flags, searchmoves, problems and clamp notes."""
+    out = _GoTokens()
+    numbers, flags, searchmoves, problems = out.numbers, out.flags, out.searchmoves, out.problems
     i = 0
     while i < len(args):
         token = args[i].lower()
         if token in GO_NUMBERS:
             text = args[i + 1] if i + 1 < len(args) and args[i + 1].lower() not in GO_KEYWORDS else None
             try:
-                numbers[token] = _go_number(token, text)
+                value = _go_number(token, text)
             except ProtocolError as err:
                 problems.append(str(err))
+            else:
+                numbers[token] = min(value, GO_BOUNDS[token])
+                if value > GO_BOUNDS[token]:
+                    out.clamped.append(f"go {token} {short(text)} is above the maximum {GO_BOUNDS[token]}: "
+                                       "searching with the maximum")
             i += 1 if text is None else 2
         elif token in ("infinite", "ponder"):
             flags.add(token)
@@ -132,7 +164,7 @@ def _go_tokens(args: list[str]) -> tuple[dict[str, int], set[str], list[str], li
             i += 1
     if any(p.startswith("go: unknown") for p in problems):
         problems.append("limits: " + ", ".join(sorted(GO_KEYWORDS)))
-    return numbers, flags, searchmoves, problems
+    return out
 
 
 def _go_number(token: str, text: str | None) -> int:
@@ -272,6 +304,8 @@ class UciProtocol:
         chosen = list(dict.fromkeys(chosen))
         if go.problems:
             self.error(go.problems_text())
+        if go.clamped:
+            self.note(go.clamped_text())
         forced = chosen[0] if len(chosen) == 1 else None
         if len(chosen) > 1:
             go.limits.searchmoves = chosen

@@ -23,6 +23,7 @@ from mcts_engine.mcts.limits import Limits
 from mcts_engine.mcts.root_parallel import RootParallelAgent
 from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
+from mcts_engine.parallel.messages import StopJob
 from mcts_engine.parallel.pool import WorkerPool
 from mcts_engine.rules import get_game, list_games
 from support.drivers import EngineProcess, processes_in_group
@@ -113,15 +114,21 @@ def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
 
 
 @pytest.mark.parametrize("name", ["international", PYTHON_GAME])
-def test_stop_ends_a_parallel_search_quickly(pool, name):
+def test_stop_ends_a_parallel_search_and_reaches_its_workers(pool, name, monkeypatch):
+    """Stop at the first report ends ``go infinite``; a worker answers the stop with its final
+    report.  The search's clock stands still (``root_parallel.now``), so a worker slow to
+    answer on a busy machine is waited for, never given up: a note would mean the stop did
+    not reach it (a hang is caught by the suite's time-out).  How quickly a stop is answered
+    is a benchmark's question, not asserted here."""
+    monkeypatch.setattr(root_parallel, "now", lambda: 0.0)
     game = get_game(name)
     agent = make_agent(game, Settings(threads=2, seed=2), pool)
+    notes: list[str] = []
+    agent.on_note = notes.append
     stop = StopSignal()
-    threading.Timer(0.4, stop.set).start()
-    start = time.perf_counter()
-    result = agent.search(game.new_state(), Limits(infinite=True), stop)
-    assert time.perf_counter() - start < 0.4 + 1.0
+    result = agent.search(game.new_state(), Limits(infinite=True), stop, lambda info: stop.set())
     assert result.move in game.new_state().legal_moves()
+    assert notes == []
     agent.close()
 
 
@@ -166,17 +173,14 @@ def engine2():
             os.kill(pid, signal.SIGKILL)
 
 
-# Stop latency: the worker that ignores a stop is given up after STOP_WAIT (2 s) with an
-# "is not answering" note, so no such note and a bestmove within 1.5 s tell a stop that
-# reached the worker, with a margin no loaded CI machine uses up (it takes a few ms).
-STOP_MARGIN = 1.5
-
-
 @pytest.mark.skipif(not LINUX, reason="needs /proc (Linux)")
 def test_threads_2_starts_one_worker_stops_promptly_and_quit_leaves_nothing(engine2):
     pid = engine2.proc.pid
     assert len(children_of(pid)) == 1                # one worker, started at setoption
     engine2.ask("position startpos")
+    # a worker that ignored the stop would be given up after STOP_WAIT with an "is not
+    # answering" note: none tells that each stop reached the worker (how soon the bestmove
+    # came is the machine's speed, not asserted; issue 37)
     for _ in range(3):
         engine2.send("go infinite")
         engine2.until("info")
@@ -184,17 +188,6 @@ def test_threads_2_starts_one_worker_stops_promptly_and_quit_leaves_nothing(engi
         lines = engine2.until("bestmove")
         assert lines[-1].split()[1] in engine2.query("moves").split()
         assert not any("not answering" in s for s in lines), lines
-    # the time from stop to bestmove, measured on the reader's timestamps
-    engine2.send("go infinite")
-    engine2.until("info")
-    sent = engine2.send("stop")
-    t, line = engine2.read_timed()
-    lines = [line]
-    while not line.startswith("bestmove"):
-        t, line = engine2.read_timed()
-        lines.append(line)
-    assert t - sent < STOP_MARGIN < root_parallel.STOP_WAIT, f"bestmove {1000 * (t - sent):.1f} ms after stop"
-    assert not any("not answering" in s for s in lines), lines
     infos, move = engine2.go("nodes 2000")
     assert " nodes 2000 " in infos[-1]
     assert engine2.close() == 0
@@ -214,7 +207,8 @@ def test_eof_during_a_threads_2_search_leaves_nothing(engine2):
 @pytest.mark.skipif(not LINUX or not native.available(), reason="needs /proc (Linux) and the native rules")
 def test_a_native_game_s_threads_start_no_process():
     """English's rules are native: Threads 2 are two OS threads of the engine, no worker; the
-    node limit is shared out exactly and stop is answered at once."""
+    node limit is shared out exactly and stop ends ``go infinite`` (how soon: the machine's
+    speed, not asserted)."""
     eng = EngineProcess()
     try:
         eng.ask("setoption name Threads value 2")
@@ -223,11 +217,8 @@ def test_a_native_game_s_threads_start_no_process():
         assert " nodes 3000 " in infos[-1] and move in eng.query("moves").split()
         eng.send("go infinite")
         eng.until("info")
-        sent = eng.send("stop")
-        t, line = eng.read_timed()
-        while not line.startswith("bestmove"):
-            t, line = eng.read_timed()
-        assert t - sent < STOP_MARGIN
+        eng.send("stop")
+        assert eng.until("bestmove")[-1].split()[1] in eng.query("moves").split()
         eng.ask(f"setoption name UCI_Variant value {PYTHON_GAME}")    # a Python-rules game: its worker now
         assert len(children_of(eng.proc.pid)) == 1
         eng.ask("setoption name UCI_Variant value international")
@@ -320,15 +311,62 @@ def local_tree(agent) -> dict:
     return agent.local.core.dump(10 ** 6)
 
 
-def trouble_search(pool, trouble: str, limits: Limits, stop=None):
-    """A Threads 2 search of take-away whose worker playouts misbehave after 5 playouts:
-    (the agent, its result, its notes)."""
-    game = Trouble(60, trouble, after=5)
+def trouble_search(pool, trouble: str, limits: Limits, stop=None, marker: Path | None = None, before=None):
+    """A Threads 2 search of take-away whose worker playouts misbehave after 5 playouts (the
+    worker creates ``marker`` first, if given): (the agent, its result, its notes).  ``before``
+    is called with the agent just before the search."""
+    game = Trouble(60, trouble, after=5, marker=None if marker is None else str(marker))
     agent = make_agent(game, Settings(threads=2, seed=3, solver=False), pool)
     notes: list[str] = []
     agent.on_note = notes.append
+    if before is not None:
+        before(agent)
     result = agent.search(game.new_state(), limits, stop or StopSignal())
     return agent, result, notes
+
+
+class HangClock:
+    """The parallel search's clock (``root_parallel.now``) for a test whose worker hangs: it
+    stands still until the worker has hung (its ``marker`` file exists), then moves ``step``
+    seconds at each reading.  So the search's waits for a silent worker are counted from the
+    hang on, in readings, whatever the machine's speed and load (issue 37: a real clock with a
+    margin failed on a busy machine).  It notes the time of the stop sent to the worker and
+    of the moment the worker was given up."""
+
+    def __init__(self, marker: Path, step: float = 0.1):
+        self.marker, self.step, self.t = marker, step, 0.0
+        self.told: float | None = None
+        self.given_up: float | None = None
+
+    def __call__(self) -> float:
+        if self.marker.exists():
+            self.t += self.step
+        return self.t
+
+    def watch(self, agent: RootParallelAgent, monkeypatch) -> None:
+        """Take the agent's clock, and note when its worker is told to stop and given up."""
+        monkeypatch.setattr(root_parallel, "now", self)
+        [worker] = agent.pool.live()
+        send, silent = worker.send, agent.silent
+
+        def noting_send(msg) -> bool:
+            if isinstance(msg, StopJob) and self.told is None:
+                self.told = self.t
+            return send(msg)
+
+        def noting_silent(w) -> None:
+            self.given_up = self.t
+            silent(w)
+        monkeypatch.setattr(worker, "send", noting_send)
+        monkeypatch.setattr(agent, "silent", noting_silent)
+
+
+def wait_for_file(path: Path, timeout: float = 120.0) -> None:
+    """Until ``path`` exists (``timeout``: a guard against a hang, not a measure)."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.01)
 
 
 def test_a_worker_that_dies_during_go_nodes_is_replaced_and_its_share_searched_here(fresh_pool):
@@ -353,14 +391,14 @@ def test_a_worker_that_fails_a_job_is_noted_once_and_lives_on(fresh_pool):
     assert fresh_pool.live() == [worker] and worker.process.is_alive()
 
 
-def test_a_hung_worker_is_given_up_killed_and_replaced(fresh_pool, monkeypatch):
-    """Under a node limit a silent worker is given up after SILENT_WAIT, here shortened to a
-    second: killed, its share searched here."""
-    monkeypatch.setattr(root_parallel, "SILENT_WAIT", 1.0)
+def test_a_hung_worker_is_given_up_killed_and_replaced(fresh_pool, monkeypatch, tmp_path):
+    """Under a node limit a silent worker is given up after SILENT_WAIT (on the search's clock,
+    counted from the hang: ``HangClock``): killed, its share searched here."""
     [worker] = fresh_pool.workers
-    start = time.perf_counter()
-    agent, result, notes = trouble_search(fresh_pool, "hang", Limits(nodes=400))
-    assert time.perf_counter() - start < 10
+    clock = HangClock(tmp_path / "hung")
+    agent, result, notes = trouble_search(fresh_pool, "hang", Limits(nodes=400), marker=clock.marker,
+                                          before=lambda agent: clock.watch(agent, monkeypatch))
+    assert clock.told is None and root_parallel.SILENT_WAIT < clock.given_up <= root_parallel.SILENT_WAIT + 1.0
     assert notes == [f"search worker 1 (pid {worker.pid}) is not answering; searching without it"]
     assert result.info.nodes == 400 and not worker.process.is_alive()
     check_tree(local_tree(agent))
@@ -368,13 +406,16 @@ def test_a_hung_worker_is_given_up_killed_and_replaced(fresh_pool, monkeypatch):
                                     "starting a new one"]
 
 
-def test_a_worker_hung_at_a_stop_is_given_up_within_the_stop_wait(fresh_pool):
-    """Go infinite: after stop a silent worker gets STOP_WAIT (2 s), no more.  The stop comes a
-    second in, so that even on a loaded machine the worker has started and hung by then."""
+def test_a_worker_hung_at_a_stop_is_given_up_within_the_stop_wait(fresh_pool, monkeypatch, tmp_path):
+    """Go infinite: after stop a silent worker gets STOP_WAIT (2 s), no more, on the search's
+    clock (``HangClock``).  The stop comes once the worker has hung (its marker file): on main
+    it came a second in, and on a busy machine the worker had not hung yet (issue 37)."""
     stop = StopSignal()
-    threading.Timer(1.0, stop.set).start()
-    start = time.perf_counter()
-    agent, result, notes = trouble_search(fresh_pool, "hang", Limits(infinite=True), stop)
-    assert 1.0 + root_parallel.STOP_WAIT <= time.perf_counter() - start < 1.0 + root_parallel.STOP_WAIT + 5
+    clock = HangClock(tmp_path / "hung")
+    threading.Thread(target=lambda: (wait_for_file(clock.marker), stop.set()), daemon=True).start()
+    agent, result, notes = trouble_search(fresh_pool, "hang", Limits(infinite=True), stop, marker=clock.marker,
+                                          before=lambda agent: clock.watch(agent, monkeypatch))
+    waited = clock.given_up - clock.told
+    assert root_parallel.STOP_WAIT < waited <= root_parallel.STOP_WAIT + 1.0, waited
     assert notes == [f"search worker 1 (pid {fresh_pool.workers[0].pid}) is not answering; searching without it"]
     assert result.move in (1, 2, 3)

@@ -352,40 +352,29 @@ def test_won_endgame_is_reported_as_mate_and_lost_one_as_negative_mate(engine):
     assert re.search(r"score mate -[1-3] wdl 0 0 1000", infos[-1]), infos[-1]
 
 
-# A stop or isready is answered in a few ms; the margin is one no loaded CI machine uses up,
-# and still tells an answer that waits for the search (stop ignored, isready queued).
-PROMPT = 0.5
+# A stop or isready is not queued behind the search: go infinite never ends by itself, so a
+# bestmove after stop, or a readyok with no bestmove before it, tells an answer that did not
+# wait for the search.  How many ms it took is the machine's speed, not asserted (issue 37).
 
 
-def test_go_infinite_then_stop_answers_promptly(engine):
+def test_go_infinite_then_stop_answers(engine):
     engine.ask("position startpos moves 9-14 22-17")
     engine.send("go infinite")
-    time.sleep(0.6)
-    sent = engine.send("stop")
-    t, line = engine.read_timed()
-    lines = [line]
-    while not line.startswith("bestmove"):
-        t, line = engine.read_timed()
-        lines.append(line)
-    assert t - sent < PROMPT, f"bestmove {1000 * (t - sent):.1f} ms after stop"
+    engine.until("info")
+    engine.send("stop")
+    lines = engine.until("bestmove")
     assert all(s.startswith("info") for s in lines[:-1])
     # exactly one bestmove: nothing else follows before readyok
     assert not any(s.startswith("bestmove") for s in engine.sync())
     assert engine.close() == 0
 
 
-def test_isready_during_search_is_prompt_and_the_search_goes_on(engine):
+def test_isready_during_search_is_answered_and_the_search_goes_on(engine):
     engine.send("go infinite")
     first = engine.until("info")                  # the first report, after about 0.5 s
     nodes_before = int(info_fields(first[-1])["nodes"])
-    sent = engine.send("isready")
-    lines = []
-    while True:
-        t, line = engine.read_timed()
-        lines.append(line)
-        if line == "readyok":
-            break
-    assert t - sent < PROMPT, f"readyok {1000 * (t - sent):.1f} ms after isready"
+    engine.send("isready")
+    lines = engine.read_until(lambda s: s == "readyok")
     assert not any(s.startswith("bestmove") for s in lines)
     # the search continues: a later report with more iterations, still no bestmove
     later = engine.read_until(lambda s: s.startswith("info depth") and int(info_fields(s)["nodes"]) > nodes_before)
@@ -463,17 +452,13 @@ def test_searchmoves_with_several_moves_restrict_the_search(engine):
 
 
 def test_clock_limits_of_the_side_to_move(engine):
+    """The process plays on the mover's short clock (which clock is read: in-process, in
+    test_protocol_inprocess.py, without timing the search)."""
     # English: Black (first player) moves first; wtime is White's clock, btime Black's.
-    start = time.perf_counter()
     _, move = engine.go("wtime 100000 btime 300 winc 0 binc 0")
-    assert time.perf_counter() - start < 2
-    start = time.perf_counter()
     _, move = engine.go("p1time 300 p2time 100000")
-    assert time.perf_counter() - start < 2
     engine.ask("position startpos moves 11-15")   # White (second player) to move
-    start = time.perf_counter()
     _, move = engine.go("wtime 300 btime 100000 movestogo 10")
-    assert time.perf_counter() - start < 2
     assert move in engine.query("moves").split()
 
 
@@ -516,24 +501,22 @@ def test_same_seed_same_output():
 # --- ending the session ---------------------------------------------------------------------------
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
-def test_eof_during_search_exits_0_quickly_leaving_no_process(engine):
+def test_eof_during_search_exits_0_leaving_no_process(engine):
     engine.send("go infinite")
     engine.until("info")
     pid = engine.proc.pid
     assert processes_in_group(pid) == [pid]   # Threads 1: no extra process
-    start = time.perf_counter()
     engine.proc.stdin.close()
-    code = engine.proc.wait(2.0)
-    assert code == 0 and time.perf_counter() - start < 2.0
+    assert engine.proc.wait(20) == 0              # go infinite would never end by itself
     assert processes_in_group(pid) == []
     assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
 def test_quit_exits_0(engine):
-    engine.send("go nodes 1000000")
-    start = time.perf_counter()
+    engine.send("go infinite")
+    engine.until("info")
     engine.send("quit")
-    assert engine.proc.wait(5) == 0 and time.perf_counter() - start < 5
+    assert engine.proc.wait(20) == 0              # quit stopped the search: it would never end
 
 
 def test_python_dash_m_runs_the_loop():

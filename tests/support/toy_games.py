@@ -109,24 +109,28 @@ class TroubleState(TakeAwayState):
     """A take-away position whose playouts misbehave in a search worker process (never in the
     main process): ``trouble`` is ``"raise"`` (an exception), ``"exit"`` (the process dies,
     exit code 7) or ``"hang"`` (it sleeps for good), from its ``after``-th playout in that
-    process on.  A real process misbehaving, for the parallel search's failure paths."""
+    process on.  A real process misbehaving, for the parallel search's failure paths.  With
+    ``marker`` (a file path) the worker creates that file just before it misbehaves, so that a
+    test can wait for the trouble to have begun instead of guessing how long that takes."""
 
     playouts_here = 0      # playouts run in this process so far
 
     def __init__(self, stones: int, trouble: str, after: int = 0, to_move: int = 0, winner: int | None = None,
-                 ply: int = 0):
+                 ply: int = 0, marker: str | None = None):
         super().__init__(stones, to_move, winner, ply)
-        self.trouble, self.after = trouble, after
+        self.trouble, self.after, self.marker = trouble, after, marker
 
     def copy(self):
         """A copy that misbehaves the same way."""
-        return TroubleState(self.stones, self.trouble, self.after, self.to_move, self.winner, self.ply)
+        return TroubleState(self.stones, self.trouble, self.after, self.to_move, self.winner, self.ply, self.marker)
 
     def playout(self, rng, max_plies=NO_LIMIT):
         """The random playout, or in a worker past its ``after``-th playout the ``trouble``."""
         if multiprocess.current_process().name != "MainProcess":
             TroubleState.playouts_here += 1
             if TroubleState.playouts_here > self.after:
+                if self.marker is not None:
+                    open(self.marker, "a").close()
                 misbehave(self.trouble)
         return super().playout(rng, max_plies)
 
@@ -144,9 +148,9 @@ def misbehave(trouble: str) -> None:
 class Trouble(TakeAway):
     """Take-away from ``stones`` whose worker playouts misbehave (``TroubleState``)."""
 
-    def __init__(self, stones: int, trouble: str, after: int = 0):
+    def __init__(self, stones: int, trouble: str, after: int = 0, marker: str | None = None):
         super().__init__(stones)
-        self.trouble, self.after = trouble, after
+        self.trouble, self.after, self.marker = trouble, after, marker
 
     def new_state(self):
-        return TroubleState(self.stones, self.trouble, self.after)
+        return TroubleState(self.stones, self.trouble, self.after, marker=self.marker)
