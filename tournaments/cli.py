@@ -12,7 +12,8 @@ import sys
 import click
 
 from mcts_engine import __version__, records
-from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
+from mcts_engine.client import EngineSpec, EngineSpecError, load_engines_file, parse_engine_arg, with_fields
+from mcts_engine.client.specs import spec_fields
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
@@ -74,7 +75,9 @@ def play_options(f):
         click.option("--game", required=True, help="game or variant (see mcts-engine games)"),
         click.option("--rules", help="rule options as key=value,key=value"),
         click.option("--engines-file", type=click.Path(exists=True, dir_okay=False),
-                     help="JSON or TOML file of engines: {engines: [{name, cmd, options}]}"),
+                     help="JSON or TOML file of engines: ours ({engines: [{name, cmd, options}]}) or cutechess's "
+                          "engines.json; --engine NAME or conf=NAME takes an entry (default file with conf=: "
+                          "./engines.json)"),
         click.option("--concurrency", type=click.IntRange(1), default=None,
                      help="games at once (default: the number of CPUs, at most 8)"),
         click.option("--movetime", type=click.IntRange(1), help="ms per move (default 100)"),
@@ -114,7 +117,11 @@ def tournament_options(f):
     """The options every tournament command shares."""
     return play_options(_apply([
         click.option("--engine", "engines", multiple=True, required=True,
-                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file'),
+                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file, or '
+                          'cutechess\'s "conf=NAME [key=value ...]" (the file\'s entry with those keys)'),
+        click.option("--each", "each", metavar="KEY=VALUE ...", default=None,
+                     help='keys laid over every engine, as cutechess\'s -each: "tc=10+0.1 option.Hash=64 proto=uci"'),
+        click.option("--event", default=None, help="the PDN records' Event tag (default: mcts-tournament)"),
         click.option("--games", type=click.IntRange(1), default=2, show_default=True,
                      help="games per pair of engines (played in colour-swapped pairs)"),
         click.option("--sprt", nargs=4, type=float, default=None, metavar="ELO0 ELO1 ALPHA BETA",
@@ -177,19 +184,50 @@ def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, .
     return (Opening(None),)
 
 
-def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec]:
-    known = load_engines_file(engines_file) if engines_file else {}
+def _engines(args: tuple[str, ...], engines_file: str | None, each: str | None = None) -> list[EngineSpec]:
+    """The ``--engine`` arguments as specs: a SPEC, a name of the engines file (alone or as
+    ``name=NAME``), or cutechess's ``conf=NAME [key=value ...]`` (the file's entry with the keys
+    laid over it; without ``--engines-file`` the file is ``./engines.json``, as cutechess
+    reads it); then ``--each``'s keys laid over every engine."""
+    files: dict[str, dict[str, EngineSpec]] = {}
+
+    def known(path: str | None) -> dict[str, EngineSpec]:
+        if path is None:
+            return {}
+        if path not in files:
+            files[path] = load_engines_file(path)
+        return files[path]
+
     out = []
     for text in args:
         bare = text.strip()
         name = bare[5:] if bare.startswith("name=") and " " not in bare else bare
-        if name in known and "cmd=" not in text:
-            out.append(known[name])
-        elif known and "=" not in bare:
-            raise ValueError(f"engine {bare!r} is not in {engines_file} ({', '.join(known)})")
+        if bare.startswith("conf="):
+            out.append(_conf_engine(bare, engines_file, known))
+        elif name in known(engines_file) and "cmd=" not in text:
+            out.append(known(engines_file)[name])
+        elif engines_file and "=" not in bare:
+            raise ValueError(f"engine {bare!r} is not in {engines_file} ({', '.join(known(engines_file))})")
         else:
             out.append(parse_engine_arg(text))
+    if each:
+        if "name" in spec_fields(each, f"--each {each!r}"):
+            raise ValueError(f"--each {each!r}: name= would give every engine one name")
+        out = [with_fields(spec, each, f"--each {each!r}") for spec in out]
     return out
+
+
+def _conf_engine(text: str, engines_file: str | None, known) -> EngineSpec:
+    """cutechess's ``conf=NAME [key=value ...]``: the engines file's NAME with the keys laid over it."""
+    path = engines_file or ("engines.json" if os.path.exists("engines.json") else None)
+    if path is None:
+        raise ValueError(f"engine {text!r}: conf= names an engine of an engines file: give --engines-file FILE "
+                         "(or put an engines.json here)")
+    conf = text.split()[0][len("conf="):]
+    entries = known(path)
+    if conf not in entries:
+        raise EngineSpecError(f"engine {text!r}: no engine {conf!r} in {path} ({', '.join(entries)})")
+    return with_fields(entries[conf], text, f"engine {text!r}")
 
 
 def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
@@ -205,7 +243,7 @@ def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
 def _run(kind: str, **o) -> None:
     try:
         c = play_conditions(o, max(1, (o["games"] + 1) // 2), o["seed"])
-        engines = _engines(o["engines"], o["engines_file"])
+        engines = _engines(o["engines"], o["engines_file"], o["each"])
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
@@ -214,6 +252,7 @@ def _run(kind: str, **o) -> None:
         sprt = _sprt(o["sprt"])
         journal = Journal(o["journal"])
         tournament = Tournament(settings, journal, recover=o["recover"])
+        tournament.event = o["event"]
         journal.acquire()           # a journal another manager writes is refused before any engine starts
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
@@ -244,8 +283,9 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
     todo, done = tournament.prepare()
     header, _ = tournament.journal.load()
     progress = RunProgress(RunProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
-                                         settings.conditions.game, o["rating_interval"],
-                                         lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty()), done)
+                                               settings.conditions.game, o["rating_interval"],
+                                               lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty(),
+                                               sprt=sprt), done)
 
     def should_stop(games: list[dict]) -> bool:
         return sprt is not None and report.sprt_verdict(games, header, sprt)["status"] is not None
@@ -262,11 +302,11 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
     except ExecutorError as err:
         _stopped(progress, f"Error: {err}", o["journal"], 1)
     progress.close()
-    _finish(results, header, sprt, o["as_json"], o["pdn_file"])
+    _finish(results, header, sprt, o["as_json"], o["pdn_file"], event=o["event"])
     if tournament.fault is not None:
         fault = tournament.fault
         spec = next(e for e in settings.engines if e.name == fault.engine)
-        click.echo(f"Error: engine {fault.engine!r} lost game {fault.record['id'] + 1} by a {fault.kind}: "
+        click.echo(f"Error: engine {fault.engine!r} lost game {records.game_number(fault.record)} by a {fault.kind}: "
                    f"{fault.record['reason']}\n  command: {' '.join(spec.cmd)}\nthe tournament stopped "
                    f"(--recover restarts such an engine and goes on); finished games are in {o['journal']} "
                    "(rerun to continue)", err=True)
@@ -283,14 +323,16 @@ def _stopped(progress, message: str, journal: str, status: int) -> None:
 
 
 def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None,
-            tuned=None) -> None:
+            tuned=None, event: str | None = None) -> None:
     """Print the report of ``results`` (and, for a tune journal, what the tune found: a
-    ``tune.report.TuneSummary``)."""
+    ``tune.report.TuneSummary``); write them as PDN, their ``Event`` ``event`` (default: the
+    journal header's)."""
     rep = report.build(sorted(results, key=lambda r: r["id"]), header, sprt)
+    event = event or (header or {}).get("event")
     if pdn_file:
         with open(pdn_file, "w", encoding="utf-8") as f:
             for r in sorted(results, key=lambda r: r["id"]):
-                f.write(records.game_record_text(r) + "\n")
+                f.write(records.game_record_text({**r, "event": event} if event else r) + "\n")
     if as_json:
         out = report.as_json(rep)
         if tuned is not None:
