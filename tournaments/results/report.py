@@ -138,13 +138,13 @@ def game_results(records: list[dict]) -> list[dict]:
     ``Finished game N`` and PDN's ``Round``), its journal ``id``, the ``players`` (first,
     second), ``white`` and ``black``, the PDN ``result`` (White's score first: ``2-0``, ``1-1``,
     ``0-2`` in draughts, ``1-0`` ... elsewhere), the ``winner``'s name (None for a draw) and the
-    ``reason``."""
+    ``reason``; a record naming no game (not a journal's) has no colours nor PDN result."""
     out = []
     for r in sorted(records, key=lambda g: g["id"]):
-        result = record_result(r)
+        result = record_result(r) if "game" in r else None
         out.append({"number": game_number(r), "id": r["id"], "players": list(r["players"]),
-                    "white": result.white, "black": result.black, "result": result.text,
-                    "winner": winner_of(r), "reason": r.get("reason", "")})
+                    "white": result and result.white, "black": result and result.black,
+                    "result": result and result.text, "winner": winner_of(r), "reason": r.get("reason", "")})
     return out
 
 
@@ -156,7 +156,7 @@ REPEATS_ADVICE = ("deterministic engines (a fixed Seed, node limits) replay the 
 
 def repeated_games(pairs: dict[tuple[str, str], list[dict]]) -> list[str]:
     """One warning per pairing whose games repeat an earlier game of it move for move (same
-    colours, same start, same moves)."""
+    colours, same start, same moves), the games by their numbers (from 1)."""
     warnings = []
     for (a, b), games in pairs.items():
         seen: dict[tuple, int] = {}
@@ -164,9 +164,9 @@ def repeated_games(pairs: dict[tuple[str, str], list[dict]]) -> list[str]:
         for g in sorted(games, key=lambda g: g["id"]):
             key = (tuple(g["players"]), g.get("start_fen"), tuple(g.get("moves", ())))
             if key in seen:
-                repeats.append(f"{g['id']} = {seen[key]}")
+                repeats.append(f"{game_number(g)} = {seen[key]}")
             else:
-                seen[key] = g["id"]
+                seen[key] = game_number(g)
         if repeats:
             warnings.append(f"{a} vs {b}: {len(repeats)} of {len(games)} games repeat an earlier one move for "
                             f"move (game {', '.join(repeats[:5])}{', ...' if len(repeats) > 5 else ''}): "
