@@ -69,6 +69,29 @@ def test_a_cutechess_command_line_runs_a_match_unchanged_but_for_the_engine_comm
     assert again.read_text() == pdn.read_text()
 
 
+def test_the_docs_cutechess_example_runs_as_written(tmp_path):
+    """docs/tournaments.md's cutechess example: its engines.json and its command, run in the
+    file's directory with 4 games instead of 20 (the Elo and LLR every 2)."""
+    import shlex
+    import subprocess
+    from support import ROOT
+    from support.tournament import tournament_command
+    text = (ROOT / "docs" / "tournaments.md").read_text()
+    after = text[text.index("### A cutechess command line"):]
+    (tmp_path / "engines.json").write_text(re.search(r"```json\n(.*?)```", after, re.S).group(1))
+    words = shlex.split(re.search(r"```sh\n(.*?)```", after, re.S).group(1).replace("\\\n", " "))
+    assert words[:2] == ["mcts-tournament", "match"] and {"--each", "--event", "conf=UCT"} <= set(words)
+    assert any("plies=2" in w for w in words)
+    words[words.index("--games") + 1] = "4"
+    words[words.index("--rating-interval") + 1] = "2"
+    proc = subprocess.run(tournament_command() + words[1:], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1].endswith("4 game(s) played") and "LLR: " in proc.stdout
+    records = parse_records((tmp_path / "games.pdn").read_text())
+    assert {r.tags["Event"] for r in records} == {"UCT against Eval"} and len(records) == 4
+    assert all(len(g["opening"]["moves"]) == 2 for g in games_of(tmp_path / "games.jsonl"))
+
+
 @pytest.mark.parametrize("entry, words", [
     ({"name": "x", "command": "x", "protocol": "xboard"}, 'protocol "xboard"'),
     ({"name": "x", "command": "x"}, "missing protocol"),
