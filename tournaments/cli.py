@@ -12,13 +12,13 @@ import sys
 import click
 
 from mcts_engine import __version__, records
-from mcts_engine.client import EngineSpec, EngineSpecError, load_engines_file, parse_engine_arg, with_fields
-from mcts_engine.client.specs import spec_fields
+from mcts_engine.client import EngineSpec
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
 from .play.adjudication import Adjudication, parse_draw, parse_resign
 from .play.conditions import Opening, PlayConditions, TimeControl, random_openings
+from .play.engine_args import engines_of
 from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
@@ -88,10 +88,11 @@ def play_options(f):
         click.option("--game-timeout", type=click.FloatRange(0, min_open=True), default=None,
                      help="wall seconds a game may last before the side to move forfeits "
                           "(default: what the time control allows at most)"),
-        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N]",
+        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N] [plies=N]",
                      help="openings: a file of move lines, FENs or PDN games, or a shipped set "
                           f"({', '.join(shipped_sets())}); order=random shuffles them (--seed), start=N "
-                          "begins at the Nth; each is played by a colour-swapped game pair"),
+                          "begins at the Nth, plies=N plays only their first N plies; each is played by a "
+                          "colour-swapped game pair"),
         click.option("--opening-plies", type=click.IntRange(0), default=0, show_default=True,
                      help="random openings of this many plies (seeded by --seed)"),
         click.option("--seed", type=int, default=1, show_default=True),
@@ -123,7 +124,8 @@ def tournament_options(f):
                      help='keys laid over every engine, as cutechess\'s -each: "tc=10+0.1 option.Hash=64 proto=uci"'),
         click.option("--event", default=None, help="the PDN records' Event tag (default: mcts-tournament)"),
         click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-                     help="games per pair of engines (played in colour-swapped pairs)"),
+                     help="games per pair of engines (played in colour-swapped pairs); more than a journal's "
+                          "tournament continue it"),
         click.option("--sprt", nargs=4, type=float, default=None, metavar="ELO0 ELO1 ALPHA BETA",
                      help="sequential test on the first pair; stops early when decided"),
         click.option("--journal", type=click.Path(dir_okay=False), default="tournament.jsonl",
@@ -184,52 +186,6 @@ def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, .
     return (Opening(None),)
 
 
-def _engines(args: tuple[str, ...], engines_file: str | None, each: str | None = None) -> list[EngineSpec]:
-    """The ``--engine`` arguments as specs: a SPEC, a name of the engines file (alone or as
-    ``name=NAME``), or cutechess's ``conf=NAME [key=value ...]`` (the file's entry with the keys
-    laid over it; without ``--engines-file`` the file is ``./engines.json``, as cutechess
-    reads it); then ``--each``'s keys laid over every engine."""
-    files: dict[str, dict[str, EngineSpec]] = {}
-
-    def known(path: str | None) -> dict[str, EngineSpec]:
-        if path is None:
-            return {}
-        if path not in files:
-            files[path] = load_engines_file(path)
-        return files[path]
-
-    out = []
-    for text in args:
-        bare = text.strip()
-        name = bare[5:] if bare.startswith("name=") and " " not in bare else bare
-        if bare.startswith("conf="):
-            out.append(_conf_engine(bare, engines_file, known))
-        elif name in known(engines_file) and "cmd=" not in text:
-            out.append(known(engines_file)[name])
-        elif engines_file and "=" not in bare:
-            raise ValueError(f"engine {bare!r} is not in {engines_file} ({', '.join(known(engines_file))})")
-        else:
-            out.append(parse_engine_arg(text))
-    if each:
-        if "name" in spec_fields(each, f"--each {each!r}"):
-            raise ValueError(f"--each {each!r}: name= would give every engine one name")
-        out = [with_fields(spec, each, f"--each {each!r}") for spec in out]
-    return out
-
-
-def _conf_engine(text: str, engines_file: str | None, known) -> EngineSpec:
-    """cutechess's ``conf=NAME [key=value ...]``: the engines file's NAME with the keys laid over it."""
-    path = engines_file or ("engines.json" if os.path.exists("engines.json") else None)
-    if path is None:
-        raise ValueError(f"engine {text!r}: conf= names an engine of an engines file: give --engines-file FILE "
-                         "(or put an engines.json here)")
-    conf = text.split()[0][len("conf="):]
-    entries = known(path)
-    if conf not in entries:
-        raise EngineSpecError(f"engine {text!r}: no engine {conf!r} in {path} ({', '.join(entries)})")
-    return with_fields(entries[conf], text, f"engine {text!r}")
-
-
 def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
     """The ``--sprt ELO0 ELO1 ALPHA BETA`` test, or None; bad bounds are a usage error (before any game)."""
     if not args:
@@ -243,7 +199,7 @@ def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
 def _run(kind: str, **o) -> None:
     try:
         c = play_conditions(o, max(1, (o["games"] + 1) // 2), o["seed"])
-        engines = _engines(o["engines"], o["engines_file"], o["each"])
+        engines = engines_of(o["engines"], o["engines_file"], o["each"])
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
@@ -476,14 +432,14 @@ def tune(**o) -> None:
     from .tune.settings import SpsaKnobs, TuneSettings, paths
     try:
         c = play_conditions(o, min(o["iterations"] * o["pairs"], MAX_OPENINGS), o["seed"])
-        [engine] = _engines((o["engine"],), o["engines_file"])
+        [engine] = engines_of((o["engine"],), o["engines_file"])
         params = load_params(o["params_file"], o["param_lines"])
         settings = TuneSettings(engine, params, c, optimizer=o["optimizer"], iterations=o["iterations"],
                                 pairs=o["pairs"], seed=o["seed"], spsa=SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]),
                                 opponent=_opponent(o["opponent"], o["engines_file"]))
         tune_run.check_optimizer(settings)
         settings = check_engine(settings)
-        against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
+        against = engines_of((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
         if against is not None and o["cluster"] is None:
             check_engines(Lineup(c, (against,)))     # the baseline starts, or exit 2 before any game
         sprt = _sprt(o["confirm_sprt"])
@@ -559,7 +515,7 @@ def _opponent(text: str | None, engines_file: str | None) -> EngineSpec | None:
     if not text.strip():
         raise ValueError('--opponent needs an engine SPEC: "name=N cmd=COMMAND ..." (or a name from --engines-file)')
     try:
-        [spec] = _engines((text,), engines_file)
+        [spec] = engines_of((text,), engines_file)
     except ValueError as err:
         raise ValueError(f"--opponent: {err}") from None
     return spec

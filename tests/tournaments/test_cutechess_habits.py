@@ -131,19 +131,20 @@ def test_cutechess_engines_file_reads_what_it_can(tmp_path):
 
 
 def test_each_and_conf_keys_lie_over_an_engine_as_cutechess_lays_them(tmp_path):
-    from tournaments.cli import _engines
+    from tournaments.play.engine_args import engines_of
     path = tmp_path / "engines.json"
     path.write_text(json.dumps(CUTECHESS_ENGINES))
-    a, b = _engines(("conf=UCT tc=10+0.1 option.uct_c=0.5", "name=R cmd=mcts-engine option.Agent=random"),
+    a, b = engines_of(("conf=UCT tc=10+0.1 option.uct_c=0.5", "name=R cmd=mcts-engine option.Agent=random"),
                     str(path), "proto=uci dir=/tmp option.Hash=64 st=0.2")
     assert a.options == {"Seed": "3", "uct_c": "0.5", "Hash": "64"} and a.tc == "st=0.2" and a.cwd == "/tmp"
     assert b.options == {"Agent": "random", "Hash": "64"} and b.protocol == "uci"
-    for args, each, words in (((ours("A"), ours("B")), "name=X", "name= would give every engine one name"),
+    for args, each, words in (((ours("A"), ours("B")), "name=X", "name one engine, not every engine"),
+                              ((ours("A"), ours("B")), "conf=UCT", "name one engine, not every engine"),
                               (("conf=Nobody", ours("B")), None, "no engine 'Nobody'"),
                               ((ours("A"), ours("B")), "timemargin=50", "--margin MS"),
                               ((ours("A"), ours("B")), "ponder=on", "does not let engines ponder")):
         with pytest.raises(ValueError, match=re.escape(words)):
-            _engines(args, str(path), each)
+            engines_of(args, str(path), each)
 
 
 def test_conf_without_an_engines_file_is_a_clear_error(tmp_path, monkeypatch):
