@@ -147,3 +147,39 @@ def test_a_record_from_a_position_keeps_its_fen_and_russian_captures_use_x():
     text = game_record_text(record)
     assert '[FEN "W:Wc3,e3:Bd4,f6"]' in text and "1. e3xc5 f6-g5 2. c5-d6" in text
     assert replay(parse_records(text)[0]).fen() == get_game("russian").parse_fen("B:Wc3,d6:Bg5").fen()
+
+
+def test_cutechess_move_comments_are_written_and_read_back():
+    """A journal's per-move infos and times become cutechess's ``{+0.25/12 0.51s}`` after each
+    engine move (opening moves none, a move the engine said nothing about only its time); our
+    reader reads them into notes, and pydraughts' reader (which skips comments) replays the
+    record move for move.  A journal written before the infos were kept has no comments."""
+    record = our_game_record("english", 3, opening_plies=3, plies=30)
+    n = len(record["moves"])
+    record["infos"] = [{"cp": 25, "depth": 12}, {"mate": -3, "depth": 4}, {"cp": -140}, {}] * (n // 4 + 1)
+    record["times_ms"] = [510, 45, 12000, 3] * (n // 4 + 1)
+    text = game_record_text(record)
+    assert "{+0.25/12 0.51s}" in text and "{-M3/4 0.045s}" in text and "{-1.40 12s}" in text and "{0.003s}" in text
+    [parsed] = parse_records(text)
+    assert parsed.moves == [m.replace(":", "x") for m in record["opening"]["moves"] + record["moves"]]
+    assert parsed.notes[:3] == [None] * 3
+    first, second, third, fourth = parsed.notes[3:7]
+    assert (first.cp, first.depth, first.seconds, first.comment) == (25, 12, 0.51, "+0.25/12 0.51s")
+    assert (second.mate, second.depth, second.seconds) == (-3, 4, 0.045)
+    assert (third.cp, third.depth, third.seconds) == (-140, None, 12.0)
+    assert (fourth.cp, fourth.mate, fourth.seconds) == (None, None, 0.003)
+    assert replay(parsed).fen() == replay_ours("english", record["opening"]["moves"] + record["moves"]).fen()
+    draughts = pydraughts()
+    from draughts.PDN import PDNReader
+    [theirs] = PDNReader(text).games
+    assert len(theirs.moves) == len(parsed.moves)
+    assert len(pydraughts_replay(draughts, "english", theirs.moves, None).move_stack) == len(parsed.moves)
+    old = {k: v for k, v in record.items() if k not in ("infos", "times_ms")}
+    assert "{" not in game_record_text(old) and all(note is None for note in parse_records(game_record_text(old))[0].notes)
+
+
+def test_other_comments_are_kept_as_written_and_variations_skipped():
+    [game] = parse_records('[Game "english"]\n1. 11-15 {a fine move} 23-19 (23-18 {in a variation}) ; the end\n*\n')
+    assert game.moves == ["11-15", "23-19"]
+    assert [n.comment if n else None for n in game.notes] == ["a fine move", "the end"]
+    assert game.notes[0].cp is None and game.notes[0].seconds is None

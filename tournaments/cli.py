@@ -12,12 +12,13 @@ import sys
 import click
 
 from mcts_engine import __version__, records
-from mcts_engine.client import EngineSpec, load_engines_file, parse_engine_arg
+from mcts_engine.client import EngineSpec
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
 from .play.cluster import ClusterError, ClusterTarget, open_executor
 from .play.adjudication import Adjudication, parse_draw, parse_resign
 from .play.conditions import Opening, PlayConditions, TimeControl, random_openings
+from .play.engine_args import engines_of
 from .play.openings import OpeningsSpec, load_openings, shipped_sets
 from .play.executors import ExecutorError
 from .play.iolog import EngineLog
@@ -74,7 +75,9 @@ def play_options(f):
         click.option("--game", required=True, help="game or variant (see mcts-engine games)"),
         click.option("--rules", help="rule options as key=value,key=value"),
         click.option("--engines-file", type=click.Path(exists=True, dir_okay=False),
-                     help="JSON or TOML file of engines: {engines: [{name, cmd, options}]}"),
+                     help="JSON or TOML file of engines: ours ({engines: [{name, cmd, options}]}) or cutechess's "
+                          "engines.json; --engine NAME or conf=NAME takes an entry (default file with conf=: "
+                          "./engines.json)"),
         click.option("--concurrency", type=click.IntRange(1), default=None,
                      help="games at once (default: the number of CPUs, at most 8)"),
         click.option("--movetime", type=click.IntRange(1), help="ms per move (default 100)"),
@@ -85,10 +88,11 @@ def play_options(f):
         click.option("--game-timeout", type=click.FloatRange(0, min_open=True), default=None,
                      help="wall seconds a game may last before the side to move forfeits "
                           "(default: what the time control allows at most)"),
-        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N]",
+        click.option("--openings", "openings_file", metavar="FILE|file=FILE [format=F] [order=O] [start=N] [plies=N]",
                      help="openings: a file of move lines, FENs or PDN games, or a shipped set "
                           f"({', '.join(shipped_sets())}); order=random shuffles them (--seed), start=N "
-                          "begins at the Nth; each is played by a colour-swapped game pair"),
+                          "begins at the Nth, plies=N plays only their first N plies; each is played by a "
+                          "colour-swapped game pair"),
         click.option("--opening-plies", type=click.IntRange(0), default=0, show_default=True,
                      help="random openings of this many plies (seeded by --seed)"),
         click.option("--seed", type=int, default=1, show_default=True),
@@ -114,9 +118,14 @@ def tournament_options(f):
     """The options every tournament command shares."""
     return play_options(_apply([
         click.option("--engine", "engines", multiple=True, required=True,
-                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file'),
+                     help='"name=N cmd=COMMAND option.X=V ..." (repeatable), or a name from --engines-file, or '
+                          'cutechess\'s "conf=NAME [key=value ...]" (the file\'s entry with those keys)'),
+        click.option("--each", "each", metavar="KEY=VALUE ...", default=None,
+                     help='keys laid over every engine, as cutechess\'s -each: "tc=10+0.1 option.Hash=64 proto=uci"'),
+        click.option("--event", default=None, help="the PDN records' Event tag (default: mcts-tournament)"),
         click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-                     help="games per pair of engines (played in colour-swapped pairs)"),
+                     help="games per pair of engines (played in colour-swapped pairs); more than a journal's "
+                          "tournament continue it"),
         click.option("--sprt", nargs=4, type=float, default=None, metavar="ELO0 ELO1 ALPHA BETA",
                      help="sequential test on the first pair; stops early when decided"),
         click.option("--journal", type=click.Path(dir_okay=False), default="tournament.jsonl",
@@ -177,21 +186,6 @@ def openings_of(o: dict, rules: dict, count: int, seed: int) -> tuple[Opening, .
     return (Opening(None),)
 
 
-def _engines(args: tuple[str, ...], engines_file: str | None) -> list[EngineSpec]:
-    known = load_engines_file(engines_file) if engines_file else {}
-    out = []
-    for text in args:
-        bare = text.strip()
-        name = bare[5:] if bare.startswith("name=") and " " not in bare else bare
-        if name in known and "cmd=" not in text:
-            out.append(known[name])
-        elif known and "=" not in bare:
-            raise ValueError(f"engine {bare!r} is not in {engines_file} ({', '.join(known)})")
-        else:
-            out.append(parse_engine_arg(text))
-    return out
-
-
 def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
     """The ``--sprt ELO0 ELO1 ALPHA BETA`` test, or None; bad bounds are a usage error (before any game)."""
     if not args:
@@ -205,7 +199,7 @@ def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
 def _run(kind: str, **o) -> None:
     try:
         c = play_conditions(o, max(1, (o["games"] + 1) // 2), o["seed"])
-        engines = _engines(o["engines"], o["engines_file"])
+        engines = engines_of(o["engines"], o["engines_file"], o["each"])
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")
@@ -214,6 +208,7 @@ def _run(kind: str, **o) -> None:
         sprt = _sprt(o["sprt"])
         journal = Journal(o["journal"])
         tournament = Tournament(settings, journal, recover=o["recover"])
+        tournament.event = o["event"]
         journal.acquire()           # a journal another manager writes is refused before any engine starts
     except (ValueError, RulesError, OSError) as err:
         raise click.UsageError(str(err)) from None
@@ -244,8 +239,9 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
     todo, done = tournament.prepare()
     header, _ = tournament.journal.load()
     progress = RunProgress(RunProgressSettings(len(todo) + len(done), tuple(e.name for e in settings.engines),
-                                         settings.conditions.game, o["rating_interval"],
-                                         lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty()), done)
+                                               settings.conditions.game, o["rating_interval"],
+                                               lines=not (o["quiet"] or o["as_json"]), bar=sys.stderr.isatty(),
+                                               sprt=sprt), done)
 
     def should_stop(games: list[dict]) -> bool:
         return sprt is not None and report.sprt_verdict(games, header, sprt)["status"] is not None
@@ -262,11 +258,11 @@ def _play(tournament: Tournament, todo: list, done: list[dict], sprt: SPRT | Non
     except ExecutorError as err:
         _stopped(progress, f"Error: {err}", o["journal"], 1)
     progress.close()
-    _finish(results, header, sprt, o["as_json"], o["pdn_file"])
+    _finish(results, header, sprt, o["as_json"], o["pdn_file"], event=o["event"])
     if tournament.fault is not None:
         fault = tournament.fault
         spec = next(e for e in settings.engines if e.name == fault.engine)
-        click.echo(f"Error: engine {fault.engine!r} lost game {fault.record['id'] + 1} by a {fault.kind}: "
+        click.echo(f"Error: engine {fault.engine!r} lost game {records.game_number(fault.record)} by a {fault.kind}: "
                    f"{fault.record['reason']}\n  command: {' '.join(spec.cmd)}\nthe tournament stopped "
                    f"(--recover restarts such an engine and goes on); finished games are in {o['journal']} "
                    "(rerun to continue)", err=True)
@@ -283,14 +279,16 @@ def _stopped(progress, message: str, journal: str, status: int) -> None:
 
 
 def _finish(results: list[dict], header: dict | None, sprt, as_json: bool, pdn_file: str | None,
-            tuned=None) -> None:
+            tuned=None, event: str | None = None) -> None:
     """Print the report of ``results`` (and, for a tune journal, what the tune found: a
-    ``tune.report.TuneSummary``)."""
+    ``tune.report.TuneSummary``); write them as PDN, their ``Event`` ``event`` (default: the
+    journal header's)."""
     rep = report.build(sorted(results, key=lambda r: r["id"]), header, sprt)
+    event = event or (header or {}).get("event")
     if pdn_file:
         with open(pdn_file, "w", encoding="utf-8") as f:
             for r in sorted(results, key=lambda r: r["id"]):
-                f.write(records.game_record_text(r) + "\n")
+                f.write(records.game_record_text({**r, "event": event} if event else r) + "\n")
     if as_json:
         out = report.as_json(rep)
         if tuned is not None:
@@ -434,14 +432,14 @@ def tune(**o) -> None:
     from .tune.settings import SpsaKnobs, TuneSettings, paths
     try:
         c = play_conditions(o, min(o["iterations"] * o["pairs"], MAX_OPENINGS), o["seed"])
-        [engine] = _engines((o["engine"],), o["engines_file"])
+        [engine] = engines_of((o["engine"],), o["engines_file"])
         params = load_params(o["params_file"], o["param_lines"])
         settings = TuneSettings(engine, params, c, optimizer=o["optimizer"], iterations=o["iterations"],
                                 pairs=o["pairs"], seed=o["seed"], spsa=SpsaKnobs(o["a_ratio"], o["alpha"], o["gamma"]),
                                 opponent=_opponent(o["opponent"], o["engines_file"]))
         tune_run.check_optimizer(settings)
         settings = check_engine(settings)
-        against = _engines((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
+        against = engines_of((o["confirm_against"],), o["engines_file"])[0] if o["confirm_against"] else None
         if against is not None and o["cluster"] is None:
             check_engines(Lineup(c, (against,)))     # the baseline starts, or exit 2 before any game
         sprt = _sprt(o["confirm_sprt"])
@@ -517,7 +515,7 @@ def _opponent(text: str | None, engines_file: str | None) -> EngineSpec | None:
     if not text.strip():
         raise ValueError('--opponent needs an engine SPEC: "name=N cmd=COMMAND ..." (or a name from --engines-file)')
     try:
-        [spec] = _engines((text,), engines_file)
+        [spec] = engines_of((text,), engines_file)
     except ValueError as err:
         raise ValueError(f"--opponent: {err}") from None
     return spec

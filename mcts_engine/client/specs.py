@@ -2,12 +2,13 @@
 ``--engine`` and engines files, the GUI's engines).
 
 ``parse_engine_arg`` reads the command line form ``name=uct1 cmd=mcts-engine
-option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P] [tc=40/60+0.6 | st=0.1 | nodes=200]`` and ``load_engines_file`` a JSON
-or TOML file ``{"engines": [{"name": ..., "cmd": ..., "options": {...}}]}``.
+option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P] [tc=40/60+0.6 | st=0.1 | nodes=200]``
+(cutechess-cli's ``dir=`` and ``proto=`` too), ``with_fields`` lays such keys over a spec
+(cutechess's ``-each``, and ``conf=NAME key=value ...``); engines files are
+``engines_file.py``'s.
 """
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
@@ -15,8 +16,9 @@ import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-__all__ = ["EngineSpecError", "EngineSpec", "PROTOCOLS", "check_connection", "parse_engine_arg", "load_engines_file",
-           "resolve_cmd", "portable_cmd", "rules_text"]
+__all__ = ["EngineSpecError", "EngineSpec", "PROTOCOLS", "check_connection", "spec_fields", "parse_engine_arg",
+           "with_fields", "resolve_cmd", "portable_cmd", "rules_text", "option_text", "time_control_text",
+           "TIME_KEYS"]
 
 OUR_ENGINE = "mcts-engine"
 PROTOCOLS = ("uci", "hub", "dxp")     # our protocol (UCI-like), Hub (draughts GUIs), DXP (DamExchange)
@@ -105,10 +107,10 @@ def portable_cmd(cmd: list[str]) -> list[str]:
 
 def rules_text(rules: dict) -> str:
     """Rule options as the ``Rules`` option's text ``key=value,key=value``."""
-    return ",".join(f"{k}={_option_text(v)}" for k, v in rules.items())
+    return ",".join(f"{k}={option_text(v)}" for k, v in rules.items())
 
 
-def _option_text(value) -> str:
+def option_text(value) -> str:
     """An option value from a file (bool, number, string) as protocol text."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -117,8 +119,23 @@ def _option_text(value) -> str:
     raise EngineSpecError(f"option value {value!r} is not a string, number or boolean")
 
 
-SPEC_KEYS = "name=, cmd=, cwd=, protocol=, host=, port=, tc=, st=, nodes=, option.<Name>="
+SPEC_KEYS = "name=, cmd=, cwd= (dir=), protocol= (proto=), host=, port=, tc=, st=, nodes=, option.<Name>="
 TIME_KEYS = ("tc", "st", "nodes")     # an engine's own time control: a clock, seconds a move, nodes a move
+ALIASES = {"dir": "cwd", "proto": "protocol"}     # cutechess-cli's names of the same keys
+# cutechess-cli's engine keys that have no meaning here, and what to use instead
+NOT_HERE = {"timemargin": "the manager's --margin MS applies to every engine",
+            "restart": "an engine is restarted only after a crash or a forfeit (--recover)",
+            "ponder": "the manager does not let engines ponder",
+            "whitepov": "engines must score from the mover's side, as our protocol says",
+            "book": "give the openings with --openings (plies=N to cut them)",
+            "bookdepth": "give the openings with --openings (plies=N to cut them)",
+            "initstr": "the manager sends no init strings; set options with option.<Name>=",
+            "arg": "put the arguments in cmd=",
+            "trust": "every move is checked by our rules; no claim is trusted",
+            "tscale": "the manager's timeouts are --margin MS and --game-timeout S",
+            "stderr": "--log FILE keeps every engine's stderr",
+            "depth": "limit an engine by nodes= or st=",
+            "conf": "conf=NAME names an engine of the engines file only in --engine"}
 
 
 def time_control_text(key: str, value: str) -> str:
@@ -127,168 +144,114 @@ def time_control_text(key: str, value: str) -> str:
     return value if key == "tc" else f"{key}={value}"
 
 
-def parse_engine_arg(text: str) -> EngineSpec:
-    """``name=uct1 cmd=mcts-engine option.UCT_C=0.7 option.Agent=random`` as an EngineSpec.
+def spec_fields(text: str, where: str) -> dict:
+    """The keys a SPEC text gives, as ``EngineSpec`` field values (``options`` a dict; ``conf``
+    the engines file entry it names, for ``--engine conf=NAME ...``): ``name=uct1
+    cmd=mcts-engine option.UCT_C=0.7``; cutechess's ``dir=`` and ``proto=`` are ``cwd=`` and
+    ``protocol=``.
 
-    Tokens are split with shell rules, so values may be quoted; the ``cmd`` value is
-    split again (``cmd="python fake.py --x"``; a path with spaces needs inner quotes:
-    ``cmd="'/my dir/engine' --x"``).  Raises EngineSpecError naming the bad token.
+    Tokens are split with shell rules, so values may be quoted; the ``cmd`` value is split
+    again (``cmd="python fake.py --x"``; a path with spaces needs inner quotes:
+    ``cmd="'/my dir/engine' --x"``).  Raises EngineSpecError naming ``where`` and the bad token
+    (cutechess's keys that mean nothing here say what to use instead).
     """
     try:
         tokens = shlex.split(text)
     except ValueError as err:
-        raise EngineSpecError(f"engine {text!r}: cannot split into tokens: {err}") from None
-    name = cmd = cwd = tc = None
-    protocol, host, port = "uci", "127.0.0.1", None
+        raise EngineSpecError(f"{where}: cannot split into tokens: {err}") from None
+    fields: dict = {}
     options: dict[str, str] = {}
     seen_options: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
         if not sep or not key:
-            raise EngineSpecError(f"engine {text!r}: token {token!r} is not key=value (keys: {SPEC_KEYS})")
-        lowered = key.lower()
-        if lowered == "name":
-            if name is not None:
-                raise EngineSpecError(f"engine {text!r}: name= given twice (token {token!r})")
-            if not value.strip():
-                raise EngineSpecError(f"engine {text!r}: empty name in token {token!r}")
-            name = value
-        elif lowered == "cmd":
-            if cmd is not None:
-                raise EngineSpecError(f"engine {text!r}: cmd= given twice (token {token!r})")
-            try:
-                cmd = shlex.split(value)
-            except ValueError as err:
-                raise EngineSpecError(f"engine {text!r}: token {token!r}: cannot split the command: {err}") from None
-            if not cmd:
-                raise EngineSpecError(f"engine {text!r}: empty command in token {token!r}")
-        elif lowered == "cwd":
-            if cwd is not None:
-                raise EngineSpecError(f"engine {text!r}: cwd= given twice (token {token!r})")
-            cwd = value or None
-        elif lowered == "protocol":
-            protocol = value.lower()
-        elif lowered == "host":
-            host = value
-        elif lowered == "port":
-            if not value.isdigit():
-                raise EngineSpecError(f"engine {text!r}: port {value!r} is not a number")
-            port = int(value)
-        elif lowered in TIME_KEYS:
-            if tc is not None:
-                raise EngineSpecError(f"engine {text!r}: one time control an engine (tc=, st= or nodes=), "
-                                      f"not also {token!r}")
-            if not value.strip():
-                raise EngineSpecError(f"engine {text!r}: empty {lowered}= in token {token!r}")
-            tc = time_control_text(lowered, value)
-        elif lowered.startswith("option."):
+            raise EngineSpecError(f"{where}: token {token!r} is not key=value (keys: {SPEC_KEYS})")
+        lowered = ALIASES.get(key.lower(), key.lower())
+        if lowered.startswith("option."):
             opt = key[len("option."):]
             if not opt.strip():
-                raise EngineSpecError(f"engine {text!r}: token {token!r} has no option name (option.<Name>=<value>)")
+                raise EngineSpecError(f"{where}: token {token!r} has no option name (option.<Name>=<value>)")
             if opt.lower() in seen_options:
-                raise EngineSpecError(f"engine {text!r}: option {opt!r} given twice (token {token!r})")
+                raise EngineSpecError(f"{where}: option {opt!r} given twice (token {token!r})")
             seen_options[opt.lower()] = opt
             options[opt] = value
-        else:
-            raise EngineSpecError(f"engine {text!r}: unknown key {key!r} in token {token!r} (keys: {SPEC_KEYS})")
-    if name is None:
-        raise EngineSpecError(f"engine {text!r}: missing name=<name>")
-    spec = EngineSpec(name=name, cmd=resolve_cmd(cmd or []), options=options, cwd=cwd, protocol=protocol,
-                      host=host, port=port, tc=tc)
-    return check_connection(spec, f"engine {text!r}")
+            continue
+        field_name = "tc" if lowered in TIME_KEYS else lowered
+        if field_name in fields:
+            what = "one time control an engine (tc=, st= or nodes=), not also" if field_name == "tc" else \
+                f"{lowered}= given twice:"
+            raise EngineSpecError(f"{where}: {what} {token!r}")
+        fields[field_name] = _field_value(lowered, value, token, where)
+    if options:
+        fields["options"] = options
+    return fields
 
 
-def load_engines_file(path) -> dict[str, EngineSpec]:
-    """Engines from a JSON or TOML file, by name.
-
-    Shape (TOML: ``[[engines]]`` tables with the same keys)::
-
-        {"engines": [{"name": "uct1", "cmd": "mcts-engine", "options": {"UCT_C": "0.7"}},
-                     {"name": "fake", "cmd": ["python", "fake.py"], "cwd": "engines"}]}
-
-    ``cmd`` is a string (split with shell rules) or a list; option values may be
-    strings, numbers or booleans; a relative ``cwd`` is relative to the file.
-    """
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise EngineSpecError(f"{path}: cannot read: {err}") from None
-    suffix = path.suffix.lower()
-    data = None
-    if suffix == ".toml":
-        data = _load_toml(path, raw)
-    elif suffix == ".json":
-        data = _load_json(path, raw)
-    else:   # guess: JSON, then TOML
+def _field_value(key: str, value: str, token: str, where: str):
+    """One key's value as the EngineSpec field takes it; EngineSpecError naming the token."""
+    if key in ("name", "conf"):
+        if not value.strip():
+            raise EngineSpecError(f"{where}: empty {key} in token {token!r}")
+        return value
+    if key == "cmd":
         try:
-            data = _load_json(path, raw)
-        except EngineSpecError:
-            data = _load_toml(path, raw)
-    if not isinstance(data, dict) or not isinstance(data.get("engines"), list):
-        raise EngineSpecError(f"{path}: expected a top-level 'engines' list of tables")
-    specs: dict[str, EngineSpec] = {}
-    for i, entry in enumerate(data["engines"]):
-        where = f"{path}: engines[{i}]"
-        if not isinstance(entry, dict):
-            raise EngineSpecError(f"{where}: expected a table with name, cmd, options")
-        unknown = set(entry) - {"name", "cmd", "options", "cwd", "protocol", "host", "port", *TIME_KEYS}
-        if unknown:
-            raise EngineSpecError(f"{where}: unknown keys {sorted(unknown)} "
-                                  "(keys: name, cmd, options, cwd, protocol, host, port, tc, st, nodes)")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise EngineSpecError(f"{where}: missing or empty name")
-        where = f"{path}: engine {name!r}"
-        if name in specs:
-            raise EngineSpecError(f"{where}: the name is used twice")
-        cmd = entry.get("cmd", [] if entry.get("protocol") == "dxp" else None)
-        if isinstance(cmd, str):
-            try:
-                cmd = shlex.split(cmd)
-            except ValueError as err:
-                raise EngineSpecError(f"{where}: cannot split cmd: {err}") from None
-        if not isinstance(cmd, list) or not (cmd or entry.get("protocol") == "dxp") \
-                or not all(isinstance(c, str) for c in cmd):
-            raise EngineSpecError(f"{where}: cmd must be a non-empty string or list of strings")
-        options = entry.get("options", {})
-        if not isinstance(options, dict):
-            raise EngineSpecError(f"{where}: options must be a table of name = value")
-        try:
-            options = {str(k): _option_text(v) for k, v in options.items()}
-        except EngineSpecError as err:
-            raise EngineSpecError(f"{where}: {err}") from None
-        cwd = entry.get("cwd")
-        if cwd is not None:
-            if not isinstance(cwd, str):
-                raise EngineSpecError(f"{where}: cwd must be a string")
-            cwd = str((path.parent / cwd).resolve()) if not os.path.isabs(cwd) else cwd
-        port = entry.get("port")
-        if port is not None and (not isinstance(port, int) or isinstance(port, bool)):
-            raise EngineSpecError(f"{where}: port must be a number")
-        times = [key for key in TIME_KEYS if key in entry]
-        if len(times) > 1:
-            raise EngineSpecError(f"{where}: one time control an engine, not {' and '.join(times)}")
-        spec = EngineSpec(name=name, cmd=resolve_cmd(cmd), options=options, cwd=cwd,
-                          protocol=str(entry.get("protocol", "uci")).lower(), host=str(entry.get("host", "127.0.0.1")),
-                          port=port, tc=time_control_text(times[0], str(entry[times[0]])) if times else None)
-        specs[name] = check_connection(spec, where)
-    return specs
+            cmd = shlex.split(value)
+        except ValueError as err:
+            raise EngineSpecError(f"{where}: token {token!r}: cannot split the command: {err}") from None
+        if not cmd:
+            raise EngineSpecError(f"{where}: empty command in token {token!r}")
+        return cmd
+    if key == "cwd":
+        return value or None
+    if key == "protocol":
+        return value.lower()
+    if key == "host":
+        return value
+    if key == "port":
+        if not value.isdigit():
+            raise EngineSpecError(f"{where}: port {value!r} is not a number")
+        return int(value)
+    if key in TIME_KEYS:
+        if not value.strip():
+            raise EngineSpecError(f"{where}: empty {key}= in token {token!r}")
+        return time_control_text(key, value)
+    hint = f" ({NOT_HERE[key]})" if key in NOT_HERE else f" (keys: {SPEC_KEYS})"
+    raise EngineSpecError(f"{where}: unknown key {token.partition('=')[0]!r} in token {token!r}{hint}")
 
 
-def _load_json(path: Path, raw: bytes):
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise EngineSpecError(f"{path}: not valid JSON: {err}") from None
+def parse_engine_arg(text: str) -> EngineSpec:
+    """``name=uct1 cmd=mcts-engine option.UCT_C=0.7 option.Agent=random`` as an EngineSpec
+    (``spec_fields``'s keys; ``conf=`` is for the command line's engines file).  Raises
+    EngineSpecError naming the bad token."""
+    where = f"engine {text!r}"
+    fields = spec_fields(text, where)
+    if "conf" in fields:
+        raise EngineSpecError(f"{where}: conf={fields['conf']} names an engine of an engines file, which there is "
+                              "none of here")
+    if "name" not in fields:
+        raise EngineSpecError(f"{where}: missing name=<name>")
+    cmd = fields.pop("cmd", [])
+    spec = EngineSpec(cmd=resolve_cmd(cmd), **fields)
+    return check_connection(spec, where)
 
 
-def _load_toml(path: Path, raw: bytes):
-    try:
-        import tomllib
-    except ImportError:   # Python 3.10
-        raise EngineSpecError(f"{path}: TOML needs Python 3.11 (tomllib); use JSON") from None
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise EngineSpecError(f"{path}: not valid TOML: {err}") from None
+def with_fields(spec: EngineSpec, text: str, where: str) -> EngineSpec:
+    """``spec`` with the keys of the SPEC text ``text`` laid over it, as cutechess-cli lays
+    ``-each`` (and the keys after ``conf=NAME``) over an engine: a key given replaces the
+    spec's, an option given replaces the spec's option of that name (any case) and the others
+    stay.  EngineSpecError naming ``where``."""
+    fields = spec_fields(text, where)
+    fields.pop("conf", None)
+    options = dict(spec.options)
+    for name, value in fields.pop("options", {}).items():
+        for old in [o for o in options if o.lower() == name.lower()]:
+            del options[old]
+        options[name] = value
+    if "cmd" in fields:
+        fields["cmd"] = resolve_cmd(fields["cmd"])
+    if fields.get("protocol", "dxp") != "dxp" and spec.protocol == "dxp":
+        fields.setdefault("port", None)             # DXP's address goes with DXP
+        fields.setdefault("host", "127.0.0.1")
+    return check_connection(replace(spec, **fields, options=options), where)
+
+

@@ -1,7 +1,7 @@
 """Where games start: openings files and the sets that ship with the manager.
 
 ``--openings`` takes a file, or cutechess's and fastchess's form ``file=FILE [format=...]
-[order=sequential|random] [start=N]``.  FILE is a path or the name of a shipped set
+[order=sequential|random] [start=N] [plies=N]``.  FILE is a path or the name of a shipped set
 (``shipped_sets``: ``english-3move``, ``russian-fmjd``, ``international-2move``, in
 ``openings/`` next to this module, each naming its sources).  Formats:
 
@@ -13,10 +13,11 @@
 
 ``auto`` (the default) reads ``.pdn``/``.pgn`` files as PDN and any other as move lines
 (which take FEN lines too).  Every opening is checked with our rules and kept in our
-notation; ``start=N`` begins the sequence at the Nth opening (then wraps around) and
-``order=random`` shuffles it with the tournament's seed.  Each colour-swapped game pair
-plays the next opening of the sequence (``runner.schedule``), the same sequence for every
-pairing.
+notation; ``start=N`` begins the sequence at the Nth opening (then wraps around),
+``order=random`` shuffles it with the tournament's seed, and ``plies=N`` plays only the first
+N plies of each opening's moves (as cutechess's ``plies=``; a FEN stays whole).  Each
+colour-swapped game pair plays the next opening of the sequence (``runner.schedule``), the
+same sequence for every pairing.
 """
 from __future__ import annotations
 
@@ -44,25 +45,27 @@ def shipped_sets() -> dict[str, Path]:
 
 @dataclass(frozen=True)
 class OpeningsSpec:
-    """``--openings``: the file (a path or a shipped set's name), its format, the order and the
-    first opening (1-based)."""
+    """``--openings``: the file (a path or a shipped set's name), its format, the order, the
+    first opening (1-based) and how many plies of each opening's moves are played (None: all)."""
 
     file: str
     format: str = "auto"
     order: str = "sequential"
     start: int = 1
+    plies: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> "OpeningsSpec":
-        """``FILE`` or ``file=FILE [format=F] [order=O] [start=N]``; ValueError naming the bad part."""
+        """``FILE`` or ``file=FILE [format=F] [order=O] [start=N] [plies=N]``; ValueError naming
+        the bad part."""
         words = text.split()
         if not words or "=" not in words[0]:
             return cls(text.strip())
         fields: dict[str, str] = {}
         for token in shlex.split(text):
             key, sep, value = token.partition("=")
-            if not sep or key not in ("file", "format", "order", "start"):
-                raise ValueError(f"--openings {text!r}: {token!r} is not file=, format=, order= or start=")
+            if not sep or key not in ("file", "format", "order", "start", "plies"):
+                raise ValueError(f"--openings {text!r}: {token!r} is not file=, format=, order=, start= or plies=")
             fields[key] = value
         if "file" not in fields:
             raise ValueError(f"--openings {text!r}: file= is missing")
@@ -74,7 +77,10 @@ class OpeningsSpec:
         start = fields.get("start", "1")
         if not start.isdigit() or int(start) < 1:
             raise ValueError(f"--openings: start={start} is not a number from 1")
-        return cls(spec.file, spec.format, spec.order, int(start))
+        plies = fields.get("plies")
+        if plies is not None and not plies.isdigit():
+            raise ValueError(f"--openings: plies={plies} is not a number from 0")
+        return cls(spec.file, spec.format, spec.order, int(start), int(plies) if plies is not None else None)
 
     def path(self) -> Path:
         """The file: the path if it exists, else the shipped set of that name; ValueError if neither."""
@@ -140,8 +146,10 @@ def read_openings(path: str | Path, game_name: str, rules: dict, format: str = "
 
 def load_openings(spec: OpeningsSpec, game_name: str, rules: dict, seed: int) -> tuple[Opening, ...]:
     """The openings of ``spec`` in the order the tournament plays them: from ``start``, and
-    shuffled by ``seed`` with ``order=random``."""
+    shuffled by ``seed`` with ``order=random``; each cut to ``plies`` moves."""
     openings = read_openings(spec.path(), game_name, rules, spec.format)
+    if spec.plies is not None:
+        openings = tuple(Opening(o.fen, o.moves[:spec.plies]) for o in openings)
     if spec.start > len(openings):
         raise ValueError(f"--openings: start={spec.start}, but {spec.file} has {len(openings)} openings")
     openings = openings[spec.start - 1:] + openings[:spec.start - 1]

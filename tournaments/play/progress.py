@@ -1,12 +1,16 @@
 """What a running tournament prints, as cutechess and fastchess print it.
 
-After each journaled game: ``Finished game N (A vs B): 2-0 {why}`` and the running score of
-that pairing, ``Score of A vs B: w - l - d [score] n`` (A's wins, losses, draws, A's score,
-games); every ``rating_interval`` games the Elo of a match (``Elo difference: ...``) or the
-rating table of a round robin or gauntlet, and, when the output is no terminal, a plain
-``Progress:`` line (games done, time, time left).  On a terminal a progress bar on stderr
-counts the games, its suffix the running score; elsewhere (a pipe, a log file, CI) there is
-no bar, whose redraws would make one endless line there.
+After each journaled game: ``Finished game N (A vs B): A wins {why}`` (N from 1, A the first
+player, the winner named or ``draw``; PDN's ``2-0``/``0-2`` are for the records, where White's
+side is known) and the running score of that pairing, ``Score of A vs B: w - l - d [score] n``
+(A's wins, losses, draws, A's score, games); every ``rating_interval`` games the Elo of a
+match (``Elo difference: ...``, ``elo.match_estimate``'s as the final report and its rating
+table give it) or the rating table of a round robin or gauntlet, with an SPRT fastchess's
+``LLR: ...`` line (the LLR, its share of the way to the bound it leans to, the bounds, elo0
+and elo1), and, when the output is no terminal, a plain ``Progress:`` line (games done, time,
+time left).  On a terminal a progress bar on stderr
+counts the games, its suffix the running score (and the LLR); elsewhere (a pipe, a log file,
+CI) there is no bar, whose redraws would make one endless line there.
 """
 from __future__ import annotations
 
@@ -14,22 +18,23 @@ import sys
 import time
 from dataclasses import dataclass
 
-from mcts_engine.records import result_text
-from mcts_engine.rules import get_game, is_draughts
+from mcts_engine.records import game_number, winner_of
 
-from ..results.elo import WDL
+from ..results.elo import WDL, interval_text, signed
 from ..results.pairs import pair_report
-from ..results.report import score_for
+from ..results.report import llr_line, score_for, sprt_between, standings
+from ..results.sprt import SPRT
 from ..results.tables import rating_table
 
-__all__ = ["RunProgressSettings", "RunProgress", "score_line", "elo_line"]
+__all__ = ["RunProgressSettings", "RunProgress", "score_line", "finished_line", "elo_line"]
 
 
 @dataclass(frozen=True)
 class RunProgressSettings:
     """What to print: the games in all (journaled ones included), the engines in tournament
-    order, the game (for result texts), every how many games the ratings (0: never), whether
-    per-game lines are wanted (not ``--quiet``/``--json``) and whether a bar is (a terminal)."""
+    order, the game, every how many games the ratings (0: never), whether per-game lines are
+    wanted (not ``--quiet``/``--json``), whether a bar is (a terminal), and the SPRT of the
+    first two engines (None: no test)."""
 
     total: int
     names: tuple[str, ...]
@@ -37,6 +42,7 @@ class RunProgressSettings:
     rating_interval: int = 10
     lines: bool = True
     bar: bool = False
+    sprt: SPRT | None = None
 
 
 def score_line(a: str, b: str, wdl: WDL) -> str:
@@ -44,10 +50,20 @@ def score_line(a: str, b: str, wdl: WDL) -> str:
     return f"Score of {a} vs {b}: {wdl.wins} - {wdl.losses} - {wdl.draws} [{wdl.score:.3f}] {wdl.games}"
 
 
+def finished_line(record: dict) -> str:
+    """``Finished game 7 (C10 vs C07): C07 wins {why}``: the game's number, its first and second
+    player, the winner by name (or ``draw``) and the reason."""
+    first, second = record["players"]
+    winner = winner_of(record)
+    result = f"{winner} wins" if winner is not None else "draw"
+    return f"Finished game {game_number(record)} ({first} vs {second}): {result} {{{record.get('reason', '')}}}"
+
+
 def elo_line(a: str, b: str, games: list[dict]) -> str:
-    """cutechess's ``Elo difference: ... LOS ... DrawRatio`` line for A against B's ``games``."""
+    """cutechess's ``Elo difference: ... LOS ... DrawRatio`` line for A against B's ``games`` (the
+    "+/-" half the width of the interval shown, the final report's)."""
     ps = pair_report(a, b, [(g.get("pair"), score_for(g, a)) for g in sorted(games, key=lambda g: g["id"])])
-    return (f"Elo difference: {ps.elo:+.1f} +/- {ps.elo_error:.1f} [{ps.elo_low:+.1f}, {ps.elo_high:+.1f}], "
+    return (f"Elo difference: {signed(ps.elo)} +/- {ps.elo_error:.1f} {interval_text(ps.estimate)}, "
             f"LOS: {100 * ps.los:.1f} %, DrawRatio: {100 * ps.draw_ratio:.1f} %")
 
 
@@ -62,8 +78,6 @@ class RunProgress:
             self.count(record)
         self.started = time.monotonic()
         self.new = 0
-        game = get_game(settings.game)
-        self.draughts, self.first_is_white = is_draughts(game.name), game.colours[0] == "W"
         self.bar = None
         if settings.bar and settings.lines:
             from tqdm import tqdm
@@ -89,12 +103,12 @@ class RunProgress:
         self.new += 1
         if self.bar is not None:
             self.bar.update(1)
-            self.bar.set_postfix_str(f"{a} {wdl.wins}-{wdl.losses}-{wdl.draws} {b}")
+            llr = self.llr()
+            self.bar.set_postfix_str(f"{a} {wdl.wins}-{wdl.losses}-{wdl.draws} {b}"
+                                     + (f", {llr.split(' [')[0]}" if llr else ""))
         if not self.settings.lines:
             return
-        first, second = record["players"]
-        result = result_text(record["score_first"], self.draughts, self.first_is_white)
-        self.say(f"Finished game {record['id'] + 1} ({first} vs {second}): {result} {{{record.get('reason', '')}}}")
+        self.say(finished_line(record))
         self.say(score_line(a, b, wdl))
         every = self.settings.rating_interval
         if every and len(self.games) % every == 0:
@@ -106,15 +120,20 @@ class RunProgress:
         if len(names) == 2:
             self.say(elo_line(names[0], names[1], self.games))
         else:
-            totals = {n: WDL() for n in names}
-            for g in self.games:
-                a, b = g["players"]
-                one = WDL.of(g["score_first"])
-                totals[a] = totals[a] + one
-                totals[b] = totals[b] + one.mirrored()
-            self.say(rating_table(totals))
+            table = standings(self.games, list(names))
+            self.say(rating_table({n: st.wdl for n, st in table.items()}, {n: st.estimate for n, st in table.items()}))
+        llr = self.llr()
+        if llr:
+            self.say(llr)
         if self.bar is None:
             self.say(self.progress_line())
+
+    def llr(self) -> str:
+        """fastchess's ``LLR: 1.71 (57.9%) (-2.94, 2.94) [0.00, 10.00]`` of the SPRT so far; "" without one."""
+        sprt, names = self.settings.sprt, self.settings.names
+        if sprt is None or len(names) < 2:
+            return ""
+        return llr_line(sprt_between(self.games, names[0], names[1], sprt))
 
     def progress_line(self) -> str:
         """``Progress: 20/100 games, 14 s, about 56 s left`` (the rate of this run's games)."""

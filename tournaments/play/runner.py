@@ -8,14 +8,15 @@ worker threads by default, or a Dask cluster), which plays every game with
 ``referee.play_game``; the run is the one writer that appends each finished game to
 the journal before it counts, and journals a game id only once.  Games already in
 the journal are not played again, so a rerun (or ``--resume``) continues where a
-killed run stopped.  A game an engine lost by its own fault (a crash, a silence, a failed
+killed run stopped; a rerun with more games per pair extends the schedule
+(``continuation.py``).  A game an engine lost by its own fault (a crash, a silence, a failed
 restart: the record's ``fault``) stops the run after it is journaled, as cutechess stops,
 unless the tournament recovers (``--recover``: the engine is restarted and play goes on).
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from mcts_engine.client import EngineSpec
@@ -24,6 +25,7 @@ from mcts_engine.rules import get_game
 
 from ..results.journal import Journal, JournalError
 from .conditions import PlayConditions
+from .continuation import extension_of
 from .executors import Executor, LocalExecutor, pair_batches
 from .referee import GameSpec, Lineup
 
@@ -33,7 +35,7 @@ __all__ = ["TournamentSettings", "pairings", "schedule", "Tournament", "EngineFa
 @dataclass(frozen=True)
 class TournamentSettings:
     """What is played: the engines, the schedule (kind, games per pairing, where its numbering
-    starts) and the conditions every game is played under."""
+    starts, the smaller game counts it extends) and the conditions every game is played under."""
 
     conditions: PlayConditions
     engines: tuple[EngineSpec, ...]
@@ -41,6 +43,7 @@ class TournamentSettings:
     games: int = 2                     # games per pairing
     first_game: int = 0                # the id of the first scheduled game, and
     first_pair: int = 0                # of its pair: the tuner's iterations share one journal
+    extended_from: tuple[int, ...] = ()   # the games per pairing of the schedules this one extends
 
     def identity(self) -> dict:
         """What a journal must match to be continued: everything that decides the games (the
@@ -53,6 +56,8 @@ class TournamentSettings:
             out["game_timeout"] = c.game_timeout
         if self.first_game or self.first_pair:
             out.update(first_game=self.first_game, first_pair=self.first_pair)
+        if self.extended_from:
+            out["extended_from"] = list(self.extended_from)
         return out
 
     def lineup(self) -> Lineup:
@@ -80,16 +85,21 @@ def pairings(kind: str, names: list[str]) -> list[tuple[str, str]]:
 def schedule(settings: TournamentSettings) -> list[GameSpec]:
     """Every game: per pairing, pairs of games over one opening with colours swapped.
 
-    Games are numbered from ``settings.first_game`` and pairs from ``settings.first_pair``.
+    Games are numbered from ``settings.first_game`` and pairs from ``settings.first_pair``,
+    pairing by pairing; an extended schedule (``extended_from``: the smaller game counts it
+    grew from) numbers the games each extension adds after all the games before it, so the
+    games of the schedule it extends keep their ids, pairs and openings.
     """
     out: list[GameSpec] = []
-    pair_id = settings.first_pair
-    for a, b in pairings(settings.kind, [e.name for e in settings.engines]):
-        for k in range(settings.games):
-            opening = (k // 2) % len(settings.conditions.openings)
-            first, second = (a, b) if k % 2 == 0 else (b, a)
-            out.append(GameSpec(settings.first_game + len(out), first, second, opening, pair_id + k // 2))
-        pair_id += (settings.games + 1) // 2
+    pair_ids: dict[tuple[int, int], int] = {}
+    bounds = (0, *settings.extended_from, settings.games)
+    for low, high in zip(bounds, bounds[1:]):
+        for p, (a, b) in enumerate(pairings(settings.kind, [e.name for e in settings.engines])):
+            for k in range(low, high):
+                pair = pair_ids.setdefault((p, k // 2), settings.first_pair + len(pair_ids))
+                opening = (k // 2) % len(settings.conditions.openings)
+                first, second = (a, b) if k % 2 == 0 else (b, a)
+                out.append(GameSpec(settings.first_game + len(out), first, second, opening, pair))
     return out
 
 
@@ -116,7 +126,9 @@ class Tournament:
     def __init__(self, settings: TournamentSettings, journal: Journal, on_game: Callable[[dict], None] | None = None,
                  should_stop: Callable[[list[dict]], bool] | None = None, executor: Executor | None = None,
                  recover: bool = True):
-        self.settings = settings
+        self.settings = settings          # what is played (``check`` extends it over the journal's schedule)
+        self.requested = settings
+        self.event: str | None = None      # the PDN Event tag the journal's header keeps (--event)
         self.journal = journal
         self.on_game = on_game              # called (in the writer) after each journaled game
         self.should_stop = should_stop      # early stop (SPRT): asked after each game
@@ -135,29 +147,29 @@ class Tournament:
             if spec.protocol == "dxp":
                 check_dxp_play(spec, tc.base, self.settings.conditions.concurrency)
         header, done = self.journal.load()
-        identity = self.settings.identity()
-        if header is None:
-            if done:
-                raise JournalError(f"journal {self.journal.path} has games but no tournament header")
-        elif header.get("settings") != identity:
-            raise JournalError(f"journal {self.journal.path} was written for a different tournament "
-                               "(game, engines, time control, openings or schedule differ); "
-                               "use another --journal or the same settings")
+        if header is None and done:
+            raise JournalError(f"journal {self.journal.path} has games but no tournament header")
+        grown = extension_of(self.requested.identity(), header, self.journal.path, len(done))
+        self.settings = replace(self.requested, extended_from=grown)
         finished = {g["id"] for g in done}
         todo = [g for g in schedule(self.settings) if g.id not in finished]
         return todo, done
 
     def prepare(self) -> tuple[list[GameSpec], list[dict]]:
-        """``check``, then write the header of a new journal.
+        """``check``, then write the header of a new journal, or of its tournament extended
+        (a header in force from there on; the event kept unless a new one is given).
 
         Takes the journal's lock first (another manager writing it is refused with its pid),
         held until ``run`` ends (or ``release``)."""
         self.journal.acquire()
         try:
             todo, done = self.check()
-            if self.journal.load()[0] is None:
+            header = self.journal.load()[0]
+            if header is None or header.get("settings") != self.settings.identity():
+                event = self.event or (header or {}).get("event")
                 self.journal.append({"type": "tournament", "settings": self.settings.identity(),
-                                     "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+                                     "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                                     **({"event": event} if event else {})})
         except BaseException:
             self.journal.release()
             raise

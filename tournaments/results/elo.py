@@ -49,7 +49,8 @@ from .mle import bisect, variance_at
 
 __all__ = ["elo_from_score", "score_from_elo", "WDL", "elo_interval", "elo_interval_pentanomial", "z_quantile",
            "check_counts", "half_width", "PAIR_VALUES", "pair_moments", "EloEstimate", "elo_estimate",
-           "elo_estimate_pentanomial", "match_estimate", "GAME_VALUES", "PRIOR_GAMES", "PRIOR_PAIRS"]
+           "elo_estimate_pentanomial", "match_estimate", "GAME_VALUES", "PRIOR_GAMES", "PRIOR_PAIRS", "signed",
+           "interval_text"]
 
 #: The normalised pair scores of the five pentanomial classes (pair score / 2).
 PAIR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -226,6 +227,22 @@ class EloEstimate:
     def error(self) -> float:
         """The "+/-": half the interval's width."""
         return half_width(self.low, self.high)
+
+    def text(self) -> str:
+        """``+801.7 [+426.3, +1104.1]``: the estimate and its interval as every report prints them."""
+        return f"{signed(self.elo)} {interval_text(self)}"
+
+
+def signed(value: float) -> str:
+    """An Elo figure as the reports print it: one decimal with its sign (``+inf``/``-inf`` unbounded)."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.1f}"
+
+
+def interval_text(estimate: "EloEstimate") -> str:
+    """``[+426.3, +1104.1]``: an estimate's interval as every report prints it."""
+    return f"[{signed(estimate.low)}, {signed(estimate.high)}]"
 
 
 def score_test_estimate(values: Sequence[float], counts: Sequence[float], prior: Sequence[float],

@@ -3,9 +3,9 @@ ratio and the pentanomial counts of its colour-swapped game pairs."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Hashable, Iterable
 
-from .elo import WDL, match_estimate
+from .elo import WDL, EloEstimate, match_estimate
 from .los import draw_ratio, los
 
 __all__ = ["pentanomial", "PairCounts", "pair_counts", "PairStats", "pair_report"]
@@ -62,6 +62,11 @@ class PairStats:
         """A's wins, draws and losses."""
         return WDL(self.wins, self.draws, self.losses)
 
+    @property
+    def estimate(self) -> EloEstimate:
+        """A's Elo and its interval as one value (what every report prints)."""
+        return EloEstimate(self.elo, self.elo_low, self.elo_high)
+
 
 @dataclass(frozen=True)
 class PairCounts:
@@ -73,11 +78,11 @@ class PairCounts:
     unpaired: int
 
 
-def pair_counts(results: list[tuple[int | None, float]]) -> PairCounts:
+def pair_counts(results: list[tuple[Hashable | None, float]]) -> PairCounts:
     """The counts of ``results`` (``pair_report``'s argument); ValueError for a game score
     other than 0, 0.5 and 1, or a pair of more than two games."""
     wins = draws = losses = 0
-    pairs: dict[int, list[float]] = {}
+    pairs: dict[Hashable, list[float]] = {}
     unpaired = 0
     for index, score in results:
         if score == 1:

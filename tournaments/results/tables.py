@@ -2,9 +2,7 @@
 round-robin crosstable."""
 from __future__ import annotations
 
-import math
-
-from .elo import WDL, elo_estimate
+from .elo import WDL, EloEstimate, interval_text, match_estimate, signed
 from .los import draw_ratio
 
 __all__ = ["summary_line", "rating_table", "crosstable"]
@@ -28,12 +26,6 @@ def _fmt_points(points: float) -> str:
     return f"{points:.0f}" if points == int(points) else f"{points:.1f}"
 
 
-def _fmt_elo(value: float) -> str:
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return f"{value:.2f}"
-
-
 def _render(header: list[str], rows: list[list[str]], left: set[int]) -> str:
     """Align columns: those in ``left`` to the left, the others to the right."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -44,27 +36,29 @@ def _render(header: list[str], rows: list[list[str]], left: set[int]) -> str:
     return "\n".join(line(r) for r in [header, *rows])
 
 
-def rating_table(scores: dict[str, WDL]) -> str:
+def rating_table(scores: dict[str, WDL], estimates: dict[str, EloEstimate] | None = None) -> str:
     """A text table of engines against the field, best score first.
 
-    Columns: rank, name, games, points, score %, Elo and "+/-" (the half-width of its 95 %
-    interval), both of :func:`elo_estimate`,
-    draws %.  Ties in score are broken by points, then name.  One header line
-    and one line per engine.
+    Columns: rank, name, games, points, score %, Elo and its 95 % interval, draws %.  The Elo is
+    ``estimates[name]`` (the report's: ``elo.match_estimate`` over the engine's game pairs, so a
+    match's table says what its Elo line says); without it, ``match_estimate`` of the W/D/L
+    alone.  Ties in score are broken by points, then name.  One header line and one line per
+    engine.
     """
+    estimates = estimates or {}
     order = sorted(scores.items(), key=lambda item: (-item[1].score, -item[1].points, item[0]))
-    header = ["Rank", "Name", "Games", "Points", "Score%", "Elo", "+/-", "Draw%"]
+    header = ["Rank", "Name", "Games", "Points", "Score%", "Elo", "95% interval", "Draw%"]
     rows = []
     for rank, (name, r) in enumerate(order, 1):
-        estimate = elo_estimate(r.wins, r.draws, r.losses)
+        estimate = estimates.get(name) or match_estimate(r, [0] * 5)
         rows.append([
             str(rank),
             name,
             str(r.games),
             _fmt_points(r.points),
             f"{100 * r.score:.1f}",
-            _fmt_elo(estimate.elo),
-            _fmt_elo(estimate.error),
+            signed(estimate.elo),
+            interval_text(estimate),
             f"{100 * draw_ratio(r.wins, r.draws, r.losses):.1f}",
         ])
     return _render(header, rows, left={1})

@@ -82,7 +82,8 @@ def test_file_formats_padding_and_errors(tmp_path):
     with pytest.raises(ValueError, match="bad.txt:2"):
         read_openings(bad, "english", {})
     for text, words in (("file=x.txt order=shuffle", "order=shuffle"), ("file=x.txt start=0", "start=0"),
-                        ("order=random", "file= is missing"), ("file=x.txt plies=3", "'plies=3'")):
+                        ("order=random", "file= is missing"), ("file=x.txt plies=two", "plies=two"),
+                        ("file=x.txt depth=3", "'depth=3'")):
         with pytest.raises(ValueError, match=re.escape(words)):
             OpeningsSpec.parse(text)
     with pytest.raises(ValueError, match="no shipped set"):
@@ -96,6 +97,16 @@ def test_start_and_random_order():
     one, again, other = (load_openings(OpeningsSpec.parse("file=english-3move order=random"), "english", {}, seed=s)
                          for s in (1, 1, 2))
     assert one == again and one != other and sorted(one, key=repr) == sorted(plain, key=repr) and one[:5] != plain[:5]
+
+
+def test_plies_cuts_every_opening_to_its_first_plies():
+    """cutechess's ``plies=N``: only the first N plies of each opening's moves; a FEN stays."""
+    assert OpeningsSpec.parse("file=english-3move plies=2 order=random").plies == 2
+    whole = load_openings(OpeningsSpec("english-3move"), "english", {}, seed=1)
+    cut = load_openings(OpeningsSpec.parse("file=english-3move plies=2"), "english", {}, seed=1)
+    assert [o.moves for o in cut] == [o.moves[:2] for o in whole] and {len(o.moves) for o in cut} == {2}
+    assert load_openings(OpeningsSpec.parse("file=english-3move plies=0"), "english", {}, seed=1)[0] == Opening(None)
+    assert load_openings(OpeningsSpec.parse("file=english-3move plies=9"), "english", {}, seed=1) == whole
 
 
 def test_a_ballot_match_in_random_order_plays_distinct_ballots_in_pairs(tmp_path):

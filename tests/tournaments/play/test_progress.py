@@ -8,6 +8,8 @@ import re
 from support.tournament import games_of, ours, run
 from tournaments.play.progress import score_line
 from tournaments.results.elo import WDL
+from tournaments.results.report import llr_line, sprt_between
+from tournaments.results.sprt import SPRT
 
 
 def test_each_game_a_finished_line_and_the_running_score(tmp_path):
@@ -26,6 +28,15 @@ def test_each_game_a_finished_line_and_the_running_score(tmp_path):
         assert re.fullmatch(r"Score of A vs B: \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+", line)
     finished = [line for line in lines if line.startswith("Finished game ")]
     assert finished[0].startswith("Finished game 1 (A vs B): ") and len(finished) == 6
+    # each names its game from 1, its first and second player, and the winner in words (PDN's
+    # 2-0 / 0-2, from White's side, would read the other way round when the first player is Black)
+    by_number = {g["id"] + 1: g for g in games}
+    for line in finished:
+        number, first, second, result, why = re.fullmatch(
+            r"Finished game (\d+) \((\w+) vs (\w+)\): (draw|\w+ wins) \{(.*)\}", line).groups()
+        g = by_number[int(number)]
+        assert [first, second] == g["players"] and why == g["reason"]
+        assert result == {1.0: f"{first} wins", 0.0: f"{second} wins", 0.5: "draw"}[g["score_first"]]
     assert len([line for line in lines if line.startswith("Elo difference: ")]) == 3
     # not a terminal: no progress bar (its carriage returns would make one endless line), but
     # a plain progress line at each rating interval
@@ -69,3 +80,20 @@ def test_version_on_both_commands():
     from click.testing import CliRunner
     from mcts_engine.cli import main
     assert CliRunner().invoke(main, ["--version"]).output.strip() == f"mcts-engine, version {__version__}"
+
+
+def test_every_rating_interval_prints_the_sprt_s_llr_and_bounds(tmp_path):
+    """As fastchess: ``LLR: 0.27 (9.1%) (-2.94, 2.94) [0.00, 50.00]`` at every rating interval,
+    the LLR of the games journaled so far, not only in the final report."""
+    journal = tmp_path / "j.jsonl"
+    out = run("match", "--game", "english", "--engine", ours("A", "Agent=random", "Seed=1"), "--engine",
+              ours("B", "Agent=greedy", "Seed=2"), "--games", "6", "--nodes", "1", "--concurrency", "1",
+              "--rating-interval", "2", "--sprt", "0", "50", "0.05", "0.05", "--journal", str(journal)).stdout
+    lines = out.splitlines()
+    llrs = [line for line in lines if line.startswith("LLR: ")]
+    assert len(llrs) == 3
+    games = sorted(games_of(journal), key=lambda g: g["id"])      # one game at a time: in id order
+    for k, line in enumerate(llrs, 1):
+        assert line == llr_line(sprt_between(games[:2 * k], "A", "B", SPRT(0, 50, 0.05, 0.05)))
+        assert re.fullmatch(r"LLR: -?\d+\.\d\d \(-?\d+\.\d%\) \(-2\.94, 2\.94\) \[0\.00, 50\.00\]", line)
+        assert lines[lines.index(line) - 1].startswith("Elo difference: ")

@@ -202,7 +202,7 @@ def test_repeated_games_are_warned_about():
                {**game, "id": 2, "pair": 1, "score_first": 1.0}]
     report = build(records)
     (warning,) = report["warnings"]
-    assert warning.startswith("A vs B: 1 of 3 games repeat an earlier one move for move (game 2 = 0)")
+    assert warning.startswith("A vs B: 1 of 3 games repeat an earlier one move for move (game 3 = 1)")
     assert "--opening-plies" in warning and "Seed 0" in warning
     assert repeated_games({("A", "B"): records[:2]}) == []            # colours swapped: a different game
 
@@ -214,7 +214,7 @@ def test_a_match_of_seeded_engines_warns_and_openings_cure_it(tmp_path):
     common = ["match", "--game", "english", *engines, "--games", "4", "--nodes", "1", "--quiet"]
     out = run(*common, "--journal", str(tmp_path / "same.jsonl")).stdout
     (warning,) = [line for line in out.splitlines() if line.startswith("warning:")]
-    assert "A vs B: 2 of 4 games repeat an earlier one move for move (game 2 = 0, 3 = 1)" in warning
+    assert "A vs B: 2 of 4 games repeat an earlier one move for move (game 3 = 1, 4 = 2)" in warning
     assert "--opening-plies" in warning and "Seed 0" in warning
     out = run(*common, "--opening-plies", "4", "--journal", str(tmp_path / "varied.jsonl")).stdout
     assert "warning" not in out and "4 game(s) played" in out

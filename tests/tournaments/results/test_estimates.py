@@ -86,6 +86,46 @@ def test_report_of_a_clean_sweep_is_finite_and_tune_agrees(tmp_path):
     assert (c.elo, c.elo_low, c.elo_high) == (pair["elo"], pair["elo_low"], pair["elo_high"])
 
 
+def test_a_match_shows_one_estimate_and_one_interval_everywhere(tmp_path):
+    """A 100-0 match in colour-swapped pairs: the report's pair line, its rating table, the JSON
+    (pairs and ratings), the live Elo line and docs/tournaments.md say the same Elo and interval,
+    the pairs' (pentanomial)."""
+    from tournaments.play.progress import elo_line
+    path = tmp_path / "sweep.jsonl"
+    write_match(path, ["A", "B"], [("A", "B", 1.0) if i % 2 == 0 else ("B", "A", 0.0) for i in range(100)])
+    e = elo_estimate_pentanomial([0, 0, 0, 0, 50])
+    shown = f"{e.elo:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+    out = json.loads(CliRunner().invoke(main, ["report", str(path), "--json"]).output)
+    assert (out["pairs"][0]["elo"], out["pairs"][0]["elo_low"], out["pairs"][0]["elo_high"]) == (e.elo, e.low, e.high)
+    a = out["ratings"]["A"]
+    assert (a["elo"], a["elo_low"], a["elo_high"]) == (e.elo, e.low, e.high)
+    b = out["ratings"]["B"]
+    assert (b["elo"], b["elo_low"], b["elo_high"]) == pytest.approx((-e.elo, -e.high, -e.low))
+    text = CliRunner().invoke(main, ["report", str(path)]).output
+    assert f"Elo {shown}" in text
+    row = next(line for line in text.splitlines() if line.split()[:2] == ["1", "A"])
+    assert f"{e.elo:+.1f}  [{e.low:+.1f}, {e.high:+.1f}]" in row
+    assert f"{e.elo:+.1f} +/- {e.error:.1f} [{e.low:+.1f}, {e.high:+.1f}]" in elo_line("A", "B", Journal(str(path)).load()[1])
+    docs = " ".join((ROOT / "docs" / "tournaments.md").read_text().split())
+    assert f"A 100-0 match reads `Elo {shown}`" in docs
+
+
+def test_a_round_robin_rates_each_engine_on_its_pairs_against_the_field(tmp_path):
+    """Each engine's rating is ``match_estimate`` of its pairs against everyone (pair ids of
+    different pairings told apart by their players)."""
+    journal = Journal(str(tmp_path / "rr.jsonl"))
+    journal.append({"type": "tournament", "settings": {"kind": "round-robin", "game": "english",
+                                                       "engines": [{"name": n} for n in "ABC"]}})
+    games = [("A", "B", 1.0, 0), ("B", "A", 0.5, 0), ("A", "C", 1.0, 0), ("C", "A", 0.0, 0),
+             ("B", "C", 0.5, 1), ("C", "B", 0.5, 1)]
+    for i, (first, second, score, pair) in enumerate(games):
+        journal.append({"type": "game", "id": i, "pair": pair, "game": "english", "players": [first, second],
+                        "score_first": score, "reason": "x"})
+    out = json.loads(CliRunner().invoke(main, ["report", journal.path, "--json"]).output)
+    a = elo_estimate_pentanomial([0, 0, 0, 1, 1])          # A: pairs 1.5 (against B) and 2 (against C)
+    assert (out["ratings"]["A"]["elo"], out["ratings"]["A"]["elo_low"]) == (a.elo, a.low)
+
+
 def test_ratings_recover_known_strengths_and_merge_journals(tmp_path):
     rng, truth = random.Random(3), {"A": 150, "B": 0, "C": -150}
     parts = {}

@@ -429,31 +429,52 @@ def test_summary_line_exact():
 # --------------------------------------------------------------------------- tables
 
 
+def table_rows(table: str) -> tuple[list[str], list[list[str]]]:
+    """A rating table's header words and its rows' cells (the interval ``[low, high]`` one cell)."""
+    lines = table.splitlines()
+    rows = []
+    for line in lines[1:]:
+        head, _, rest = line.partition("[")
+        interval, _, tail = rest.partition("]")
+        rows.append(head.split() + [f"[{interval}]"] + tail.split())
+    return lines[0].split(), rows
+
+
 def test_rating_table_shape_and_order():
     scores = {"Beta": WDL(2, 2, 6), "Alpha": WDL(6, 2, 2), "Gamma": WDL(4, 4, 2)}
     lines = rating_table(scores).splitlines()
     assert len(lines) == 1 + len(scores)
-    assert lines[0].split() == ["Rank", "Name", "Games", "Points", "Score%", "Elo", "+/-", "Draw%"]
-    rows = [line.split() for line in lines[1:]]
+    header, rows = table_rows(rating_table(scores))
+    assert header == ["Rank", "Name", "Games", "Points", "Score%", "Elo", "95%", "interval", "Draw%"]
     assert [r[1] for r in rows] == ["Alpha", "Gamma", "Beta"]  # 70 %, 60 %, 30 %
     assert [r[0] for r in rows] == ["1", "2", "3"]
-    # Alpha: 10 games, 7 points, 70.0 %, Elo 147.19 (see the 6-2-2 interval test), +/- the
-    # half-width of elo_estimate's interval; draws 2/10 = 20.0 %
-    assert rows[0] == ["1", "Alpha", "10", "7", "70.0", "147.19", f"{elo_estimate(6, 2, 2).error:.2f}", "20.0"]
-    assert rows[2][2:6] == ["10", "3", "30.0", "-147.19"]
+    # Alpha: 10 games, 7 points, 70.0 %, Elo +147.2 (see the 6-2-2 interval test) and the interval
+    # of elo_estimate (no pairs given: its games); draws 2/10 = 20.0 %
+    e = elo_estimate(6, 2, 2)
+    assert rows[0] == ["1", "Alpha", "10", "7", "70.0", "+147.2", f"[{e.low:+.1f}, {e.high:+.1f}]", "20.0"]
+    assert rows[2][2:6] == ["10", "3", "30.0", "-147.2"]
     assert rows[1][3] == "6"  # 4 + 4/2
     # columns are aligned: every line has the same width up to trailing blanks
     assert len({len(line) for line in lines}) == 1
 
 
+def test_rating_table_shows_the_estimates_it_is_given():
+    """The report hands each engine's estimate (its pairs'); the table prints it as given."""
+    pairs = elo_estimate_pentanomial([0, 0, 0, 0, 5])
+    _, rows = table_rows(rating_table({"A": WDL(10, 0, 0), "B": WDL(0, 0, 10)}, {"A": pairs}))
+    assert rows[0][5:7] == [f"{pairs.elo:+.1f}", f"[{pairs.low:+.1f}, {pairs.high:+.1f}]"]
+    assert rows[1][5] == f"{elo_estimate(0, 0, 10).elo:+.1f}"          # not given: its games'
+
+
 def test_rating_table_edge_cases():
-    lines = rating_table({"Sweeper": WDL(5, 0, 0), "Idle": WDL(), "Drawish": WDL(0, 4, 0)}).splitlines()
-    assert len(lines) == 4
-    rows = {line.split()[1]: line.split() for line in lines[1:]}
+    _, rows = table_rows(rating_table({"Sweeper": WDL(5, 0, 0), "Idle": WDL(), "Drawish": WDL(0, 4, 0)}))
+    assert len(rows) == 3
+    rows = {r[1]: r for r in rows}
     assert rows["Sweeper"][0] == "1"
-    assert rows["Sweeper"][5:7] == [f"{elo_estimate(5, 0, 0).elo:.2f}", f"{elo_estimate(5, 0, 0).error:.2f}"]
-    assert rows["Drawish"][5] == "0.00" and rows["Drawish"][7] == "100.0" and float(rows["Drawish"][6]) > 0
-    assert rows["Idle"][2:8] == ["0", "0", "50.0", "0.00", "inf", "0.0"]
+    e = elo_estimate(5, 0, 0)
+    assert rows["Sweeper"][5:7] == [f"{e.elo:+.1f}", f"[{e.low:+.1f}, {e.high:+.1f}]"]
+    assert rows["Drawish"][5] == "+0.0" and rows["Drawish"][7] == "100.0" and rows["Drawish"][6] != "[+0.0, +0.0]"
+    assert rows["Idle"][2:8] == ["0", "0", "50.0", "+0.0", "[-inf, +inf]", "0.0"]
     assert rating_table({}).splitlines() == [rating_table({}).splitlines()[0]]  # header only
     # score ties are broken by points: 2/4 ahead of 1/2
     tied = rating_table({"Short": WDL(1, 0, 1), "Long": WDL(2, 0, 2)}).splitlines()
