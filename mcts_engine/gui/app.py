@@ -27,7 +27,6 @@ import socket
 import time
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -38,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .board import BoardConnection, GuiConfig
 from .flow import MAX_DROPPED, RATE, LogThrottle, Outbox, RateLimiter
+from . import guard
 from .guard import HostGuard, host_name, served_hosts
 from .watch import JournalFault, JournalWatch, WatchError
 
@@ -50,12 +50,10 @@ CLOSED_BOARDS = LogThrottle()      # the log's lines on boards the server closed
 
 
 def same_origin(websocket: WebSocket) -> bool:
-    """Whether the WebSocket's ``Origin`` (if any) is this server's own host and port."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True     # not a browser page (a test client, a script on this machine)
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc == host
+    """Whether the WebSocket's ``Origin`` (if any) is a page of this server: the same scheme,
+    host and port (``guard.same_origin``)."""
+    return guard.same_origin(websocket.headers.get("origin"), websocket.headers.get("host", ""),
+                             websocket.url.scheme)
 
 
 def create_app(config: GuiConfig) -> HostGuard:
