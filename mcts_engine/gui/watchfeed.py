@@ -64,6 +64,7 @@ class WatchHub:
                 task.cancel()
             self.tasks = []
             self.summary = self.live_content = None
+            self.count = 0
 
     def broadcast(self, message: dict) -> None:
         """Queue ``message`` for every watching page."""
