@@ -170,12 +170,20 @@ class JournalWatch:
             return {**base, "series": self.series.points(base["count"])}
 
     def fill_series(self) -> bool:
-        """Compute a few more points of the series for games played before the page looked
-        (``series.py``); whether any was added (the summary then has them)."""
+        """Compute one more point of the series for games the summaries skipped (played before
+        the page looked, or while a report ran: ``series.py``); whether one was added (the
+        summary then has it).  The report runs outside the lock: summaries are never held up."""
         with self._lock:
-            if self._summary is None or not self.series.missing(self._summary[1]["count"]):
-                return False
-            return self.series.step(self._records)
+            job = self.series.next_cut(self._records) if self._summary is not None else None
+        if job is None:
+            return False
+        generation, games, records = job
+        try:
+            report = records_report(records)
+        except WatchError:
+            report = None           # left out of the plot, not tried again
+        with self._lock:
+            return self.series.put(generation, games, report)
 
     def _summarize(self) -> dict:
         records = read_records(self.path)

@@ -1,12 +1,12 @@
 """The tournament watcher's pushes: a WebSocket per watching page (``/ws/watch``), all fed by
 one ``WatchHub`` that follows the journal and its live file.
 
-Two tasks run while a page watches: one looks at the live file every ``POLL`` seconds (a
+Three tasks run while a page watches: one looks at the live file every ``POLL`` seconds (a
 ``stat``) and, when it changed, reads and replays its games (``live.py``, off the event loop)
-and sends them to every page (``live``); the other does the same for the journal (``summary``:
-the manager's report, off the loop) and, while the journal stays as it is, computes the
-missing points of the match's Elo series a few at a time, sending the summary again with
-them.  Two tasks, so that a slow report never holds the live board back.  Each page's
+and sends them to every page (``live``); one does the same for the journal (``summary``: the
+manager's report, off the loop); one computes the points of the match's Elo series that the
+summaries skipped, one at a time, sending the summary again with each.  Three tasks, so that
+a slow report never holds the live board, nor a point of the plot the standings, back.  Each page's
 messages go through its own ``Outbox`` in which a newer ``live`` or ``summary`` replaces one
 still waiting (a page that reads slowly skips states, never falls behind).  The pages send
 nothing: a frame from one closes it (1003); at most ``MAX_WATCHERS`` pages watch at once.
@@ -39,6 +39,7 @@ class WatchHub:
         self.summary: dict | None = None          # the last summary message sent
         self.live_content: dict | None = None     # the live file as last read
         self.count = 0                            # games in the journal at the last summary
+        self.journal_key: tuple | None = None     # the journal's (mtime, size) the last summary read
 
     def full(self) -> bool:
         """Whether ``MAX_WATCHERS`` pages watch already."""
@@ -53,8 +54,8 @@ class WatchHub:
             outbox.put(self.live_message())
         if not self.tasks:
             loop = asyncio.get_running_loop()
-            self.tasks = [loop.create_task(self._follow(self._live_step)),
-                          loop.create_task(self._follow(self._journal_step))]
+            self.tasks = [loop.create_task(self._follow(step))
+                          for step in (self._live_step, self._journal_step, self._series_step)]
 
     def leave(self, outbox: Outbox) -> None:
         """A page stops watching; the tasks stop with the last one."""
@@ -64,7 +65,7 @@ class WatchHub:
                 task.cancel()
             self.tasks = []
             self.summary = self.live_content = None
-            self.count = 0
+            self.count, self.journal_key = 0, None
 
     def broadcast(self, message: dict) -> None:
         """Queue ``message`` for every watching page."""
@@ -103,13 +104,18 @@ class WatchHub:
     async def _journal_step(self, state: dict) -> None:
         key = self.watch.file_key()
         if key == state["key"]:
-            if key is not None and await run_in_threadpool(self.watch.fill_series):
-                await self._send_summary()
             return
         state["key"] = key
         await self._send_summary()
+        self.journal_key = key
         if self.live_content is not None:
             self.broadcast(self.live_message())     # the time left at the new count
+
+    async def _series_step(self, state: dict) -> None:
+        if self.summary is None or self.watch.file_key() != self.journal_key:
+            return                                  # a new summary comes first
+        if await run_in_threadpool(self.watch.fill_series):
+            await self._send_summary()
 
     async def _send_summary(self) -> None:
         try:
