@@ -165,7 +165,7 @@ class LiveFeed:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        temporary = f"{self.path}.{os.getpid()}.tmp"
+        temporary = f"{self.path}.tmp"          # one writer: the journal lock's holder
         try:
             with open(temporary, "w", encoding="utf-8") as out:
                 json.dump(self._content(), out, separators=(",", ":"))
