@@ -8,6 +8,8 @@ Routes::
     WS   /ws                     one board: messages.py's protocol
     GET  /api/journal            the watched journal's standings, crosstable, games (JSON)
     GET  /api/journal/game/{id}  one game's frames for the board (JSON)
+    GET  /api/live               the games being played, from the journal's live file (JSON)
+    WS   /ws/watch               the watcher's pushes: summary and live games (watchfeed.py)
 
 Safe by default: ``serve`` binds to 127.0.0.1 unless told otherwise; a request naming a
 host the server does not serve is refused with 403 before anything runs (``guard.py``:
@@ -27,7 +29,6 @@ import socket
 import time
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -38,8 +39,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .board import BoardConnection, GuiConfig
 from .flow import MAX_DROPPED, RATE, LogThrottle, Outbox, RateLimiter
+from . import guard
 from .guard import HostGuard, host_name, served_hosts
+from .live import LiveWatch
 from .watch import JournalFault, JournalWatch, WatchError
+from .watchfeed import WatchHub, watch_socket
 
 STATIC = Path(__file__).parent / "static"
 MAX_BOARDS = 16     # boards (WebSockets, each with its own engine process) open at once
@@ -50,17 +54,17 @@ CLOSED_BOARDS = LogThrottle()      # the log's lines on boards the server closed
 
 
 def same_origin(websocket: WebSocket) -> bool:
-    """Whether the WebSocket's ``Origin`` (if any) is this server's own host and port."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True     # not a browser page (a test client, a script on this machine)
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc == host
+    """Whether the WebSocket's ``Origin`` (if any) is a page of this server: the same scheme,
+    host and port (``guard.same_origin``)."""
+    return guard.same_origin(websocket.headers.get("origin"), websocket.headers.get("host", ""),
+                             websocket.url.scheme)
 
 
 def create_app(config: GuiConfig) -> HostGuard:
     """The ASGI app for ``config`` (its engines, default game and journal)."""
     watch = JournalWatch(config.journal) if config.journal else None
+    live = LiveWatch(config.journal) if config.journal else None
+    hub = WatchHub(watch, live) if watch else None
     boards = set()
 
     async def index(request):
@@ -91,6 +95,24 @@ def create_app(config: GuiConfig) -> HostGuard:
         except (ValueError, WatchError) as err:
             return JSONResponse({"error": str(err)}, status_code=404)
 
+    async def live_games(request):
+        if live is None:
+            return JSONResponse({"error": "no journal: start the server with --journal FILE"}, status_code=404)
+        try:
+            return JSONResponse(await run_in_threadpool(live.read))
+        except WatchError as err:
+            return JSONResponse({"error": str(err)}, status_code=422)
+
+    async def watcher(websocket: WebSocket):
+        if not same_origin(websocket) or hub is None:
+            await websocket.close(code=1008)     # another origin's page, or nothing to watch
+            return
+        if hub.full():
+            await websocket.close(code=1013)
+            return
+        await websocket.accept()
+        await watch_socket(websocket, hub)
+
     async def board(websocket: WebSocket):
         if not same_origin(websocket):
             await websocket.close(code=1008)     # policy violation: a page of another origin
@@ -116,7 +138,9 @@ def create_app(config: GuiConfig) -> HostGuard:
         Route("/favicon.ico", favicon),
         Route("/api/journal", journal),
         Route("/api/journal/game/{game_id}", journal_game),
+        Route("/api/live", live_games),
         WebSocketRoute("/ws", board),
+        WebSocketRoute("/ws/watch", watcher),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return HostGuard(Starlette(routes=routes), served_hosts(config.host, config.port))

@@ -9,7 +9,8 @@ what we send, must not slow the others down:
   page hears so once a second).  A connection that keeps flooding (``MAX_DROPPED`` frames
   dropped within a second) is closed.
 * ``Outbox``: the messages for the page, sent in order by one task from a bounded queue.  A
-  newer ``info`` replaces one still waiting (only the latest search report matters); a page
+  newer ``info`` replaces one still waiting (only the latest search report matters; the
+  watcher's ``live`` and ``summary`` likewise: ``latest``); a page
   that leaves ``OUTBOX_LIMIT`` other messages unread is closed.  Once the connection is gone
   its backlog goes with it: nothing more is sent, nothing logged per message.
 """
@@ -78,9 +79,11 @@ class RateLimiter:
 class Outbox:
     """A connection's messages to the page: a bounded queue that one task sends in order."""
 
-    def __init__(self, send_text: Callable[[str], Awaitable[None]], limit: int = OUTBOX_LIMIT):
+    def __init__(self, send_text: Callable[[str], Awaitable[None]], limit: int = OUTBOX_LIMIT,
+                 latest: tuple[str, ...] = ("info",)):
         self.send_text = send_text
         self.limit = limit
+        self.latest = latest          # message types of which only the newest waiting is sent
         self.queue: deque[dict] = deque()
         self.ready = asyncio.Event()
         self.closed = asyncio.Event()
@@ -89,12 +92,14 @@ class Outbox:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def put(self, message: dict) -> None:
-        """Queue ``message`` (an ``info`` replaces one still waiting); close on overflow."""
+        """Queue ``message`` (one of a ``latest`` type replaces one of its type still waiting);
+        close on overflow."""
         if self.closed.is_set():
             return
-        if message.get("type") == "info":
+        kind = message.get("type")
+        if kind in self.latest:
             for i in range(len(self.queue) - 1, -1, -1):
-                if self.queue[i].get("type") == "info":
+                if self.queue[i].get("type") == kind:
                     self.queue[i] = message
                     return
         if len(self.queue) >= self.limit:

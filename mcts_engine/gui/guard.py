@@ -8,12 +8,25 @@ and answers every HTTP request and WebSocket handshake whose ``Host`` is not one
 403 before anything else runs: ours are ``127.0.0.1``, ``localhost``, ``[::1]`` and the
 ``--host`` given (for an address of every interface, ``0.0.0.0`` or ``::``, also this
 machine's own names and addresses), each with the port served.
+
+A WebSocket opened by a page must also come from one of our own pages: its ``Origin`` (the
+page's scheme, host and port) is ``http://`` and the ``Host`` it names (``https://`` behind TLS,
+a ``wss`` request), nothing more (``same_origin``; a script on this machine sends no ``Origin``
+and is let in).  An ``https://`` page of the same host and port is another origin: comparing
+the host and port alone let it in (issue 37).
+
+Starlette's own ``TrustedHostMiddleware`` does not fit the ``Host`` check: it compares the name
+alone and lets any port through (``127.0.0.1:8001`` reaches a server on 8000), cuts an IPv6
+``Host`` at its first colon, reads only the first of two ``Host`` headers, answers 400 and sends
+an HTTP response in a WebSocket's scope (an ASGI error, not a refusal); and it has no ``Origin``
+check at all.
 """
 from __future__ import annotations
 
 import ipaddress
 import socket
 from typing import Iterable
+from urllib.parse import urlsplit
 
 from starlette.responses import PlainTextResponse
 
@@ -51,6 +64,23 @@ def served_hosts(host: str, port: int) -> frozenset[str]:
     if port == HTTP_PORT:
         values |= names
     return frozenset(values)
+
+
+def same_origin(origin: str | None, host: str, scheme: str) -> bool:
+    """Whether a WebSocket request's ``Origin`` is the page of this server that it names in
+    ``Host``, reached with ``scheme`` (``ws``: an ``http://`` page; ``wss``: ``https://``): the
+    same scheme, host and port.  No ``Origin`` (not a browser) is let in; ``null`` (a sandboxed
+    page, a file) is not."""
+    if origin is None:
+        return True
+    page_scheme = {"ws": "http", "wss": "https"}.get(scheme)
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return False
+    if page_scheme is None or parts.scheme != page_scheme or parts.path or parts.query or "@" in parts.netloc:
+        return False
+    return parts.netloc.lower() == host.strip().lower() != ""
 
 
 class HostGuard:

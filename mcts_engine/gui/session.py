@@ -44,6 +44,20 @@ def result_text(game: Game, outcome: float | None) -> str:
     return f"{first if outcome == 1.0 else second} wins ({'first' if outcome == 1.0 else 'second'} player)"
 
 
+def pv_paths(state: State, pv: list[str], limit: int = 8) -> list[dict]:
+    """The click paths of a principal variation's first ``limit`` moves from ``state`` (arrows
+    on the board); stops at the first text the rules do not read as a legal move."""
+    state, out = state.copy(), []
+    for text in pv[:limit]:
+        try:
+            move = state.parse_move(text)
+        except RulesError:
+            break
+        out.append(state.move_path(move).to_dict())
+        state.play(move)
+    return out
+
+
 class BoardSession:
     """The game on one board and the move being entered on it."""
 
@@ -182,17 +196,8 @@ class BoardSession:
         }
 
     def pv_paths(self, pv: list[str], limit: int = 8) -> list[dict]:
-        """The click paths of a principal variation's first moves (arrows on the board); stops
-        at the first text the rules do not read as a legal move."""
-        state, out = self.state.copy(), []
-        for text in pv[:limit]:
-            try:
-                move = state.parse_move(text)
-            except RulesError:
-                break
-            out.append(state.move_path(move).to_dict())
-            state.play(move)
-        return out
+        """The click paths of a principal variation's first moves (arrows on the board)."""
+        return pv_paths(self.state, pv, limit)
 
     def record_text(self, players: tuple[str, str], event: str = "mcts-engine gui") -> str:
         """The game as PDN (draughts) or PGN-like text (``mcts_engine.records``, as the manager writes its games)."""

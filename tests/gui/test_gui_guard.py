@@ -94,6 +94,28 @@ def test_a_websocket_of_a_rebound_name_never_opens(gui):
     assert http_status(port, "/ws", f"127.0.0.1:{port}", f"http://127.0.0.1:{port}", websocket=True) == 101
 
 
+@pytest.mark.parametrize("origin", ["https://127.0.0.1:{port}", "ws://127.0.0.1:{port}", "null",
+                                    "http://127.0.0.1:{other}", "http://evil.example:{port}", "http://127.0.0.1"])
+def test_a_websocket_of_another_origin_never_opens(gui, origin):
+    """Issue 37: ``Origin: https://127.0.0.1:PORT`` opened a WebSocket of the http server (only the
+    host and port were compared, not the scheme): an origin is the scheme, the host and the port."""
+    port, _ = gui
+    origin = origin.format(port=port, other=port + 1)
+    assert http_status(port, "/ws", f"127.0.0.1:{port}", origin, websocket=True) == 403
+
+
+def test_the_origin_check_compares_scheme_host_and_port():
+    from mcts_engine.gui.guard import same_origin
+    assert same_origin(None, "127.0.0.1:8000", "ws")                      # no browser: nothing to compare
+    assert same_origin("http://127.0.0.1:8000", "127.0.0.1:8000", "ws")
+    assert same_origin("HTTP://LocalHost:8000", "localhost:8000", "ws")
+    assert same_origin("https://127.0.0.1:8000", "127.0.0.1:8000", "wss")  # behind TLS: https pages
+    for origin in ("https://127.0.0.1:8000", "http://127.0.0.1:8001", "http://127.0.0.1", "null", "",
+                   "http://127.0.0.1:8000/path", "http://user@127.0.0.1:8000", "file://"):
+        assert not same_origin(origin, "127.0.0.1:8000", "ws"), origin
+    assert not same_origin("http://127.0.0.1:8000", "127.0.0.1:8000", "wss")
+
+
 @pytest.mark.parametrize("name", ["127.0.0.1", "localhost", "LOCALHOST", "[::1]"])
 def test_the_served_hosts_are_answered(gui, name):
     port, _ = gui

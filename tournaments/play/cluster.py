@@ -49,6 +49,7 @@ from mcts_engine.client import EngineError
 from mcts_engine.client.specs import portable_cmd, resolve_cmd
 
 from .executors import Batch, Executor, ExecutorError, GameStream, LocalExecutor
+from .live import LiveFeed
 from .referee import Engines, Lineup, play_game
 
 RETRIES = 2                 # times a task that raised is run again (worker deaths: the scheduler's allowed-failures)
@@ -333,8 +334,9 @@ class DaskExecutor(Executor):
         if problems:
             raise ClusterError("the cluster cannot play this tournament:\n  " + "\n  ".join(problems))
 
-    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
-        """Check the workers, then submit one task per batch."""
+    def play(self, lineup: Lineup, batches: list[Batch], live: LiveFeed | None = None) -> GameStream:
+        """Check the workers, then submit one task per batch (``live`` is not fed: the referees
+        run on the workers)."""
         sent, run = portable(lineup), uuid.uuid4().hex[:8]
         if batches:
             try:

@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from .live import LiveFeed
 from .referee import Engines, GameSpec, Lineup, play_game
 
 
@@ -70,8 +71,9 @@ class Executor(abc.ABC):
     """Plays batches of games somewhere; a context manager that frees what it holds."""
 
     @abc.abstractmethod
-    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
-        """Start playing ``batches``; their records arrive through the stream."""
+    def play(self, lineup: Lineup, batches: list[Batch], live: LiveFeed | None = None) -> GameStream:
+        """Start playing ``batches``; their records arrive through the stream.  ``live`` (the
+        run's live feed) hears of every move where the referees run in this process."""
 
     def close(self) -> None:
         """Free the executor's resources (a cluster it started, its connection)."""
@@ -93,9 +95,9 @@ class LocalExecutor(Executor):
         self.concurrency = max(1, concurrency)
         self.io_log = io_log
 
-    def play(self, lineup: Lineup, batches: list[Batch]) -> GameStream:
-        """Start the threads on the batches' games."""
-        return _LocalStream(lineup, [g for b in batches for g in b.games], self.concurrency, self.io_log)
+    def play(self, lineup: Lineup, batches: list[Batch], live: LiveFeed | None = None) -> GameStream:
+        """Start the threads on the batches' games (each referee telling ``live`` its moves)."""
+        return _LocalStream(lineup, [g for b in batches for g in b.games], self.concurrency, self.io_log, live)
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,10 @@ class _Failure:
 
 class _LocalStream(GameStream):
     def __init__(self, lineup: Lineup, games: list[GameSpec], concurrency: int,
-                 io_log: Callable[[str, str, str], None] | None):
+                 io_log: Callable[[str, str, str], None] | None, live: LiveFeed | None = None):
         self._lineup = lineup
         self._io_log = io_log
+        self._live = live
         self._work: queue.Queue = queue.Queue()
         for game in games:
             self._work.put(game)
@@ -151,7 +154,7 @@ class _LocalStream(GameStream):
                 return dropped
 
     def _worker(self) -> None:
-        with Engines(self._lineup, self._io_log) as engines:
+        with Engines(self._lineup, self._io_log, self._live) as engines:
             while not self._halt.is_set():
                 try:
                     game = self._work.get_nowait()

@@ -29,6 +29,7 @@ from mcts_engine.tables import TableSet
 
 from .adjudication import Adjudicator
 from .conditions import PlayConditions, TimeControl
+from .live import LiveFeed
 
 __all__ = ["Lineup", "GameSpec", "Engines", "play_game"]
 
@@ -69,11 +70,14 @@ class GameSpec:
 class Engines:
     """The live engine processes of one worker (a thread of the local pool, or one cluster
     task): started on first use, restarted after a forfeit, all ended by ``close``.
-    ``io_log`` is handed to every engine process (``ProcessEngine.io_log``)."""
+    ``io_log`` is handed to every engine process (``ProcessEngine.io_log``); ``live``, the run's
+    live feed (``live_feed``), hears of every game's start, moves and end (``live.py``)."""
 
-    def __init__(self, lineup: Lineup, io_log: Callable[[str, str, str], None] | None = None):
+    def __init__(self, lineup: Lineup, io_log: Callable[[str, str, str], None] | None = None,
+                 live: LiveFeed | None = None):
         self.lineup = lineup
         self.io_log = io_log
+        self.live_feed = live
         self._live: dict[str, ProcessEngine] = {}
         self._tables = None
 
@@ -134,6 +138,8 @@ def play_game(lineup: Lineup, spec: GameSpec, engines: Engines) -> dict:
     score_first, reason = _Game(conditions, engines, game.colours, state, record).play()
     record.update(score_first=score_first, reason=reason, plies=len(record["moves"]),
                   finished=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    if engines.live_feed is not None:
+        engines.live_feed.finished(record)
     return record
 
 
@@ -153,6 +159,8 @@ class _Game:
 
     def play(self) -> tuple[float, str]:
         """(score of the first player, why the game ended)."""
+        if self.engines.live_feed is not None:
+            self.engines.live_feed.started(self.record, self.clock)
         for p in (0, 1):
             try:
                 self.engines.get(self.players[p]).new_game()
@@ -209,6 +217,8 @@ class _Game:
         self.record["moves"].append(text)
         self.record["times_ms"].append(round(answer.elapsed * 1000))
         self.record["infos"].append(_journaled_info(answer))
+        if self.engines.live_feed is not None:
+            self.engines.live_feed.moved(self.record, answer, self.clock)
         return self._adjudicate(answer, p)
 
     def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:

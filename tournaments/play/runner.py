@@ -12,6 +12,8 @@ killed run stopped; a rerun with more games per pair extends the schedule
 (``continuation.py``).  A game an engine lost by its own fault (a crash, a silence, a failed
 restart: the record's ``fault``) stops the run after it is journaled, as cutechess stops,
 unless the tournament recovers (``--recover``: the engine is restarted and play goes on).
+While it plays, the run keeps the games in progress in a live file beside the journal
+(``live.py``: ``<journal>.live.json``, for the GUI's tournament watcher), removed at its end.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from ..results.journal import Journal, JournalError
 from .conditions import PlayConditions
 from .continuation import extension_of
 from .executors import Executor, LocalExecutor, pair_batches
+from .live import LiveFeed, live_path
 from .referee import GameSpec, Lineup
 
 __all__ = ["TournamentSettings", "pairings", "schedule", "Tournament", "EngineFault"]
@@ -189,7 +192,8 @@ class Tournament:
         results = list(done)
         journaled = {r["id"] for r in done}
         executor = self.executor or LocalExecutor(self.settings.conditions.concurrency)
-        stream = executor.play(self.settings.lineup(), pair_batches(todo))
+        live = LiveFeed(live_path(self.journal.path), len(todo) + len(done), len(done))   # the games in progress
+        stream = executor.play(self.settings.lineup(), pair_batches(todo), live)
         try:
             for record in stream:
                 if record["id"] in journaled:
@@ -207,5 +211,6 @@ class Tournament:
                     stream.stop()
         finally:
             stream.close()
+            live.close()
             self.journal.release()
         return results
