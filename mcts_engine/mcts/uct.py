@@ -88,8 +88,9 @@ class UctAgent(Agent):
         by_nodes = limits.nodes_only()
         report_nodes = max(MIN_REPORT_NODES, (limits.nodes or 0) // 8) if by_nodes else 0
         report = None if on_info is None else (lambda r: on_info(search_info(r, now() - start)))
-        self.core.run(shares, seconds or 0.0, min(limits.depth or 0, Limits.MAX_DEPTH), 0.0 if by_nodes else REPORT_SECONDS,
-                      report_nodes, stop.flag, report)
+        self.core.run(shares, seconds=seconds or 0.0, depth=min(limits.depth or 0, Limits.MAX_DEPTH),
+                      report_seconds=0.0 if by_nodes else REPORT_SECONDS, report_nodes=report_nodes, stop=stop.flag,
+                      on_report=report)
 
     def salvage(self, state: State, start: float) -> SearchResult | None:
         """After a failed search: the move its finished iterations chose (the root's statistics

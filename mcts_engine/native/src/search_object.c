@@ -486,18 +486,19 @@ static int report_call(void *arg)
     return r ? 0 : -1;
 }
 
-/* run(shares, seconds, depth, report_seconds, report_nodes, stop, on_report): search until
- * each tree ran its share of iterations (negative: no limit), `seconds` passed (0: none), a
- * tree reached `depth` (0: none), the root was proven, or `stop` (a StopFlag or None) was
+/* run(shares, seconds=0, depth=0, report_seconds=0, report_nodes=0, stop=None, on_report=None):
+ * search until each tree ran its share of iterations (negative: no limit), `seconds` passed
+ * (0: none), a tree reached `depth` (0: none), the root was proven, or `stop` (a StopFlag) was
  * set; `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
-static PyObject *Search_run(SearchObject *self, PyObject *args)
+static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"shares", "seconds", "depth", "report_seconds", "report_nodes", "stop", "on_report", NULL};
     PyObject *shares_in, *stop = Py_None, *on_report = Py_None;
-    double seconds, report_seconds;
-    int depth;
-    long long report_nodes;
-    if (!usable(self) || !PyArg_ParseTuple(args, "OdidLOO", &shares_in, &seconds, &depth, &report_seconds,
-                                           &report_nodes, &stop, &on_report))
+    double seconds = 0.0, report_seconds = 0.0;
+    int depth = 0;
+    long long report_nodes = 0;
+    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOO", kwlist, &shares_in, &seconds, &depth,
+                                                      &report_seconds, &report_nodes, &stop, &on_report))
         return NULL;
     if (stop != Py_None && !PyObject_TypeCheck(stop, &StopFlagType)) {
         PyErr_SetString(PyExc_TypeError, "stop must be a StopFlag or None");
@@ -814,7 +815,7 @@ static PyMethodDef Search_methods[] = {
      "root to it, keeps that subtree (tree reuse).  Counts start again.  Returns whether the subtree was kept."},
     {"restrict_root", (PyCFunction)Search_restrict_root, METH_O,
      "restrict_root(moves): a fresh root considers only these of its moves (go searchmoves)."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS,
+    {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(shares, seconds, depth, report_seconds, report_nodes, stop, on_report): search until a limit, the "
      "StopFlag or a proven root; on_report(Report) on a beat or at node counts.  Releases the GIL on native rules."},
     {"result", (PyCFunction)Search_result, METH_NOARGS, "The Report: the move to play over every tree, its PV."},
