@@ -97,6 +97,7 @@ extern const GameGlue PYTHON_GLUE;
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);
+PyObject *table_clock(PyObject *self, PyObject *args);
 PyObject *merge_roots(PyObject *self, PyObject *args);
 
 #endif

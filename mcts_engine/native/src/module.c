@@ -18,6 +18,9 @@ static PyMethodDef core_functions[] = {
     {"table_select", table_select, METH_VARARGS,
      "table_select(settings, parent_visits, children): the index of the child the core's selection enters; each "
      "child (n, w, d, v, prior, proven, proof, mover).  For table tests."},
+    {"table_clock", table_clock, METH_VARARGS,
+     "table_clock(elapsed, soft, hard, rate, best, second, n_moves): whether the core's clock rule stops a search "
+     "with these figures.  For table tests."},
     {"merge_roots", merge_roots, METH_VARARGS,
      "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
      "move to play (the core's final choice, or the majority of `votes`)."},

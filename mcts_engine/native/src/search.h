@@ -130,11 +130,21 @@ int tree_children(const Tree *t, ChildStat *out);
  * ---------------------------------------------------------------------------------------- */
 typedef struct {
     const int64_t *shares;      /* per tree: the iterations it runs (< 0: no limit) */
-    double seconds;             /* wall seconds from the start (<= 0: no limit) */
+    double seconds;             /* wall seconds from the start (<= 0: no limit): the hard limit */
+    double soft_seconds;        /* under a clock, the time aimed at (clock_says_stop); 0: none */
     int depth;                  /* a tree reaching this depth ends the search (0: no limit) */
     double report_seconds;      /* a report on this beat (0: none) */
     int64_t report_nodes;       /* or each time the first tree's iterations pass a multiple (0: none) */
 } RunLimits;
+
+/* The clock's rule, between the time aimed at (`soft`) and the most allowed (`hard`), `elapsed`
+ * seconds into a search running `rate` iterations a second whose root's most visited children
+ * have `best` and `second` visits among `n_moves`: whether to stop now.  One move: nothing to
+ * decide; before `soft`: stop once the second cannot catch up by then; after it: go on only
+ * while the choice is unclear (the best has less than twice the second's visits). */
+int clock_says_stop(double elapsed, double soft, double hard, double rate, double best, double second, int n_moves);
+/* The root's two most visited expanded children's visits; the number of its moves. */
+int tree_root_lead(const Tree *t, double *best, double *second);
 
 /* Called on the searching thread between iterations (the others keep searching); a return
  * below 0 ends the search as failed. */

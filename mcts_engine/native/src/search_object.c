@@ -486,25 +486,27 @@ static int report_call(void *arg)
     return r ? 0 : -1;
 }
 
-/* run(shares, seconds=0, depth=0, report_seconds=0, report_nodes=0, stop=None, on_report=None):
- * search until each tree ran its share of iterations (negative: no limit), `seconds` passed
- * (0: none), a tree reached `depth` (0: none), the root was proven, or `stop` (a StopFlag) was
- * set; `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
+/* run(shares, seconds=0, depth=0, report_seconds=0, report_nodes=0, stop=None, on_report=None,
+ * soft_seconds=0): search until each tree ran its share of iterations (negative: no limit),
+ * `seconds` passed (0: none), a tree reached `depth` (0: none), the root was proven, or `stop`
+ * (a StopFlag) was set; under a clock, `soft_seconds` the time aimed at (the clock's rule);
+ * `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
 static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"shares", "seconds", "depth", "report_seconds", "report_nodes", "stop", "on_report", NULL};
+    static char *kwlist[] = {"shares", "seconds", "depth", "report_seconds", "report_nodes", "stop", "on_report",
+                             "soft_seconds", NULL};
     PyObject *shares_in, *stop = Py_None, *on_report = Py_None;
-    double seconds = 0.0, report_seconds = 0.0;
+    double seconds = 0.0, report_seconds = 0.0, soft_seconds = 0.0;
     int depth = 0;
     long long report_nodes = 0;
-    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOO", kwlist, &shares_in, &seconds, &depth,
-                                                      &report_seconds, &report_nodes, &stop, &on_report))
+    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOOd", kwlist, &shares_in, &seconds, &depth,
+                                                      &report_seconds, &report_nodes, &stop, &on_report, &soft_seconds))
         return NULL;
     if (stop != Py_None && !PyObject_TypeCheck(stop, &StopFlagType)) {
         PyErr_SetString(PyExc_TypeError, "stop must be a StopFlag or None");
         return NULL;
     }
-    if (!(seconds >= 0.0) || !(report_seconds >= 0.0) || depth < 0 || report_nodes < 0) {
+    if (!(seconds >= 0.0) || !(report_seconds >= 0.0) || !(soft_seconds >= 0.0) || depth < 0 || report_nodes < 0) {
         PyErr_SetString(PyExc_ValueError, "run: negative seconds, depth or report interval");
         return NULL;
     }
@@ -535,7 +537,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
         }
     }
     Py_DECREF(seq);
-    RunLimits limits = {shares, seconds, depth, on_report == Py_None ? 0.0 : report_seconds,
+    RunLimits limits = {shares, seconds, soft_seconds, depth, on_report == Py_None ? 0.0 : report_seconds,
                         on_report == Py_None ? 0 : (int64_t)report_nodes};
     ReportCtx ctx = {self, on_report, NULL};
     const atomic_int *flag = stop == Py_None ? NULL : &((StopFlagObject *)stop)->flag;
@@ -1038,6 +1040,17 @@ static int table_children(PyObject *list, Node **out, int *n)
     }
     Py_DECREF(seq);
     return 0;
+}
+
+/* table_clock(elapsed, soft, hard, rate, best, second, n_moves): the clock's rule on given figures. */
+PyObject *table_clock(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double elapsed, soft, hard, rate, best, second;
+    int n_moves;
+    if (!PyArg_ParseTuple(args, "ddddddi", &elapsed, &soft, &hard, &rate, &best, &second, &n_moves))
+        return NULL;
+    return PyBool_FromLong(clock_says_stop(elapsed, soft, hard, rate, best, second, n_moves));
 }
 
 PyObject *table_select(PyObject *self, PyObject *args)
