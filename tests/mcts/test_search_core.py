@@ -702,3 +702,60 @@ def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
     assert len(results) > 1
     agent = UctAgent(game, Settings(seed=2, playout_depth=4, minimax_weight=0.5, qsearch=True))
     assert agent.search(game.new_state(), Limits(nodes=2000), StopSignal()).info.nodes == 2000
+
+
+# --- alpha-beta leaves (LeafDepth) ------------------------------------------------------------------
+
+AB_QUIESCENCE = 4          # native/src/playout.c
+
+
+def negamax(state, depth: int) -> float:
+    """The reference value of ``state`` for the side to move: negamax of evaluate() ``depth``
+    plies deep, then the pending captures (compulsory ones) at most AB_QUIESCENCE plies more."""
+    outcome = state.outcome()
+    mover = state.to_move
+    if outcome is not None:
+        return outcome if mover == 0 else 1.0 - outcome
+    stand = state.evaluate() if mover == 0 else 1.0 - state.evaluate()
+    if depth <= 0 and (not state.compulsory_captures or depth <= -AB_QUIESCENCE):
+        return stand
+    moves = state.legal_moves()
+    if not moves:
+        return 0.5
+    if depth <= 0 and not state.is_capture(moves[0]):
+        return stand
+    best = -1.0
+    for move in moves:
+        child = state.copy()
+        child.play(move)
+        best = max(best, 1.0 - negamax(child, depth - 1))
+    return best
+
+
+@pytest.mark.parametrize("name,depth", [("english", 1), ("english", 2), ("international", 2), ("life", 1)])
+def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
+    game = get_game(name)
+    tree = new_search(game, Settings(leaf_depth=depth), [1], random.Random(1), None)
+    rng = random.Random(5)
+    for _ in range(6):
+        state = game.new_state()
+        for _ in range(rng.randrange(4, 16)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if state.outcome() is not None:
+            continue
+        value = negamax(state, depth)
+        expected = value if state.to_move == 0 else 1.0 - value
+        assert simulate(tree, state.copy()) == pytest.approx(expected, abs=1e-12), state.fen()
+
+
+def test_alpha_beta_leaves_search_and_stop():
+    game = get_game("international")
+    agent = make_agent(game, Settings(seed=2, leaf_depth=3, minimax_weight=0.3))
+    result = agent.search(game.new_state(), Limits(nodes=300), StopSignal())
+    assert result.info.nodes == 300 and result.move in game.new_state().legal_moves()
+    stop = StopSignal()
+    stop.set()
+    assert agent.search(game.new_state(), Limits(infinite=True), stop).move in game.new_state().legal_moves()

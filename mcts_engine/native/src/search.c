@@ -539,6 +539,7 @@ void tree_free(Tree *t)
         return;
     tree_clear(t);
     mast_clear(t);
+    leaf_free(t);
     for (size_t i = 0; i < t->played.n; i++)
         move_release(t->g, &t->played.m[i]);
     free(t->played.m);

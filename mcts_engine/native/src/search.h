@@ -44,7 +44,10 @@ typedef struct {
     int policy, playout_depth, solver, final_move, quiescence;
     int qsearch;          /* cut-offs and new leaves valued by the game's quiescence search */
     int merge;            /* MERGE_*: how several searchers' root statistics choose the move */
+    int leaf_depth;       /* > 0: a new leaf valued by alpha-beta this many plies deep, not a playout */
 } SearchSettings;
+
+#define MAX_LEAF_DEPTH 16  /* the LeafDepth option's maximum */
 
 /* MAST: each (player, move)'s results over the playouts, in an open-addressing table. */
 typedef struct {
@@ -83,6 +86,11 @@ typedef struct {
     Mast mast;
     Played played;
     const Halt *halt;             /* while a search runs: when to give up a playout */
+    void **ab_pos;                /* LeafDepth: a position per ply of the leaf's alpha-beta */
+    MoveBuf *ab_buf;              /* ... and its moves */
+    int ab_plies;                 /* how many plies those hold */
+    uint32_t ab_nodes;            /* alpha-beta nodes since the halt flags were last looked at */
+    int ab_halted;                /* the leaf's alpha-beta saw them set: it stands pat from there on */
     int error;                    /* ERR_*: why the last run stopped early */
     int64_t iterations, depth_sum;
     int seldepth;

@@ -111,7 +111,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
     struct { const char *key; int *out; } ints[] = {
         {"policy", &s->policy}, {"playout_depth", &s->playout_depth}, {"solver", &s->solver},
         {"final_move", &s->final_move}, {"quiescence", &s->quiescence}, {"qsearch", &s->qsearch},
-        {"merge", &s->merge},
+        {"merge", &s->merge}, {"leaf_depth", &s->leaf_depth},
     };
     if (!PyDict_Check(d)) {
         PyErr_SetString(PyExc_TypeError, "settings must be a dict");
@@ -144,6 +144,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
         *ints[i].out = (int)x;
     }
     if (s->policy < POLICY_RANDOM || s->policy > POLICY_MAST || s->playout_depth < 0 || s->quiescence < 0
+        || s->leaf_depth < 0 || s->leaf_depth > MAX_LEAF_DEPTH
         || (s->final_move != FINAL_ROBUST && s->final_move != FINAL_MAX)
         || (s->merge != MERGE_VISITS && s->merge != MERGE_VOTE) || !isfinite(s->uct_c) || !isfinite(s->prior_weight)
         || !isfinite(s->minimax_weight) || !(s->widening >= 0.0 && s->widening < 1e6)
