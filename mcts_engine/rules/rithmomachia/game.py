@@ -44,6 +44,7 @@ from ..fen import fen_fields, fen_side
 from ..geometry import Grid, indices
 from ..view import BoardView, MovePath, ViewPiece, square_view
 from .captures import CaptureArithmetic, CaptureResolution
+from .native import native_rules, raw_position, read_raw
 from .options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
 
 Move = int  # from_bit * 256 + to_bit
@@ -75,7 +76,7 @@ class RithmomachiaGame(CaptureArithmetic, Game):
 
     name = "rithmomachia"
 
-    def __init__(self, options: dict[str, Any]):
+    def __init__(self, options: dict[str, Any], native: bool = True):
         self.use_options(SCHEMA, options)
         o = options
         self.ranks = ranks = o["board_ranks"]
@@ -115,6 +116,29 @@ class RithmomachiaGame(CaptureArithmetic, Game):
             for cell, spec in army.items():
                 self.start_board[g.parse_algebraic(cell)] = self._piece_from_spec(spec)
         self.start_white = sum(1 << self.index(c) for c in white)
+        self._attach_rules(native)
+
+    def _attach_rules(self, native: bool) -> None:
+        """Run this game on its native rules where the core is built (``native``: unless told not
+        to): ``kernel`` is the ``RithmomachiaRules`` the search runs (``search_rules``) and the
+        states' random moves and playouts call, or None (the Python rules run everything)."""
+        self.kernel = native_rules(self) if native else None
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the native rules (a game outside the registry; registered games pickle
+        as their name): the receiver builds its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_rules(state["native"])
+
+    def perft(self, state: "RithmomachiaState", depth: int) -> int:
+        """Leaf count of the legal-move tree ``depth`` plies deep (in the native rules where they run)."""
+        if self.kernel is not None:
+            return self.kernel.game_perft(state.raw(), depth)
+        return super().perft(state, depth)
 
     # --- set-up ------------------------------------------------------------------------
     def index(self, name: str) -> int:
@@ -182,10 +206,14 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         self.leaps = [[0] * n for _ in range(3)]
         self.slides: list = [[None] * n for _ in range(3)]
         self.potential: list = [[None] * n for _ in range(3)]
-        reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
+        # per shape, the directions of the natural siege's rays (§8.2.5); custodial pairs (§8.2.6);
+        # the slide directions a vacated cell can open (kept: the native rules get them too)
+        self.reach_dirs = reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
         pairs = [((1, 0), (-1, 0)), ((0, 1), (0, -1))]
         if self.options["custodial_diagonal"]:
             pairs += [((1, 1), (-1, -1)), ((1, -1), (-1, 1))]
+        self.custodial_pairs = pairs
+        self.slide_dirs = slide_dirs = ORTH + DIAG if self.linear or self.diag3 else ORTH
         for r in range(self.ranks):
             for c in range(8):
                 x = g.index(r, c)
@@ -206,7 +234,6 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 self.orth_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in ORTH if self._on(r + dr, c + dc))
                 self.diag_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in DIAG if self._on(r + dr, c + dc))
                 self.box1[x] = g.where(lambda rr, cc: max(abs(rr - r), abs(cc - c)) == 1)
-                slide_dirs = ORTH + DIAG if self.linear or self.diag3 else ORTH
                 self.vline[x] = []
                 for dr, dc in slide_dirs:
                     fwd = sum(g.mask(r + k * dr, c + k * dc) for k in (1, 2) if self._on(r + k * dr, c + k * dc))
@@ -389,6 +416,22 @@ class RithmomachiaState(CaptureResolution, State):
         s.movable = self.movable
         return s
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: one flat tuple of ints
+        (``native.raw_position``: side, ply, counters, winner, then the pieces)."""
+        return raw_position(self.side, self.ply, self.caps, self.result, self.board, self.occupancy(WHITE))
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back after playing);
+        the next capture resolution of each side is a whole-board pass."""
+        self.side, self.ply, self.caps, self.result, self.board, white = read_raw(raw)
+        m = [0] * 8
+        for i, p in self.board.items():
+            m[(0 if white >> i & 1 else 4) + (PYRAMID if type(p) is tuple else p & 3)] |= 1 << i
+        self.m = m
+        self.vac, self.tgt, self.att = [-1, -1], [0, 0], [0, 0]
+        self.movable = None
+
     def key(self) -> tuple:
         """(colour to move, pieces, capture counters, winner, plies when a ply cap is set)."""
         return (self.side, tuple(sorted(self.board.items())), tuple(self.caps), self.result,
@@ -469,6 +512,8 @@ class RithmomachiaState(CaptureResolution, State):
         Every legal move owns exactly one slot, so the draw is uniform.  After many
         misses the exact list decides (it may be empty).
         """
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         if self.result is not None or self._ply_capped():
             return None
         return self._draw(rng.random)
@@ -528,8 +573,13 @@ class RithmomachiaState(CaptureResolution, State):
     def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Random moves in place to the end; the outcome, or None when cut off after ``max_plies``.
 
-        The same random draws as ``random_move`` then ``play``, with the end tests hoisted.
+        The same random draws as ``random_move`` then ``play``, with the end tests hoisted (in
+        the native rules where they run, drawing from ``rng`` just the same).
         """
+        if self.game.kernel is not None:
+            result, raw = self.game.kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         limit = max_plies
         cap = self.game.options["max_plies"]
         if cap:
@@ -734,6 +784,7 @@ class RithmomachiaState(CaptureResolution, State):
         return f"<rithmomachia {self.fen()}>"
 
 
-def make_game(**options) -> RithmomachiaGame:
-    """Rithmomachia with rule options (rules file §8.1; strings or Python values)."""
-    return RithmomachiaGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> RithmomachiaGame:
+    """Rithmomachia with rule options (rules file §8.1; strings or Python values); on its native
+    rules where the core is built, unless ``native`` is False (the Python reference)."""
+    return RithmomachiaGame(SCHEMA.parse(options), native)
