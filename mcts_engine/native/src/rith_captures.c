@@ -31,7 +31,7 @@ static void target_values(const RmRules *R, const RmPos *p, int o, int x, Target
         t->n = 1;
         return;
     }
-    const RmPyramid *y = &p->pyr[p->code[x]];
+    const RmPyramid *y = rm_pyramid(p, x);
     int64_t total = 0;
     t->n = 0;
     for (int i = 0; i < y->n; i++)
@@ -59,7 +59,7 @@ static int attack_values(const RmRules *R, const RmPos *p, int c, int a, unsigne
         v[0] = code >> 2;
         return 1;
     }
-    const RmPyramid *y = &p->pyr[p->code[a]];
+    const RmPyramid *y = rm_pyramid(p, a);
     int64_t total = 0;
     int n = 0, any = equality && R->eq_any_component, d3 = (shapes & 8) && rm_intact(y);
     for (int i = 0; i < y->n; i++)
@@ -86,7 +86,7 @@ static int all_values(const RmRules *R, const RmPos *p, int c, int a, int64_t *v
         v[0] = p->code[a] >> 2;
         return 1;
     }
-    const RmPyramid *y = &p->pyr[p->code[a]];
+    const RmPyramid *y = rm_pyramid(p, a);
     int64_t total = 0;
     int n = 0;
     for (int i = 0; i < y->n; i++)
@@ -135,24 +135,22 @@ static int attackers(const RmRules *R, const RmPos *p, int x, int c, rm_bb occ, 
         by[s] = R->rev_leaps[s][x] & movers;
         for (int i = 0; i < R->nrev[s][x]; i++) {
             const RmEntry *e = &R->rev[s][x][i];
-            if ((movers >> e->cell & 1) && !(e->path & occ))
+            if (rm_has(movers, e->cell) && rm_path_free(e, occ))
                 by[s] |= rm_bit(e->cell);
         }
     }
     if (R->ndiag3 && (R->rev_d3_mask[x] & pyr))
         for (int i = 0; i < R->nrev_d3[x]; i++) {
             const RmEntry *e = &R->rev_d3[x][i];
-            if ((pyr >> e->cell & 1) && !(e->path & occ))
+            if (rm_has(pyr, e->cell) && rm_path_free(e, occ))
                 by[3] |= rm_bit(e->cell);
         }
     int n = 0;
     for (rm_bb all = by[0] | by[1] | by[2] | by[3]; all; all &= all - 1) {
         int a = rm_ctz(all);
-        unsigned shapes = 0;
-        for (int s = 0; s < 4; s++)
-            shapes |= (unsigned)(by[s] >> a & 1) << s;
         out[n].cell = a;
-        out[n++].shapes = shapes;
+        out[n++].shapes = (unsigned)(rm_has(by[0], a) | rm_has(by[1], a) << 1 | rm_has(by[2], a) << 2
+                                     | rm_has(by[3], a) << 3);
     }
     return n;
 }
@@ -180,7 +178,7 @@ static uint32_t natural_siege_hits(const RmRules *R, const RmPos *p, int x, int 
 {
     if (!rm_is_pyramid(p, o, x))
         return besieged(R, x, (int)(p->code[x] & 3), mover, occ) ? RM_WHOLE : 0;
-    const RmPyramid *y = &p->pyr[p->code[x]];
+    const RmPyramid *y = rm_pyramid(p, x);
     uint32_t hits = 0;
     for (int i = 0; i < y->n; i++)
         if ((y->alive >> i & 1) && besieged(R, x, (int)(y->comp[i] & 3), mover, occ))
@@ -190,6 +188,8 @@ static uint32_t natural_siege_hits(const RmRules *R, const RmPos *p, int x, int 
 
 static uint32_t equality_hits(const RmRules *R, const RmPos *p, int c, const Attacker *a, const Targets *t)
 {
+    if (!rm_is_pyramid(p, c, a->cell) && t->n == 1)    /* two plain pieces (an attacker has its own shape) */
+        return (int64_t)(p->code[a->cell] >> 2) == t->v[0] ? t->bit[0] : 0;
     int64_t v[RM_VALUES];
     int n = attack_values(R, p, c, a->cell, a->shapes, 1, v);
     uint32_t h = 0;
@@ -208,6 +208,16 @@ static uint32_t ambush_hits(const RmRules *R, const RmPos *p, int c, const Attac
     int64_t v1[RM_VALUES], v2[RM_VALUES];
     for (int i = 0; i < n; i++) {
         int n1 = attack_values(R, p, c, at[i].cell, at[i].shapes, 0, v1);
+        if (n1 == 1 && t->n == 1 && !R->same_piece_pairs && !rm_is_pyramid(p, c, at[i].cell)) {
+            for (int j = i + 1; j < n; j++)         /* plain pieces: one value each */
+                if (!rm_is_pyramid(p, c, at[j].cell) && ambush_ok(v1[0], p->code[at[j].cell] >> 2, t->v[0]))
+                    h |= t->bit[0];
+                else if (rm_is_pyramid(p, c, at[j].cell)) {
+                    int n2 = attack_values(R, p, c, at[j].cell, at[j].shapes, 0, v2);
+                    h |= pair_hits(v1, n1, v2, n2, t);
+                }
+            continue;
+        }
         if (R->same_piece_pairs)
             for (int a = 0; a < n1; a++)
                 h |= pair_hits(&v1[a], 1, &v1[a + 1], n1 - a - 1, t);
@@ -256,6 +266,12 @@ static uint32_t eruption_hits(const RmRules *R, const RmPos *p, int c, int x, rm
         int64_t d = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc) + 1;
         if (R->blocking && (d == 3 || d == 4) && (between(a, x) & occ))
             continue;
+        if (t->n == 1 && !rm_is_pyramid(p, c, a)) {      /* two plain pieces */
+            int64_t av = p->code[a] >> 2, tv = t->v[0];
+            if (av * d == tv || (R->division && tv * d == av))
+                h |= t->bit[0];
+            continue;
+        }
         int n = all_values(R, p, c, a, v);
         for (int i = 0; i < n; i++)
             for (int k = 0; k < t->n; k++)
@@ -339,7 +355,7 @@ static void candidates(const RmRules *R, const RmPos *p, int c, int f, int t, rm
         near = R->leaps[kind][t];
         for (int i = 0; i < R->npot[kind][t]; i++) {
             const RmEntry *e = &R->pot[kind][t][i];
-            if (e->path && !(e->path & occ))
+            if (e->n && rm_path_free(e, occ))
                 near |= rm_bit(e->cell);
         }
     }
@@ -376,12 +392,40 @@ static void candidates(const RmRules *R, const RmPos *p, int c, int f, int t, rm
     k->changed = changed;
 }
 
+/* Eruption by the moved plain piece on t alone (the common case, no blocking) of the targets
+ * of `far`: plain targets tested inline. */
+static int far_from_plain(const RmRules *R, const RmPos *p, int c, int t, rm_bb far, rm_bb occ, int *cells,
+                          uint32_t *hits, int n)
+{
+    int64_t av = p->code[t] >> 2;
+    int rt = t >> 3, ct = t & 7;
+    for (; far; far &= far - 1) {
+        int x = rm_ctz(far);
+        uint32_t h;
+        if (!rm_is_pyramid(p, c ^ 1, x)) {
+            int dr = rt - (x >> 3), dc = ct - (x & 7);
+            int64_t d = (dr ? (dr < 0 ? -dr : dr) : (dc < 0 ? -dc : dc)) + 1, tv = p->code[x] >> 2;
+            h = av * d == tv || (R->division && tv * d == av) ? RM_WHOLE : 0;
+        } else
+            h = eruption_only(R, p, x, c, rm_bit(t), occ);
+        if (h) {
+            cells[n] = x;
+            hits[n++] = h;
+        }
+    }
+    return n;
+}
+
 static int incremental_hits(const RmRules *R, const RmPos *p, int c, int f, int t, int *cells, uint32_t *hits)
 {
     rm_bb mover = rm_occ(p, c), opp = rm_occ(p, c ^ 1), occ = mover | opp;
     Candidates k;
     candidates(R, p, c, f, t, mover, opp, &k);
     int n = 0;
+    if (k.changed == rm_bit(t) && !R->blocking && !rm_is_pyramid(p, c, t)) {
+        n = far_from_plain(R, p, c, t, k.far, occ, cells, hits, n);
+        k.far = 0;
+    }
     rm_bb erupters = R->blocking ? mover : k.changed;
     for (int pass = 0; pass < 4; pass++) {
         rm_bb set = pass == 0 ? k.targets : pass == 1 ? k.near : pass == 2 ? k.box : k.far;
@@ -419,9 +463,10 @@ static void remove_hits(const RmRules *R, RmPos *p, int c, int n, const int *cel
             *removed |= bit;
             p->caps[2 * c]++;
             p->caps[2 * c + 1] += p->code[x] >> 2;
+            p->code[x] = 0;
             continue;
         }
-        RmPyramid *y = &p->pyr[p->code[x]];
+        RmPyramid *y = rm_pyramid(p, x);
         uint32_t parts = h & y->alive;
         if ((h & RM_WHOLE) || parts == y->alive || (R->whole_on_part && parts))
             parts = y->alive;
@@ -432,6 +477,7 @@ static void remove_hits(const RmRules *R, RmPos *p, int c, int n, const int *cel
             }
         if (parts == y->alive) {
             p->bb[o][RM_PYRAMID] ^= bit;
+            p->code[x] = 0;
             *removed |= bit;
             *pyramid_gone = 1;
             if (R->count_author) {

@@ -43,7 +43,7 @@ static void load_values(Glory *g, const RmPos *p, int x)
         g->nv[x] = 1;
         return;
     }
-    const RmPyramid *y = &p->pyr[p->code[x]];
+    const RmPyramid *y = rm_pyramid(p, x);
     int64_t total = 0;
     int n = 0;
     for (int i = 0; i < y->n; i++)

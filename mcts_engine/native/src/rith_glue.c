@@ -189,7 +189,7 @@ static int load_piece(const RmRules *R, PyObject *raw, Py_ssize_t *i, RmPos *p)
             return bad_raw("a pyramid component is not value << 2 | shape");
         y->comp[k] = (uint32_t)code;
     }
-    p->code[x] = (uint32_t)p->npyr++;
+    p->code[x] = RM_PYR_FLAG | (uint32_t)p->npyr++;
     p->bb[colour][RM_PYRAMID] |= rm_bit(x);
     return 0;
 }
@@ -238,7 +238,7 @@ PyObject *rm_raw_of(const RmRules *R, const RmPos *p)
         if (ok && !rm_is_pyramid(p, colour, x))
             ok = append_int(out, p->code[x]) == 0;
         else if (ok) {
-            const RmPyramid *y = &p->pyr[p->code[x]];
+            const RmPyramid *y = rm_pyramid(p, x);
             ok = append_int(out, 0) == 0 && append_int(out, y->alive) == 0 && append_int(out, y->n) == 0;
             for (int k = 0; ok && k < y->n; k++)
                 ok = append_int(out, y->comp[k]) == 0;

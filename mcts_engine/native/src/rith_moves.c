@@ -15,7 +15,7 @@ static rm_bb step(const RmPat *p, rm_bb x, rm_bb empty) { return rm_shift(x & p-
 /* Destinations of the pyramid on `b` (RithmomachiaState._pyramid_dests). */
 static rm_bb pyramid_dests(const RmRules *R, const RmPos *p, int b, rm_bb empty)
 {
-    const RmPyramid *y = &p->pyr[p->code[b]];
+    const RmPyramid *y = rm_pyramid(p, b);
     unsigned shapes = rm_shapes_of(y);
     rm_bb dest = 0, x0 = rm_bit(b);
     for (int s = 0; s < 3; s++) {
@@ -148,7 +148,7 @@ int rm_draw(const RmRules *R, const RmPos *p, Rand *rng, uint16_t *move)
     int64_t total = w2;
     for (rm_bb y = p->bb[c][RM_PYRAMID]; y; y &= y - 1) {
         int x = rm_ctz(y);
-        const RmPyramid *py = &p->pyr[p->code[x]];
+        const RmPyramid *py = rm_pyramid(p, x);
         px[npyr] = x;
         pshapes[npyr] = rm_shapes_of(py);
         pintact[npyr] = R->ndiag3 && rm_intact(py);
@@ -167,7 +167,7 @@ int rm_draw(const RmRules *R, const RmPos *p, Rand *rng, uint16_t *move)
             for (int j = 0; j < npyr; j++) {
                 if (k < pn[j]) {
                     const RmEntry *e = pyramid_entry(R, px[j], pshapes[j], pintact[j], (int)k);
-                    if (!((rm_bit(e->cell) | e->path) & occ)) {
+                    if (!rm_has(occ, e->cell) && rm_path_free(e, occ)) {
                         *move = (uint16_t)(px[j] << 8 | e->cell);
                         return 1;
                     }
@@ -188,7 +188,7 @@ int rm_draw(const RmRules *R, const RmPos *p, Rand *rng, uint16_t *move)
         int x = nth_bit(p->bb[c][kind], i);
         if (slot < R->npot[kind][x]) {
             const RmEntry *e = &R->pot[kind][x][slot];
-            if (!((rm_bit(e->cell) | e->path) & occ)) {
+            if (!rm_has(occ, e->cell) && rm_path_free(e, occ)) {
                 *move = (uint16_t)(x << 8 | e->cell);
                 return 1;
             }

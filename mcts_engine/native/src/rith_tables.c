@@ -40,18 +40,17 @@ static int potential(const RmRules *R, const RmPat *pats, int npats, int r, int 
         const RmPat *p = &pats[k];
         for (int i = p->every ? 1 : p->n; i <= p->n; i++) {
             int ok = 1;
-            rm_bb path = 0;
-            for (int j = 1; j <= i && ok; j++) {
+            for (int j = 1; j <= i && ok; j++)
                 ok = on_board(R, r + j * p->dr, c + j * p->dc);
-                if (ok && j < i)
-                    path |= rm_bit(cell_at(r + j * p->dr, c + j * p->dc));
-            }
             if (!ok)
                 continue;
             if (n == cap)
                 return -1;
-            out[n].cell = cell_at(r + i * p->dr, c + i * p->dc);
-            out[n++].path = path;
+            out[n].cell = (uint8_t)cell_at(r + i * p->dr, c + i * p->dc);
+            out[n].n = (uint8_t)(i - 1);
+            for (int j = 1; j < i; j++)
+                out[n].path[j - 1] = (uint8_t)cell_at(r + j * p->dr, c + j * p->dc);
+            n++;
         }
     }
     return n;
@@ -69,11 +68,11 @@ static int reverse(const RmRules *R, const RmPat *pats, int npats, int r, int c,
                 continue;
             if (n == cap)
                 return -1;
-            rm_bb path = 0;
+            out[n].cell = (uint8_t)cell_at(ar, ac);
+            out[n].n = (uint8_t)(i - 1);
             for (int j = 1; j < i; j++)
-                path |= rm_bit(cell_at(r - j * p->dr, c - j * p->dc));
-            out[n].cell = cell_at(ar, ac);
-            out[n++].path = path;
+                out[n].path[j - 1] = (uint8_t)cell_at(r - j * p->dr, c - j * p->dc);
+            n++;
         }
     }
     return n;
@@ -94,12 +93,12 @@ static int movement_tables(RmRules *R, int r, int c)
         R->npot[s][x] = (uint8_t)n;
         for (int i = 0; i < n; i++) {
             R->reach[s][x] |= rm_bit(R->pot[s][x][i].cell);
-            if (!R->pot[s][x][i].path)
+            if (!R->pot[s][x][i].n)
                 R->leaps[s][x] |= rm_bit(R->pot[s][x][i].cell);
         }
         for (int i = 0; i < m; i++) {
             R->rev_mask[s][x] |= rm_bit(rev[i].cell);
-            if (!rev[i].path)
+            if (!rev[i].n)
                 R->rev_leaps[s][x] |= rm_bit(rev[i].cell);
             else
                 R->rev[s][x][R->nrev[s][x]++] = rev[i];

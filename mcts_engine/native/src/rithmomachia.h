@@ -39,6 +39,7 @@ typedef unsigned __int128 rm_bb;     /* one board: bit r * 8 + c */
 #define RM_MAX_COUNT ((int64_t)1 << 60)   /* capture counters and plies */
 #define RM_MAX_MOVES (RM_CELLS * RM_MAX_ENTRIES + RM_PYRAMIDS * RM_CELLS)   /* plain pieces, pyramids */
 #define RM_WHOLE (1u << 31)   /* a hit mask: the whole piece; bit i: pyramid component i */
+#define RM_PYR_FLAG (1u << 31)  /* a position's code of a cell: a pyramid (its index below) */
 
 enum { RM_ROUND = 0, RM_TRIANGLE = 1, RM_SQUARE = 2, RM_PYRAMID = 3 };
 enum { RM_GLORY_OFF = 0, RM_GLORY_ON = 1, RM_GLORY_AFTER_PYRAMID = 2 };
@@ -55,6 +56,10 @@ static inline int rm_pop(rm_bb x)
     return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
 }
 static inline rm_bb rm_shift(rm_bb x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline int rm_has(rm_bb x, int i)
+{
+    return (int)((i < 64 ? (uint64_t)x >> i : (uint64_t)(x >> 64) >> (i - 64)) & 1);
+}
 
 /* One movement pattern (RithmomachiaGame._build_patterns): `n` steps of (dr, dc), each step a
  * shift by `d` from the cells of `ok` (those whose step stays on the board); `every`: each
@@ -64,12 +69,17 @@ typedef struct {
     int dr, dc, n, every, d;
 } RmPat;
 
-/* A cell reached by a pattern (or the attacker cell of a reversed one) and the cells that
- * must be empty on the way. */
+/* A cell reached by a pattern (or the attacker cell of a reversed one) and the n cells (at most
+ * two: patterns run at most 3 steps) that must be empty on the way.  Four bytes, so that the
+ * tables stay in the cache. */
 typedef struct {
-    rm_bb path;
-    int cell;
+    uint8_t cell, n, path[2];
 } RmEntry;
+
+static inline int rm_path_free(const RmEntry *e, rm_bb occ)
+{
+    return !(e->n && (rm_has(occ, e->path[0]) || (e->n > 1 && rm_has(occ, e->path[1]))));
+}
 
 /* A siege ray (natural siege): the cells within reach, nearest first; `leaves`: the walk leaves
  * the board within reach. */
@@ -130,7 +140,7 @@ typedef struct {
     int n;
 } RmPyramid;
 
-/* A position.  code[cell]: a plain piece's value << 2 | shape, or a pyramid's index in pyr.
+/* A position.  code[cell]: a plain piece's value << 2 | shape, or RM_PYR_FLAG | a pyramid's index in pyr.
  * vac/tgt/att/fresh: what changed since each colour last resolved its captures (the Python
  * state's vac/tgt/att; fresh = vac -1: the next resolution is a whole-board pass). */
 typedef struct {
@@ -152,7 +162,14 @@ int rm_rules_build(RmRules *R, const RmSpec *s, char *why, size_t why_size);  /*
 
 /* rith_moves.c */
 static inline rm_bb rm_occ(const RmPos *p, int c) { return p->bb[c][0] | p->bb[c][1] | p->bb[c][2] | p->bb[c][3]; }
-static inline int rm_is_pyramid(const RmPos *p, int c, int x) { return (int)((p->bb[c][RM_PYRAMID] >> x) & 1); }
+static inline RmPyramid *rm_pyramid(const RmPos *p, int x) { return (RmPyramid *)&p->pyr[p->code[x] & 0xff]; }
+
+/* Whether the piece on x (of colour c: a cell the caller knows is occupied) is a pyramid. */
+static inline int rm_is_pyramid(const RmPos *p, int c, int x)
+{
+    (void)c;
+    return (p->code[x] & RM_PYR_FLAG) != 0;
+}
 static inline int rm_intact(const RmPyramid *y) { return y->alive == (uint32_t)((1ull << y->n) - 1); }
 static inline unsigned rm_shapes_of(const RmPyramid *y)
 {
