@@ -317,7 +317,9 @@ def test_a_bad_spec_is_refused_naming_the_field():
     spec = native_spec(game())
     for field, value, why in (("ranks", 40, "ranks"), ("glorious", 3, "glorious"), ("win_count", 0, "win_count"),
                               ("patterns", (((9, 0, 1, 0),),) * 3, "movement pattern"),
-                              ("diag3", ((1, 1, 3),), "diag3"), ("custodial", ((2, 0, -1, 0),), "unit steps")):
+                              ("diag3", ((1, 1, 3),), "diag3"), ("custodial", ((2, 0, -1, 0),), "unit steps"),
+                              ("max_value", 1 << 24, "max_value"), ("max_components", 17, "max_components"),
+                              ("max_pyramids", 9, "max_pyramids"), ("max_count", (1 << 60) + 1, "max_count")):
         with pytest.raises(ValueError, match=why):
             native.core.RithmomachiaRules(dict(spec, **{field: value}))
 

@@ -116,6 +116,10 @@ int rm_read_options(PyObject *spec, RmRules *R)
         return -1;
     R->glorious_lines = (int)v;
     R->pairs_in_one = R->same_piece_pairs && R->movement_ambush;
+    /* what the Python rules let a position hold must fit this core's positions */
+    if (spec_int(spec, "max_value", 1, RM_MAX_VALUE - 1, &v) < 0 || spec_int(spec, "max_pyramids", 1, RM_PYRAMIDS, &v) < 0
+        || spec_int(spec, "max_components", 1, RM_COMPS, &v) < 0 || spec_int(spec, "max_count", 1, RM_MAX_COUNT, &v) < 0)
+        return -1;
     return spec_int(spec, "win_count", 1, RM_MAX_COUNT, &R->win_count) < 0
            || spec_int(spec, "threshold_white", 1, RM_MAX_COUNT, &R->thresholds[0]) < 0
            || spec_int(spec, "threshold_black", 1, RM_MAX_COUNT, &R->thresholds[1]) < 0

@@ -45,7 +45,8 @@ from ..geometry import Grid, indices
 from ..view import BoardView, MovePath, ViewPiece, square_view
 from .captures import CaptureArithmetic, CaptureResolution
 from .native import native_rules, raw_position, read_raw
-from .options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
+from .options import (BLACK, MAX_COMPONENTS, MAX_COUNT, MAX_PYRAMIDS, MAX_VALUE, PYRAMID, SCHEMA, SHAPES, WHITE,
+                      setup_cells)
 
 Move = int  # from_bit * 256 + to_bit
 ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -332,6 +333,8 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
                     raise BadPosition(f"bad FEN {original!r}: captures field {field!r} must be C<n>/<v>/<n>/<v>")
                 caps = [int(p) for p in parts]
+                if max(caps) > MAX_COUNT:
+                    raise BadPosition(f"bad FEN {original!r}: captures field {field!r} counts past 2**60")
             elif head == "V":
                 if field[1:].strip().upper() not in ("W", "B"):
                     raise BadPosition(f"bad FEN {original!r}: victory field {field!r} must be VW or VB")
@@ -340,8 +343,12 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 if not field[1:].strip().isdigit():
                     raise BadPosition(f"bad FEN {original!r}: ply field {field!r} must be N<number>")
                 ply = int(field[1:])
+                if ply > MAX_COUNT:
+                    raise BadPosition(f"bad FEN {original!r}: ply field {field!r} is past 2**60")
             else:
                 raise BadPosition(f"bad FEN {original!r}: field {field!r} must start with W, B, C, N or V")
+        if sum(type(p) is tuple for p in board.values()) > MAX_PYRAMIDS:
+            raise BadPosition(f"bad FEN {original!r}: more than {MAX_PYRAMIDS} pyramids")
         state = RithmomachiaState.build(self, board, white, WHITE if side == "W" else BLACK, caps, ply)
         if winner is None:
             # counters past a threshold: the side that just moved first (it reached it on its move)
@@ -361,8 +368,8 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         plain = re.fullmatch(r"([RTSrts])(\d+)", body)
         if plain:
             value = int(plain.group(2))
-            if value < 1:
-                raise BadPosition(f"bad FEN {original!r}: piece {body!r} needs a positive value")
+            if not 1 <= value <= MAX_VALUE:
+                raise BadPosition(f"bad FEN {original!r}: piece {body!r} needs a value from 1 to 2**24 - 1")
             return index, value << 2 | SHAPES.index(plain.group(1).upper())
         pyramid = re.fullmatch(r"[Pp]\((.*)\)", body)
         if not pyramid:
@@ -370,14 +377,16 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         comps, alive = [], 0
         for k, part in enumerate(pyramid.group(1).split("+")):
             m = re.fullmatch(r"\s*([xX]?)([RTSrts])(\d+)\s*", part)
-            if not m or int(m.group(3)) < 1:
+            if not m or not 1 <= int(m.group(3)) <= MAX_VALUE:
                 raise BadPosition(f"bad FEN {original!r}: pyramid component {part!r} must be R<n>, T<n>, S<n> "
-                                  "(x in front when lost)")
+                                  "with n from 1 to 2**24 - 1 (x in front when lost)")
             comps.append(int(m.group(3)) << 2 | SHAPES.index(m.group(2).upper()))
             if not m.group(1):
                 alive |= 1 << k
         if not alive:
             raise BadPosition(f"bad FEN {original!r}: pyramid {body!r} has no component left")
+        if len(comps) > MAX_COMPONENTS:
+            raise BadPosition(f"bad FEN {original!r}: pyramid {body!r} has more than {MAX_COMPONENTS} components")
         return index, (tuple(comps), alive)
 
 

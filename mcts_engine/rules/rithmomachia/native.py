@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import native
+from .options import MAX_COMPONENTS, MAX_COUNT, MAX_PYRAMIDS, MAX_VALUE
 
 _GLORIOUS = {"off": 0, "on": 1, "after_pyramid": 2}
 _LINES = {"any": 0, "orthogonal": 1, "orthogonal_diagonal": 2}
@@ -45,6 +46,9 @@ def native_spec(game) -> dict[str, Any]:
         "pyramid_capture_wins": int(o["pyramid_capture_wins"]), "no_moves_loss": int(o["no_moves"] == "loss"),
         "win_count": o["win_piece_count"], "threshold_white": game.thresholds[0],
         "threshold_black": game.thresholds[1], "max_plies": o["max_plies"] or 0,
+        # what a position may hold (options.py): the native rules refuse limits past their own
+        "max_value": MAX_VALUE, "max_pyramids": MAX_PYRAMIDS, "max_components": MAX_COMPONENTS,
+        "max_count": MAX_COUNT,
     }
 
 
