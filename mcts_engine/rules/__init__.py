@@ -49,7 +49,7 @@ def get_game(name: str, *, native: bool = True, **options) -> Game:
     """The game called ``name`` (case-insensitive; aliases like ``american`` work) with rule options.
 
     ``native=False`` gives the game on its Python rules even where the native kernel is built
-    (bench's ``--core python``, the cross-checks); other games always run their Python rules.
+    (bench's ``--core python``, the cross-checks); games without native rules always run their Python rules.
     Raises UnknownGame naming the game and the known names, BadOption for a bad option.
     """
     key = str(name).strip().lower()
