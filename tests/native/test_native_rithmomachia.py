@@ -190,6 +190,22 @@ def test_pyramid_capture_wins_and_no_move_rules():
 
 # --- perft -----------------------------------------------------------------------------------------
 
+#: perft of the start, default options: depth 1 is the rules text's M8; the rest the Python
+#: rules' count (../shared/perft has no Rithmomachia table), which the slow test recounts
+PERFT_START = [71, 4904, 355809, 25216990]
+
+
+def test_perft_of_the_start_on_the_native_rules():
+    g = game()
+    assert [g.kernel.game_perft(g.new_state().raw(), d) for d in range(1, 5)] == PERFT_START
+
+
+@pytest.mark.slow
+def test_perft_4_of_the_python_rules():
+    reference = get_game("rithmomachia", native=False)
+    assert reference.perft(reference.new_state(), 4) == PERFT_START[3]
+
+
 @pytest.mark.parametrize("options", OPTION_SETS, ids=IDS)
 def test_perft_agrees_with_the_python_rules(options):
     g = game(options)
