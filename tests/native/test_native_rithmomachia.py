@@ -358,3 +358,12 @@ def test_a_search_runs_on_the_native_rules_with_threads():
         assert search_plan(g, settings).trees == threads and not search_plan(g, settings).workers
         result = make_agent(g, settings).search(state, Limits(nodes=400), StopSignal())
         assert result.move in state.legal_moves() and result.info.nodes >= 400
+
+
+def test_a_game_outside_the_registry_pickles_without_its_native_rules():
+    import pickle
+    from mcts_engine.rules.rithmomachia import make_game
+    g = make_game(glorious="on")
+    again = pickle.loads(pickle.dumps(g))
+    assert again.kernel is not None and again.kernel is not g.kernel and again.options == g.options
+    assert again.kernel.game_legal(again.new_state().raw()) == g.new_state().legal_moves()
