@@ -8,7 +8,8 @@ random and greedy agents, and a search says how to mend the install (``require_c
 The draughts rules kernel (``DraughtsKernel``) is the fast path of the draughts family; the
 Python rules stay the reference it is checked against in every test run.  ``MCTS_ENGINE_NATIVE=0``
 switches the kernel off (the search then calls the draughts games' Python rules back, as it
-does for every other game) and Fanorona's compiled capture chains (``fanorona_chains``).
+does for every other game), Rithmomachia's native rules (``RithmomachiaRules``) and Fanorona's
+compiled capture chains (``fanorona_chains``).
 ``available()`` says whether the kernel is on, ``status()`` says
 which rules run, for ``id name``, bench and the warning ``warn_if_missing()`` prints once on
 stderr, so nobody measures the slow path by mistake.  ``StopSignal`` is how any thread

@@ -59,7 +59,8 @@ PyMODINIT_FUNC PyInit__core(void)
     }
 #endif
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&KernelType) < 0
-        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0)
+        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0
+        || PyType_Ready(&RithmomachiaRulesType) < 0)
         return NULL;
     if (intern_names() < 0)
         return NULL;
@@ -68,7 +69,8 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
-        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
+        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0
+        || add_type(m, "RithmomachiaRules", &RithmomachiaRulesType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
