@@ -370,6 +370,7 @@ FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/tes
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)       # a whole run of test files in a subprocess, not one test
 def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
     """The draughts rules, table, search and protocol tests once more with the kernel switched
     off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
@@ -397,6 +398,7 @@ def _sanitizer_runtime(name: str) -> str | None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)       # a whole run of test files on a sanitized build, not one test
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
