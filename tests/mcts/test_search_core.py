@@ -759,3 +759,41 @@ def test_alpha_beta_leaves_search_and_stop():
     stop = StopSignal()
     stop.set()
     assert agent.search(game.new_state(), Limits(infinite=True), stop).move in game.new_state().legal_moves()
+
+
+class Verdict:
+    """An oracle's answer, as the endgame tables' probe gives it."""
+
+    def __init__(self, result: float, plies: int):
+        self.result, self.plies = result, plies
+
+
+class SmallPilesOracle:
+    """Take-away's exact results where three stones or fewer are left (an endgame table)."""
+
+    def probe(self, state):
+        if state.winner is not None or state.stones > 3:
+            return None
+        mover_wins = wins_for_mover(state.stones)
+        return Verdict(1.0 if mover_wins == (state.to_move == 0) else 0.0, state.stones)
+
+
+def test_a_reused_root_the_oracle_proved_is_searched_and_plays_its_proof():
+    """Tree reuse onto a node whose proof came from the oracle when it was expanded (its moves
+    never listed): the search lists them and plays the win, instead of ending at once with no
+    move (which played a random one: an International ending was drawn that way)."""
+    game = TakeAway(8)
+    search = new_search(game, Settings(seed=1), [1], random.Random(1), SmallPilesOracle())
+    state = game.new_state()
+    search.set_root(state)
+    search.run([20])
+    root = search.dump(10 ** 6)
+    path = next([a["move"], b["move"]] for a in root["children"] for b in a["children"]
+                if b["proven"] is not None and b["untried"] == -1)       # proven at expansion, never listed
+    for move in path:
+        state.play(move)
+    assert search.set_root(state, path)                                # the subtree is kept
+    search.run([50])
+    report = search.result()
+    assert report.move in state.legal_moves() and report.iterations > 0
+    assert search.dump(1)["untried"] >= 0                              # the root's moves are listed now

@@ -270,7 +270,10 @@ int tree_iterate(Tree *t)
         return -1;
     for (;;) {
         Node *n = &t->nodes[node];
-        if (n->proven != PROVEN_NONE && (depth > 0 || n->n_open == n->n_moves)) {
+        /* a proven node ends the descent, but the root is searched until every move was tried
+         * (a root proven before its moves were listed, an oracle's verdict kept by tree reuse,
+         * lists them first: the move to play is one of them) */
+        if (n->proven != PROVEN_NONE && (depth > 0 || (n->listed && n->n_open == n->n_moves))) {
             result = for_mover(proven_value(n->proven), n->mover);
             break;
         }
