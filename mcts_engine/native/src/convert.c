@@ -112,34 +112,35 @@ enum { RAW_OWN, RAW_OPP, RAW_KINGS, RAW_TURN, RAW_PLY, RAW_PROGRESS, RAW_CAPTURE
 int read_state(const Rules *r, PyObject *raw, StateIn *s)
 {
     int64_t turn;
+    PosFields *f = &s->pos;
     memset(s, 0, sizeof(*s));
     if (!PyTuple_Check(raw) || PyTuple_GET_SIZE(raw) != RAW_SIZE) {
         PyErr_SetString(PyExc_TypeError, "a draughts position is DraughtsState.raw(): a tuple of 10 items");
         return -1;
     }
     PyObject **item = &PyTuple_GET_ITEM(raw, 0);
-    if (to_u128(item[RAW_OWN], &s->own) < 0 || to_u128(item[RAW_OPP], &s->opp) < 0
-        || to_u128(item[RAW_KINGS], &s->kings) < 0 || to_i64(item[RAW_TURN], &turn) < 0
-        || to_i64(item[RAW_PLY], &s->ply) < 0 || to_i64(item[RAW_PROGRESS], &s->progress_ply) < 0
-        || to_i64(item[RAW_CAPTURE], &s->capture_ply) < 0)
+    if (to_u128(item[RAW_OWN], &f->own) < 0 || to_u128(item[RAW_OPP], &f->opp) < 0
+        || to_u128(item[RAW_KINGS], &f->kings) < 0 || to_i64(item[RAW_TURN], &turn) < 0
+        || to_i64(item[RAW_PLY], &f->ply) < 0 || to_i64(item[RAW_PROGRESS], &f->progress_ply) < 0
+        || to_i64(item[RAW_CAPTURE], &f->capture_ply) < 0)
         return -1;
     if (turn != 0 && turn != 1) {
         PyErr_SetString(PyExc_ValueError, "the position's turn must be 0 or 1");
         return -1;
     }
-    s->turn = (int)turn;
-    s->drawn = PyObject_IsTrue(item[RAW_DRAWN]);
-    if (s->drawn < 0)
+    f->turn = (int)turn;
+    f->drawn = PyObject_IsTrue(item[RAW_DRAWN]);
+    if (f->drawn < 0)
         return -1;
     PyObject *runs = item[RAW_RUNS];
     if (!PyTuple_Check(runs) || PyTuple_GET_SIZE(runs) != 4) {
         PyErr_SetString(PyExc_ValueError, "the position's runs must be a tuple of four ints");
         return -1;
     }
-    if (to_u128(PyTuple_GET_ITEM(runs, 0), &s->run_sq[0]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 1), &s->run_n[0]) < 0
-        || to_u128(PyTuple_GET_ITEM(runs, 2), &s->run_sq[1]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 3), &s->run_n[1]) < 0)
+    if (to_u128(PyTuple_GET_ITEM(runs, 0), &f->run_sq[0]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 1), &f->run_n[0]) < 0
+        || to_u128(PyTuple_GET_ITEM(runs, 2), &f->run_sq[1]) < 0 || to_i64(PyTuple_GET_ITEM(runs, 3), &f->run_n[1]) < 0)
         return -1;
-    RawArgs a = {s->own, s->opp, s->kings, s->run_sq[0] | s->run_sq[1], s->turn};
+    RawArgs a = {f->own, f->opp, f->kings, f->run_sq[0] | f->run_sq[1], f->turn};
     if (!masks_fit(r, &a))
         return -1;
     if (!PyTuple_Check(item[RAW_HISTORY])) {
@@ -151,7 +152,7 @@ int read_state(const Rules *r, PyObject *raw, StateIn *s)
 }
 
 /* One key (turn, own, opp, kings) of the history tuple. */
-static int read_key(PyObject *key, int *turn, u128 *own, u128 *opp, u128 *kings)
+static int read_key(PyObject *key, KernelKey *k)
 {
     if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 4) {
         PyErr_SetString(PyExc_ValueError, "state.history: a key is (turn, own, opp, kings)");
@@ -160,14 +161,15 @@ static int read_key(PyObject *key, int *turn, u128 *own, u128 *opp, u128 *kings)
     long t = PyLong_AsLong(PyTuple_GET_ITEM(key, 0));
     if (t == -1 && PyErr_Occurred())
         return -1;
-    *turn = (int)t;
-    return to_u128(PyTuple_GET_ITEM(key, 1), own) < 0 || to_u128(PyTuple_GET_ITEM(key, 2), opp) < 0
-                   || to_u128(PyTuple_GET_ITEM(key, 3), kings) < 0 ? -1 : 0;
+    k->turn = (int)t;
+    return to_u128(PyTuple_GET_ITEM(key, 1), &k->own) < 0 || to_u128(PyTuple_GET_ITEM(key, 2), &k->opp) < 0
+                   || to_u128(PyTuple_GET_ITEM(key, 3), &k->kings) < 0 ? -1 : 0;
 }
 
-static PyObject *key_tuple(int turn, u128 own, u128 opp, u128 kings)
+static PyObject *key_tuple(const KernelKey *k)
 {
-    PyObject *t = PyTuple_New(4), *items[4] = {PyLong_FromLong(turn), from_u128(own), from_u128(opp), from_u128(kings)};
+    PyObject *t = PyTuple_New(4);
+    PyObject *items[4] = {PyLong_FromLong(k->turn), from_u128(k->own), from_u128(k->opp), from_u128(k->kings)};
     if (!t || !items[0] || !items[1] || !items[2] || !items[3]) {
         Py_XDECREF(t);
         for (int i = 0; i < 4; i++)
@@ -196,65 +198,59 @@ static PyObject *history_tuple(const StateIn *in, size_t old_hist, PyObject *new
     return hist;
 }
 
-/* A position as DraughtsState.raw() gives it. */
-static PyObject *raw_tuple(const StateIn *in, u128 own, u128 opp, u128 kings, int turn, int64_t ply, int64_t progress,
-                           int64_t capture, int drawn, const u128 run_sq[2], const int64_t run_n[2], size_t old_hist,
-                           PyObject *new_keys)
+/* A position's fields as DraughtsState.raw() gives them, with its history. */
+static PyObject *raw_tuple(const StateIn *in, const PosFields *f, size_t old_hist, PyObject *new_keys)
 {
     PyObject *hist = history_tuple(in, old_hist, new_keys);
     if (!hist)
         return NULL;
-    return Py_BuildValue("(NNNiLLLO(NLNL)N)", from_u128(own), from_u128(opp), from_u128(kings), turn, (long long)ply,
-                         (long long)progress, (long long)capture, drawn ? Py_True : Py_False, from_u128(run_sq[0]),
-                         (long long)run_n[0], from_u128(run_sq[1]), (long long)run_n[1], hist);
+    return Py_BuildValue("(NNNiLLLO(NLNL)N)", from_u128(f->own), from_u128(f->opp), from_u128(f->kings), f->turn,
+                         (long long)f->ply, (long long)f->progress_ply, (long long)f->capture_ply,
+                         f->drawn ? Py_True : Py_False, from_u128(f->run_sq[0]), (long long)f->run_n[0],
+                         from_u128(f->run_sq[1]), (long long)f->run_n[1], hist);
 }
 
-#define STATE_OPS(W, BB)                                                                                   \
-    int load_##W(const StateIn *in, Pos##W *p)                                                      \
-    {                                                                                                      \
-        memset(p, 0, sizeof(*p));                                                                          \
-        p->own = (BB)in->own; p->opp = (BB)in->opp; p->kings = (BB)in->kings; p->turn = in->turn;          \
-        p->ply = in->ply; p->progress_ply = in->progress_ply; p->capture_ply = in->capture_ply;            \
-        p->drawn = in->drawn;                                                                              \
-        p->run_sq[0] = (BB)in->run_sq[0]; p->run_sq[1] = (BB)in->run_sq[1];                                \
-        p->run_n[0] = in->run_n[0]; p->run_n[1] = in->run_n[1];                                            \
-        Py_ssize_t n = PyTuple_GET_SIZE(in->history);                                                      \
-        if (n) {                                                                                           \
-            p->hist = malloc((size_t)n * sizeof(Key##W));                                                  \
-            if (!p->hist) { PyErr_NoMemory(); return -1; }                                                 \
-            p->cap_hist = (size_t)n;                                                                       \
-        }                                                                                                  \
-        for (Py_ssize_t i = 0; i < n; i++) {                                                               \
-            u128 a, b, c; int t;                                                                           \
-            if (read_key(PyTuple_GET_ITEM(in->history, i), &t, &a, &b, &c) < 0) {                          \
-                free(p->hist); p->hist = NULL; return -1;                                                  \
-            }                                                                                              \
-            p->hist[i].turn = t; p->hist[i].own = (BB)a; p->hist[i].opp = (BB)b; p->hist[i].kings = (BB)c; \
-        }                                                                                                  \
-        p->n_hist = p->n_kept = (size_t)n;                                                                 \
-        return 0;                                                                                          \
-    }                                                                                                      \
-    PyObject *raw_##W(const StateIn *in, const Pos##W *p)                                                 \
-    {                                                                                                      \
-        size_t kept = in ? p->n_kept : 0;                                                                  \
-        PyObject *keys = PyList_New(0);                                                                    \
-        if (!keys) return NULL;                                                                            \
-        for (size_t i = kept; i < p->n_hist; i++) {                                                        \
-            PyObject *key = key_tuple(p->hist[i].turn, p->hist[i].own, p->hist[i].opp, p->hist[i].kings); \
-            if (!key || PyList_Append(keys, key) < 0) { Py_XDECREF(key); Py_DECREF(keys); return NULL; }   \
-            Py_DECREF(key);                                                                                \
-        }                                                                                                  \
-        u128 sq[2] = {p->run_sq[0], p->run_sq[1]};                                                         \
-        PyObject *raw = raw_tuple(in, p->own, p->opp, p->kings, p->turn, p->ply, p->progress_ply,          \
-                                  p->capture_ply, p->drawn, sq, p->run_n, kept, keys);                     \
-        Py_DECREF(keys);                                                                                   \
-        return raw;                                                                                        \
+int load_pos(const KernelWord *w, const StateIn *in, void *pos)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(in->history);
+    if (w->pos_make(pos, &in->pos, (size_t)n) < 0) {
+        PyErr_NoMemory();
+        return -1;
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        KernelKey k;
+        if (read_key(PyTuple_GET_ITEM(in->history, i), &k) < 0) {
+            w->pos_free(pos);
+            return -1;
+        }
+        w->pos_set_key(pos, (size_t)i, &k);
+    }
+    return 0;
+}
 
-STATE_OPS(64, u64)
-STATE_OPS(128, u128)
-
-
+PyObject *raw_pos(const KernelWord *w, const StateIn *in, const void *pos)
+{
+    PosFields f;
+    size_t n_hist, n_kept;
+    w->pos_get(pos, &f, &n_hist, &n_kept);
+    size_t kept = in ? n_kept : 0;
+    PyObject *keys = PyList_New(0);
+    if (!keys)
+        return NULL;
+    for (size_t i = kept; i < n_hist; i++) {
+        KernelKey k = w->pos_key(pos, i);
+        PyObject *key = key_tuple(&k);
+        if (!key || PyList_Append(keys, key) < 0) {
+            Py_XDECREF(key);
+            Py_DECREF(keys);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    PyObject *raw = raw_tuple(in, &f, kept, keys);
+    Py_DECREF(keys);
+    return raw;
+}
 
 int intern_names(void)
 {

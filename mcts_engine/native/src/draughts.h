@@ -90,48 +90,79 @@ typedef struct {
  * then from, to and crowned as square numbers in b[SLOT_FROM], b[SLOT_TO], b[SLOT_CROWNED]. */
 enum { SLOT_FROM = 16, SLOT_TO = 17, SLOT_CROWNED = 18 };
 
-/* The generator instantiated for each word (draughts_impl.h). */
-#define DECLARE_KERNEL(SUFFIX, BB)                                                             \
-    typedef struct { BB frm, to, cap; int crowned; } Move##SUFFIX;                             \
-    typedef struct { BB own, opp, kings; int turn; } Key##SUFFIX;                              \
-    typedef struct {                                                                           \
-        BB own, opp, kings; int turn;                                                          \
-        int64_t ply, progress_ply, capture_ply;                                                \
-        int drawn;                                                                             \
-        BB run_sq[2]; int64_t run_n[2];                                                        \
-        Key##SUFFIX *hist; size_t n_hist, cap_hist;                                            \
-        size_t n_kept; /* the first keys, still those the position came with */               \
-    } Pos##SUFFIX;                                                                             \
-    typedef struct {                                                                           \
-        Move##SUFFIX *moves; size_t n, cap;                                                    \
-        /* capture sequences before the choice rule */                                         \
-        Move##SUFFIX *seqs; int *seq_len, *seq_first_king; size_t n_seqs, cap_seqs;            \
-        int oom;                                                                               \
-    } Scratch##SUFFIX;                                                                         \
-    int legal_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen,          \
-                       Scratch##SUFFIX *s);                                                    \
-    BB jumpers_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, int turn);                   \
-    int64_t perft_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, int turn, int depth,      \
-                           Scratch##SUFFIX *scratch, int *oom);                                \
-    void play_##SUFFIX(const Rules *r, Pos##SUFFIX *p, const Move##SUFFIX *m, int *oom);       \
-    double outcome_##SUFFIX(const Rules *r, const Pos##SUFFIX *p); /* -1: the game runs */     \
-    double evaluate_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, int turn);              \
-    int endgame_limit_##SUFFIX(const Rules *r, BB own, BB opp, BB kings); /* -1: none */       \
-    int endgame_drawn_##SUFFIX(const Rules *r, const Pos##SUFFIX *p);                          \
-    BB frozen_##SUFFIX(const Rules *r, const Pos##SUFFIX *p);                                  \
-    int random_move_##SUFFIX(const Rules *r, const Pos##SUFFIX *p, Rand *rand, Scratch##SUFFIX *s,\
-                             Move##SUFFIX *out);                                               \
-    double playout_##SUFFIX(const Rules *r, Pos##SUFFIX *p, int64_t max_plies, Rand *rand,     \
-                            Scratch##SUFFIX *s, Move##SUFFIX *record, int *turns,              \
-                            size_t record_cap, size_t *n_record, int *oom, const Halt *halt);  \
-    int64_t table_index_##SUFFIX(const Rules *r, BB own, BB opp, BB kings, const int classes[4]); \
-    void scratch_free_##SUFFIX(Scratch##SUFFIX *s);                                            \
-    int table_probe_##SUFFIX(const Rules *r, const Tables *tables, const Pos##SUFFIX *p,        \
-                             double *result, int *plies);                                       \
-    double quiesce_##SUFFIX(const Rules *r, const Tables *tables, Pos##SUFFIX *p,               \
-                            Scratch##SUFFIX *s);
+/* --- the kernel's word -----------------------------------------------------------------------
+ * The generator and game loop (draughts_impl.h) are compiled once for each board word:
+ * draughts64.c (8x8 and 10x10 dark-square boards) and draughts128.c (Canadian 12x12, the boards
+ * played on every square).  Each exports one table of its operations, KERNEL_WORD_64 and
+ * KERNEL_WORD_128, whose signatures are the same for both words: masks as u128 (the 64-bit word
+ * reads their low half), moves as KernelMove, positions and scratch buffers as `void *` of the
+ * word's pos_size and scratch_size (at most KERNEL_POS_BYTES and KERNEL_SCRATCH_BYTES: PosBuf
+ * and ScratchBuf hold either word's).  A DraughtsKernel picks its table once, when it is made
+ * (kernel.c, Kernel_init); nothing else chooses between the words. */
 
-DECLARE_KERNEL(64, u64)
-DECLARE_KERNEL(128, u128)
+/* A move: the origin, destination and captured squares as masks, and whether it crowns. */
+typedef struct { u128 frm, to, cap; int crowned; } KernelMove;
+
+/* A key of a position's repetition history: the position before the move made at it. */
+typedef struct { u128 own, opp, kings; int turn; } KernelKey;
+
+/* A position's fields, its repetition history aside (DraughtsState.raw()'s first nine items). */
+typedef struct {
+    u128 own, opp, kings;
+    int turn, drawn;
+    int64_t ply, progress_ply, capture_ply;
+    u128 run_sq[2];              /* the Frisian king runs: each player's king square and its count */
+    int64_t run_n[2];
+} PosFields;
+
+#define KERNEL_POS_BYTES 256
+#define KERNEL_SCRATCH_BYTES 128
+typedef union { unsigned char bytes[KERNEL_POS_BYTES]; u128 align_word; void *align_ptr; } PosBuf;
+typedef union { unsigned char bytes[KERNEL_SCRATCH_BYTES]; u128 align_word; void *align_ptr; } ScratchBuf;
+
+typedef struct KernelWord {
+    int bits;                           /* 64 or 128 */
+    size_t pos_size, scratch_size;
+    /* raw positions (draw rules ignored); a scratch buffer starts zeroed, scratch_free empties it */
+    int (*legal)(const Rules *r, u128 own, u128 opp, u128 kings, int turn, u128 frozen, void *scratch); /* -1: no memory */
+    KernelMove (*move_at)(const void *scratch, size_t i);      /* the i-th move legal listed */
+    u128 (*jumpers)(const Rules *r, u128 own, u128 opp, u128 kings, int turn);
+    int64_t (*perft)(const Rules *r, u128 own, u128 opp, u128 kings, int turn, int depth, int *oom);
+    double (*evaluate)(const Rules *r, u128 own, u128 opp, u128 kings, int turn);
+    int (*endgame_limit)(const Rules *r, u128 own, u128 opp, u128 kings);                    /* -1: none */
+    int64_t (*table_index)(const Rules *r, u128 own, u128 opp, u128 kings, const int classes[4]); /* -1 */
+    void (*scratch_free)(void *scratch);
+    /* positions: pos_make fills the fields and room for n_hist keys (set by pos_set_key; -1: no
+     * memory), pos_free releases the history */
+    int (*pos_make)(void *pos, const PosFields *f, size_t n_hist);
+    void (*pos_set_key)(void *pos, size_t i, const KernelKey *k);
+    void (*pos_get)(const void *pos, PosFields *f, size_t *n_hist, size_t *n_kept);  /* n_kept: keys it came with */
+    KernelKey (*pos_key)(const void *pos, size_t i);
+    void (*pos_free)(void *pos);
+    double (*outcome)(const Rules *r, const void *pos);      /* the first player's result; -1: the game runs */
+    /* the first player's value after alpha-beta over the pending captures; -1 where the game scores otherwise */
+    double (*quiesce)(const Rules *r, const Tables *tables, void *pos, void *scratch);
+    /* DraughtsState.random_move: 1 with the move, 0 none, -1 failed (no memory, or the Rand) */
+    int (*random_move)(const Rules *r, const void *pos, Rand *rand, void *scratch, KernelMove *out);
+    void (*play)(const Rules *r, void *pos, const KernelMove *m, int *oom);
+    /* DraughtsState.playout: the result, -1 cut off at max_plies, -2 failed, -3 the record (when
+     * not NULL) is full at record_cap: the caller grows it and calls again */
+    double (*playout)(const Rules *r, void *pos, int64_t max_plies, Rand *rand, void *scratch, KernelMove *record,
+                      int *turns, size_t record_cap, size_t *n_record, int *oom);
+    /* `count` seeded playouts from a position (left as it is), no Python: wins, draws, losses of
+     * the first player and plies into out[4]; -1 out of memory */
+    int (*playouts)(const Rules *r, const void *start, long count, u64 seed, int64_t out[4]);
+    /* the C game interface (game.h): an instance for one searcher; open -1 out of memory */
+    int (*game_open)(GameIface *g, const Rules *r, const Tables *tables);
+    void (*game_close)(GameIface *g);
+} KernelWord;
+
+/* A draughts game instance's data (GameIface.ctx) begins with this: its rules and its word. */
+typedef struct {
+    const Rules *rules;
+    const KernelWord *word;
+} KernelGame;
+
+extern const KernelWord *const KERNEL_WORD_64, *const KERNEL_WORD_128;
 
 #endif

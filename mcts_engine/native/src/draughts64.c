@@ -1,8 +1,9 @@
 /* The draughts kernel on one 64-bit word: 8x8 and 10x10 dark-square boards. */
-#include "search.h"
+#include "draughts.h"
 
-#define BB u64
-#define SUFFIX 64
+typedef u64 BB;
 static inline int POPCNT(u64 x) { return __builtin_popcountll(x); }
 static inline int CTZ(u64 x) { return __builtin_ctzll(x); }
 #include "draughts_impl.h"
+
+const KernelWord *const KERNEL_WORD_64 = &THIS_WORD;

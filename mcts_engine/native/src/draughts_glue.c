@@ -1,16 +1,15 @@
 /* The draughts kernel's glue: how the search object makes a game instance of a DraughtsKernel
  * for each searcher, and reads positions (DraughtsState.raw()) and moves (the Python rules'
- * (from, to, captured, crowned) tuples) into the native forms of game.h and back.  A kernel
- * names the glue of its word when it is made (kernel.c): the one place the word is chosen. */
+ * (from, to, captured, crowned) tuples) into the native forms of game.h and back.  One glue
+ * serves both words: an instance is made by the kernel's word (chosen in kernel.c) and names
+ * it in its data (KernelGame). */
 #include "glue.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const Rules *rules_of(PyObject *kernel) { return &((KernelObject *)kernel)->rules; }
-
-/* The Rules of a game instance: its data begins with them (draughts_impl.h, GameCtx). */
-static const Rules *instance_rules(const GameIface *g) { return *(const Rules *const *)g->ctx; }
+/* The rules and word of a game instance: its data begins with them (draughts_impl.h, GameCtx). */
+static const KernelGame *instance(const GameIface *g) { return (const KernelGame *)g->ctx; }
 
 static int lowest_bit(u128 x)
 {
@@ -20,45 +19,39 @@ static int lowest_bit(u128 x)
     return i;
 }
 
-/* Every glue function but the position's conversion is the same for both words. */
-#define GLUE(W)                                                                                            \
-    static int open_##W(PyObject *rules, const GameArgs *a, GameIface *g)                                  \
-    {                                                                                                      \
-        if (draughts_game_open_##W(g, rules_of(rules), a->tables) < 0) {                                   \
-            PyErr_NoMemory();                                                                              \
-            return -1;                                                                                     \
-        }                                                                                                  \
-        return 0;                                                                                          \
-    }                                                                                                      \
-    static void close_##W(GameIface *g) { draughts_game_close_##W(g); }                                    \
-    static int pos_load_##W(GameIface *g, PyObject *raw, void *pos)                                        \
-    {                                                                                                      \
-        const Rules *r = instance_rules(g);                                                    \
-        StateIn in;                                                                                        \
-        if (read_state(r, raw, &in) < 0)                                                                   \
-            return -1;                                                                                     \
-        Pos##W p;                                                                                          \
-        int ok = load_##W(&in, &p);                                                                        \
-        Py_DECREF(in.history);                                                                             \
-        if (ok < 0)                                                                                        \
-            return -1;                                                                                     \
-        g->ops->pos_free(g, pos);                                                                          \
-        memcpy(pos, &p, sizeof(p));                                                                        \
-        return 0;                                                                                          \
-    }                                                                                                      \
-    static PyObject *pos_raw_##W(GameIface *g, const void *pos)                                            \
-    {                                                                                                      \
-        (void)g;                                                                                           \
-        return raw_##W(NULL, (const Pos##W *)pos);                                                         \
-    }                                                                                                      \
-    const GameGlue DRAUGHTS_GLUE_##W = {                                                                   \
-        .open = open_##W, .close = close_##W, .pos_load = pos_load_##W, .pos_raw = pos_raw_##W,            \
-        .move_in = move_in, .move_out = move_out,                                                          \
-    };
+static int open_game(PyObject *rules, const GameArgs *a, GameIface *g)
+{
+    KernelObject *k = (KernelObject *)rules;
+    if (k->word->game_open(g, &k->rules, a->tables) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void close_game(GameIface *g) { instance(g)->word->game_close(g); }
+
+static int pos_load(GameIface *g, PyObject *raw, void *pos)
+{
+    const KernelGame *game = instance(g);
+    StateIn in;
+    if (read_state(game->rules, raw, &in) < 0)
+        return -1;
+    PosBuf p;
+    int ok = load_pos(game->word, &in, &p);
+    Py_DECREF(in.history);
+    if (ok < 0)
+        return -1;
+    g->ops->pos_free(g, pos);
+    memcpy(pos, &p, game->word->pos_size);
+    return 0;
+}
+
+static PyObject *pos_raw(GameIface *g, const void *pos) { return raw_pos(instance(g)->word, NULL, pos); }
 
 static int move_in(GameIface *g, PyObject *move, MoveSlot *slot)
 {
-    const Rules *r = instance_rules(g);
+    const Rules *r = instance(g)->rules;
     u128 frm, to, cap;
     int crowned;
     if (parse_move(move, &frm, &to, &cap, &crowned) < 0)
@@ -83,5 +76,7 @@ static PyObject *move_out(GameIface *g, const MoveSlot *m)
                       m->b[SLOT_CROWNED]);
 }
 
-GLUE(64)
-GLUE(128)
+const GameGlue DRAUGHTS_GLUE = {
+    .open = open_game, .close = close_game, .pos_load = pos_load, .pos_raw = pos_raw,
+    .move_in = move_in, .move_out = move_out,
+};

@@ -1,22 +1,53 @@
 /* The draughts move generator and game loop for one board word.
  *
- * Included once by draughts64.c (BB = u64, SUFFIX = 64) and once by draughts128.c
- * (BB = u128, SUFFIX = 128), each of which defines POPCNT and CTZ for its word first.
- * Each function follows its Python reference in rules/draughts/ (generator.py and
- * state.py) loop for loop, so both list the same moves in the same order and a playout
- * fed the same random numbers plays the same game; tests/test_native_draughts.py checks it.
+ * Included once by draughts64.c (BB = u64) and once by draughts128.c (BB = u128), each of
+ * which defines POPCNT and CTZ for its word first; everything here is static to that file but
+ * the word's table, THIS_WORD (the KernelWord of draughts.h), which the file exports by its
+ * name (KERNEL_WORD_64, KERNEL_WORD_128).  Each function follows its Python reference in
+ * rules/draughts/ (generator.py and state.py) loop for loop, so both list the same moves in
+ * the same order and a playout fed the same random numbers plays the same game;
+ * tests/native/test_native_draughts.py checks it.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define FN(name) CAT(CAT(name, _), SUFFIX)
-#define MOVE CAT(Move, SUFFIX)
-#define POS CAT(Pos, SUFFIX)
-#define KEY CAT(Key, SUFFIX)
-#define SCRATCH CAT(Scratch, SUFFIX)
+#include "draughts.h"
+
+/* A move, a repetition key, a position (its counters, Frisian runs and repetition history)
+ * and the move lists' scratch buffers, on this word. */
+typedef struct { BB frm, to, cap; int crowned; } Move;
+typedef struct { BB own, opp, kings; int turn; } Key;
+typedef struct {
+    BB own, opp, kings; int turn;
+    int64_t ply, progress_ply, capture_ply;
+    int drawn;
+    BB run_sq[2]; int64_t run_n[2];
+    Key *hist; size_t n_hist, cap_hist;
+    size_t n_kept;            /* the first keys, still those the position came with */
+} Pos;
+typedef struct {
+    Move *moves; size_t n, cap;
+    Move *seqs; int *seq_len, *seq_first_king; size_t n_seqs, cap_seqs;   /* capture sequences before the choice rule */
+    int oom;
+} Scratch;
+
+_Static_assert(sizeof(Pos) <= KERNEL_POS_BYTES && _Alignof(Pos) <= _Alignof(PosBuf), "a Pos fits a PosBuf");
+_Static_assert(sizeof(Scratch) <= KERNEL_SCRATCH_BYTES && _Alignof(Scratch) <= _Alignof(ScratchBuf),
+               "a Scratch fits a ScratchBuf");
+
+/* A move in the 128-bit form the code serving both words reads (KernelMove), and back. */
+static inline KernelMove wide_move(const Move *m)
+{
+    KernelMove w = {m->frm, m->to, m->cap, m->crowned};
+    return w;
+}
+
+static inline Move narrow_move(const KernelMove *w)
+{
+    Move m = {(BB)w->frm, (BB)w->to, (BB)w->cap, w->crowned};
+    return m;
+}
 
 static inline BB SH(BB x, int d) { return d >= 0 ? x << d : x >> -d; }
 static inline BB LOWBIT(BB x) { return x & (~x + 1); }
@@ -175,7 +206,7 @@ static void scan(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, 
     o->jumpers = jumpers;
 }
 
-BB FN(jumpers)(const Rules *r, BB own, BB opp, BB kings, int turn)
+static BB jumpers(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
     ScanOut o;
     scan(r, own, opp, kings, turn, 0, &o);
@@ -200,13 +231,13 @@ static int grow(void **buf, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
-static inline int push_move(SCRATCH *s, BB frm, BB to, BB cap, int crowned)
+static inline int push_move(Scratch *s, BB frm, BB to, BB cap, int crowned)
 {
-    if (s->n == s->cap && !grow((void **)&s->moves, &s->cap, s->n + 1, sizeof(MOVE))) {
+    if (s->n == s->cap && !grow((void **)&s->moves, &s->cap, s->n + 1, sizeof(Move))) {
         s->oom = 1;
         return 0;
     }
-    MOVE *m = &s->moves[s->n++];
+    Move *m = &s->moves[s->n++];
     m->frm = frm;
     m->to = to;
     m->cap = cap;
@@ -214,12 +245,12 @@ static inline int push_move(SCRATCH *s, BB frm, BB to, BB cap, int crowned)
     return 1;
 }
 
-static int push_seq(SCRATCH *s, BB frm, BB to, BB cap, int crowned, int len, int first_king)
+static int push_seq(Scratch *s, BB frm, BB to, BB cap, int crowned, int len, int first_king)
 {
     if (s->n_seqs == s->cap_seqs) {
         size_t cap = s->cap_seqs, need = s->n_seqs + 1;
         size_t c1 = cap, c2 = cap;
-        if (!grow((void **)&s->seqs, &cap, need, sizeof(MOVE))
+        if (!grow((void **)&s->seqs, &cap, need, sizeof(Move))
             || !grow((void **)&s->seq_len, &c1, need, sizeof(int))
             || !grow((void **)&s->seq_first_king, &c2, need, sizeof(int))) {
             s->oom = 1;
@@ -237,7 +268,7 @@ static int push_seq(SCRATCH *s, BB frm, BB to, BB cap, int crowned, int len, int
     return 1;
 }
 
-void FN(scratch_free)(SCRATCH *s)
+static void scratch_free(Scratch *s)
 {
     free(s->moves);
     free(s->seqs);
@@ -254,7 +285,7 @@ typedef struct {
     const Rules *r;
     BB kings, frm, promo, points;
     int turn;
-    SCRATCH *s;
+    Scratch *s;
 } SeqCtx;
 
 static int extend_flying(SeqCtx *c, BB sq, int crowned, BB captured, int ncap, int fk, int last, BB occupied,
@@ -354,7 +385,7 @@ static int extend(SeqCtx *c, BB sq, int king, int crowned, BB captured, int ncap
     return found;
 }
 
-static void sequences(const Rules *r, BB own, BB opp, BB kings, int turn, BB starters, SCRATCH *s)
+static void sequences(const Rules *r, BB own, BB opp, BB kings, int turn, BB starters, Scratch *s)
 {
     SeqCtx c = {r, kings, 0, (BB)r->promo[turn], (BB)r->points, turn, s};
     BB occupied = own | opp;
@@ -368,9 +399,9 @@ static void sequences(const Rules *r, BB own, BB opp, BB kings, int turn, BB sta
 }
 
 /* The lexicographic key of the choice rule (MoveGenerator._choice_key), packed in one int. */
-static int64_t choice_key(const Rules *r, const SCRATCH *s, size_t i, BB kings)
+static int64_t choice_key(const Rules *r, const Scratch *s, size_t i, BB kings)
 {
-    const MOVE *m = &s->seqs[i];
+    const Move *m = &s->seqs[i];
     int64_t len = s->seq_len[i], nk = POPCNT(m->cap & kings), kf = (m->frm & kings) != 0;
     switch (r->choice) {
     case CHOICE_MAX:
@@ -389,7 +420,7 @@ static int64_t choice_key(const Rules *r, const SCRATCH *s, size_t i, BB kings)
 }
 
 /* The choice rule, then FMJD-equal sequences merged, first seen first (MoveGenerator.choose). */
-static void choose(const Rules *r, BB kings, SCRATCH *s)
+static void choose(const Rules *r, BB kings, Scratch *s)
 {
     size_t n = s->n_seqs;
     int64_t best = 0;
@@ -405,10 +436,10 @@ static void choose(const Rules *r, BB kings, SCRATCH *s)
     for (size_t i = 0; i < n; i++) {
         if (r->choice != CHOICE_FREE && n > 1 && choice_key(r, s, i, kings) != best)
             continue;
-        const MOVE *q = &s->seqs[i];
+        const Move *q = &s->seqs[i];
         int seen = 0;
         for (size_t j = 0; j < s->n; j++) {
-            const MOVE *m = &s->moves[j];
+            const Move *m = &s->moves[j];
             if (m->frm == q->frm && m->to == q->to && m->cap == q->cap && m->crowned == q->crowned) {
                 seen = 1;
                 break;
@@ -419,7 +450,7 @@ static void choose(const Rules *r, BB kings, SCRATCH *s)
     }
 }
 
-static void steps_from(const Rules *r, const ScanOut *o, BB kings, int turn, SCRATCH *s)
+static void steps_from(const Rules *r, const ScanOut *o, BB kings, int turn, Scratch *s)
 {
     BB promo = (BB)r->promo[turn];
     s->n = 0;
@@ -436,10 +467,10 @@ static void steps_from(const Rules *r, const ScanOut *o, BB kings, int turn, SCR
     }
 }
 
-static MOVE pick_step(const Rules *r, const ScanOut *o, BB kings, int turn, double x)
+static Move pick_step(const Rules *r, const ScanOut *o, BB kings, int turn, double x)
 {
     int k = (int)(x * o->count);
-    MOVE m = {0, 0, 0, 0};
+    Move m = {0, 0, 0, 0};
     for (int i = 0; i < o->nb; i++) {
         const Bucket *b = &o->b[i];
         if (k < b->n) {
@@ -459,13 +490,13 @@ static MOVE pick_step(const Rules *r, const ScanOut *o, BB kings, int turn, doub
 }
 
 /* Captures of a position that has them (`o` from scan), after the choice rule, in s->moves. */
-static void captures_after_scan(const Rules *r, BB own, BB opp, BB kings, int turn, const ScanOut *o, SCRATCH *s)
+static void captures_after_scan(const Rules *r, BB own, BB opp, BB kings, int turn, const ScanOut *o, Scratch *s)
 {
     sequences(r, own, opp, kings, turn, o->jumpers, s);
     choose(r, kings, s);
 }
 
-int FN(legal)(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, SCRATCH *s)
+static int legal(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, Scratch *s)
 {
     ScanOut o;
     s->oom = 0;
@@ -481,7 +512,7 @@ int FN(legal)(const Rules *r, BB own, BB opp, BB kings, int turn, BB frozen, SCR
  * Perft over raw positions (draw rules ignored; where the first king wins, a position with
  * a king has no moves), counting the last ply in bulk.
  * ---------------------------------------------------------------------------------------- */
-static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, SCRATCH *s)
+static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, Scratch *s)
 {
     if (r->goal == GOAL_CROWN && kings)
         return 0;
@@ -498,16 +529,16 @@ static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int
     size_t n = s->n;
     if (depth == 1)
         return (int64_t)n;
-    MOVE local[128];
-    MOVE *moves = n <= 128 ? local : malloc(n * sizeof(MOVE));
+    Move local[128];
+    Move *moves = n <= 128 ? local : malloc(n * sizeof(Move));
     if (!moves) {
         s->oom = 1;
         return -1;
     }
-    memcpy(moves, s->moves, n * sizeof(MOVE));
+    memcpy(moves, s->moves, n * sizeof(Move));
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        const MOVE *m = &moves[i];
+        const Move *m = &moves[i];
         BB k = kings;
         if (k & m->frm)
             k ^= m->frm ^ m->to;
@@ -525,7 +556,7 @@ static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int
     return total;
 }
 
-int64_t FN(perft)(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, SCRATCH *scratch, int *oom)
+static int64_t perft(const Rules *r, BB own, BB opp, BB kings, int turn, int depth, Scratch *scratch, int *oom)
 {
     if (depth <= 0)
         return 1;
@@ -540,7 +571,7 @@ int64_t FN(perft)(const Rules *r, BB own, BB opp, BB kings, int turn, int depth,
  * ---------------------------------------------------------------------------------------- */
 static int smallest(int a, int b) { return a < 0 ? b : (b < 0 ? a : (a < b ? a : b)); }
 
-int FN(endgame_limit)(const Rules *r, BB own, BB opp, BB kings)
+static int endgame_limit(const Rules *r, BB own, BB opp, BB kings)
 {
     if (r->endgame == COUNT_NONE || POPCNT(own | opp) > r->endgame_max)
         return -1;
@@ -603,18 +634,18 @@ int FN(endgame_limit)(const Rules *r, BB own, BB opp, BB kings)
     }
 }
 
-int FN(endgame_drawn)(const Rules *r, const POS *p)
+static int endgame_drawn(const Rules *r, const Pos *p)
 {
     int64_t since = p->ply - p->capture_ply;
     if (since < r->endgame_floor || POPCNT(p->own | p->opp) > r->endgame_max)
         return 0;
-    int limit = FN(endgame_limit)(r, p->own, p->opp, p->kings);
+    int limit = endgame_limit(r, p->own, p->opp, p->kings);
     if (limit < 0 || since < limit)
         return 0;
-    return limit > 0 || !FN(jumpers)(r, p->own, p->opp, p->kings, p->turn);
+    return limit > 0 || !jumpers(r, p->own, p->opp, p->kings, p->turn);
 }
 
-BB FN(frozen)(const Rules *r, const POS *p)
+static BB frozen_square(const Rules *r, const Pos *p)
 {
     if (!r->king_move_limit)
         return 0;
@@ -623,11 +654,11 @@ BB FN(frozen)(const Rules *r, const POS *p)
     return n >= r->king_move_limit && (sq & p->own & p->kings) && (p->own & ~p->kings) ? sq : 0;
 }
 
-static int push_key(POS *p, BB own, BB opp, BB kings, int turn)
+static int push_key(Pos *p, BB own, BB opp, BB kings, int turn)
 {
-    if (p->n_hist == p->cap_hist && !grow((void **)&p->hist, &p->cap_hist, p->n_hist + 1, sizeof(KEY)))
+    if (p->n_hist == p->cap_hist && !grow((void **)&p->hist, &p->cap_hist, p->n_hist + 1, sizeof(Key)))
         return 0;
-    KEY *k = &p->hist[p->n_hist++];
+    Key *k = &p->hist[p->n_hist++];
     k->own = own;
     k->opp = opp;
     k->kings = kings;
@@ -635,7 +666,7 @@ static int push_key(POS *p, BB own, BB opp, BB kings, int turn)
     return 1;
 }
 
-void FN(play)(const Rules *r, POS *p, const MOVE *m, int *oom)
+static void play(const Rules *r, Pos *p, const Move *m, int *oom)
 {
     BB frm = m->frm, to = m->to, cap = m->cap;
     int turn = p->turn;
@@ -667,7 +698,7 @@ void FN(play)(const Rules *r, POS *p, const MOVE *m, int *oom)
                     *oom = 1;
                 size_t seen = 0;
                 for (size_t i = 0; i < p->n_hist; i++) {
-                    const KEY *k = &p->hist[i];
+                    const Key *k = &p->hist[i];
                     seen += k->turn == (turn ^ 1) && k->own == opp && k->opp == own && k->kings == kings;
                 }
                 if (!push_key(p, opp, own, kings, turn ^ 1))
@@ -692,12 +723,12 @@ void FN(play)(const Rules *r, POS *p, const MOVE *m, int *oom)
             }
         }
         if (r->endgame != COUNT_NONE && !p->drawn)
-            p->drawn = FN(endgame_drawn)(r, p);
+            p->drawn = endgame_drawn(r, p);
     }
 }
 
 /* Breakthrough: the player with a king has won (both, from a set-up position: who moved last). */
-static double crowned_winner(const POS *p)
+static double crowned_winner(const Pos *p)
 {
     BB p0 = p->turn == 0 ? p->own : p->opp;
     int first = (p->kings & p0) != 0, second = (p->kings & ~p0) != 0;
@@ -706,12 +737,12 @@ static double crowned_winner(const POS *p)
     return p->turn == 0 ? 0.0 : 1.0;
 }
 
-double FN(outcome)(const Rules *r, const POS *p)
+static double outcome(const Rules *r, const Pos *p)
 {
     if (p->kings && r->goal == GOAL_CROWN)
         return crowned_winner(p);
     ScanOut o;
-    scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
+    scan(r, p->own, p->opp, p->kings, p->turn, frozen_square(r, p), &o);
     if (o.jumpers || o.count)
         return p->drawn ? 0.5 : -1.0;
     return r->stuck_score[p->turn];
@@ -720,13 +751,13 @@ double FN(outcome)(const Rules *r, const POS *p)
 /* ------------------------------------------------------------------------------------------
  * Random moves and playouts (DraughtsState.random_move, _random_playout): one draw a ply.
  * ---------------------------------------------------------------------------------------- */
-int FN(random_move)(const Rules *r, const POS *p, Rand *rand, SCRATCH *s, MOVE *out)
+static int random_move(const Rules *r, const Pos *p, Rand *rand, Scratch *s, Move *out)
 {
     if (p->drawn || (p->kings && r->goal == GOAL_CROWN))
         return 0;
     ScanOut o;
     s->oom = 0;
-    scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
+    scan(r, p->own, p->opp, p->kings, p->turn, frozen_square(r, p), &o);
     if (o.jumpers) {
         captures_after_scan(r, p->own, p->opp, p->kings, p->turn, &o, s);
         if (s->oom || !s->n)
@@ -746,8 +777,8 @@ int FN(random_move)(const Rules *r, const POS *p, Rand *rand, SCRATCH *s, MOVE *
     return 1;
 }
 
-double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATCH *s, MOVE *record, int *turns,
-                   size_t record_cap, size_t *n_record, int *oom, const Halt *halt)
+static double playout(const Rules *r, Pos *p, int64_t max_plies, Rand *rand, Scratch *s, KernelMove *record,
+                      int *turns, size_t record_cap, size_t *n_record, int *oom, const Halt *halt)
 {
     ScanOut o;
     s->oom = 0;
@@ -760,8 +791,8 @@ double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATC
             return 0.5;
         if (r->goal == GOAL_CROWN && p->kings)
             return crowned_winner(p);
-        scan(r, p->own, p->opp, p->kings, p->turn, FN(frozen)(r, p), &o);
-        MOVE m;
+        scan(r, p->own, p->opp, p->kings, p->turn, frozen_square(r, p), &o);
+        Move m;
         if (o.jumpers) {
             captures_after_scan(r, p->own, p->opp, p->kings, p->turn, &o, s);
             if (s->oom) {
@@ -781,15 +812,15 @@ double FN(playout)(const Rules *r, POS *p, int64_t max_plies, Rand *rand, SCRATC
             return r->stuck_score[p->turn];
         }
         if (record) {
-            record[*n_record] = m;
+            record[*n_record] = wide_move(&m);
             turns[*n_record] = p->turn;
             (*n_record)++;
         }
-        FN(play)(r, p, &m, oom);
+        play(r, p, &m, oom);
         if (*oom)
             return -2.0;
     }
-    return FN(outcome)(r, p);
+    return outcome(r, p);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -847,7 +878,7 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
     return total;
 }
 
-double FN(evaluate)(const Rules *r, BB own, BB opp, BB kings, int turn)
+static double evaluate(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
     BB own_men = own & ~kings, opp_men = opp & ~kings;
     int n_own_k = POPCNT(own & kings), n_opp_k = POPCNT(opp & kings);
@@ -904,7 +935,7 @@ static int64_t combination_rank(const Rules *r, BB mask, int k)
     return rank;
 }
 
-int64_t FN(table_index)(const Rules *r, BB own, BB opp, BB kings, const int classes[4])
+static int64_t table_index(const Rules *r, BB own, BB opp, BB kings, const int classes[4])
 {
     BB parts[4] = {own & kings, own & ~kings, opp & kings, opp & ~kings};
     int64_t index = 0;
@@ -919,7 +950,7 @@ int64_t FN(table_index)(const Rules *r, BB own, BB opp, BB kings, const int clas
 
 /* The tables' verdict on a position (TableSet.probe): 1 with the first player's result and
  * the plies to the end, 0 where no table or nothing certain. */
-int FN(table_probe)(const Rules *r, const Tables *tables, const POS *p, double *result, int *plies)
+static int table_probe(const Rules *r, const Tables *tables, const Pos *p, double *result, int *plies)
 {
     if (!tables || POPCNT(p->own | p->opp) > tables->max_pieces)
         return 0;
@@ -935,7 +966,7 @@ int FN(table_probe)(const Rules *r, const Tables *tables, const POS *p, double *
     }
     if (!tr)
         return 0;
-    int64_t index = FN(table_index)(r, p->own, p->opp, p->kings, c);
+    int64_t index = table_index(r, p->own, p->opp, p->kings, c);
     if (index < 0 || index >= tr->size)
         return 0;
     int64_t v = tr->itemsize == 1 ? ((const int8_t *)tr->values)[index]
@@ -960,20 +991,22 @@ int FN(table_probe)(const Rules *r, const Tables *tables, const POS *p, double *
 }
 
 /* ------------------------------------------------------------------------------------------
- * The draughts kernel's implementation of the C game interface (game.h): positions are POS
+ * The draughts kernel's implementation of the C game interface (game.h): positions are Pos
  * structs, moves MoveSlots laid out as SLOT_* (draughts.h).  Only running out of memory fails.
  * ---------------------------------------------------------------------------------------- */
-typedef struct {
-    const Rules *r;                   /* first: the glue reads a game instance's Rules here */
-    const Tables *tables;
-    SCRATCH s;
-} CAT(GameCtx, SUFFIX);
-#define CTX CAT(GameCtx, SUFFIX)
-#define RULES(g) (((const CTX *)(g)->ctx)->r)
+static const KernelWord THIS_WORD;
 
-static inline MOVE slot_move(const MoveSlot *m)
+typedef struct {
+    KernelGame head;                  /* first: the glue reads a game instance's rules and word here */
+    const Tables *tables;
+    Scratch s;
+} GameCtx;
+
+static inline const Rules *ctx_rules(const GameIface *g) { return ((const GameCtx *)g->ctx)->head.rules; }
+
+static inline Move slot_move(const MoveSlot *m)
 {
-    MOVE x;
+    Move x;
     x.frm = (BB)1 << m->b[SLOT_FROM];
     x.to = (BB)1 << m->b[SLOT_TO];
     x.cap = (BB)(((u128)m->w[1] << 64) | m->w[0]);
@@ -981,7 +1014,7 @@ static inline MOVE slot_move(const MoveSlot *m)
     return x;
 }
 
-static inline MoveSlot move_slot(const MOVE *m)
+static inline MoveSlot move_slot(const Move *m)
 {
     MoveSlot slot;
     memset(&slot, 0, sizeof(slot));
@@ -996,23 +1029,23 @@ static inline MoveSlot move_slot(const MOVE *m)
 static int g_pos_init(const GameIface *g, void *pos)
 {
     (void)g;
-    memset(pos, 0, sizeof(POS));
+    memset(pos, 0, sizeof(Pos));
     return GAME_OK;
 }
 
 static void g_pos_free(const GameIface *g, void *pos)
 {
     (void)g;
-    free(((POS *)pos)->hist);
-    ((POS *)pos)->hist = NULL;
+    free(((Pos *)pos)->hist);
+    ((Pos *)pos)->hist = NULL;
 }
 
 static int g_copy(const GameIface *g, void *dst, const void *src)
 {
     (void)g;
-    POS *d = dst;
-    const POS *s = src;
-    KEY *hist = d->hist;
+    Pos *d = dst;
+    const Pos *s = src;
+    Key *hist = d->hist;
     size_t cap = d->cap_hist;
     *d = *s;
     d->hist = hist;
@@ -1021,31 +1054,31 @@ static int g_copy(const GameIface *g, void *dst, const void *src)
         size_t c = d->cap_hist ? d->cap_hist : 64;
         while (c < s->n_hist)
             c *= 2;
-        KEY *h = realloc(d->hist, c * sizeof(KEY));
+        Key *h = realloc(d->hist, c * sizeof(Key));
         if (!h)
             return GAME_ERROR;
         d->hist = h;
         d->cap_hist = c;
     }
     if (s->n_hist)
-        memcpy(d->hist, s->hist, s->n_hist * sizeof(KEY));
+        memcpy(d->hist, s->hist, s->n_hist * sizeof(Key));
     return GAME_OK;
 }
 
 static int g_to_move(const GameIface *g, const void *pos, int *player)
 {
     (void)g;
-    *player = ((const POS *)pos)->turn;
+    *player = ((const Pos *)pos)->turn;
     return GAME_OK;
 }
 
 static int g_legal(const GameIface *g, void *pos, MoveBuf *out)
 {
-    CTX *c = g->ctx;
-    POS *p = pos;
-    if (p->drawn || (p->kings && c->r->goal == GOAL_CROWN))
+    GameCtx *c = g->ctx;
+    Pos *p = pos;
+    if (p->drawn || (p->kings && c->head.rules->goal == GOAL_CROWN))
         return GAME_OK;
-    if (FN(legal)(c->r, p->own, p->opp, p->kings, p->turn, FN(frozen)(c->r, p), &c->s) < 0)
+    if (legal(c->head.rules, p->own, p->opp, p->kings, p->turn, frozen_square(c->head.rules, p), &c->s) < 0)
         return GAME_ERROR;
     for (size_t i = 0; i < c->s.n; i++) {
         MoveSlot slot = move_slot(&c->s.moves[i]);
@@ -1057,31 +1090,31 @@ static int g_legal(const GameIface *g, void *pos, MoveBuf *out)
 
 static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
 {
-    MOVE x = slot_move(m);
+    Move x = slot_move(m);
     int oom = 0;
-    FN(play)(RULES(g), pos, &x, &oom);
+    play(ctx_rules(g), pos, &x, &oom);
     return oom ? GAME_ERROR : GAME_OK;
 }
 
 static int g_outcome(const GameIface *g, void *pos, double *result)
 {
-    *result = FN(outcome)(RULES(g), pos);
+    *result = outcome(ctx_rules(g), pos);
     return *result < 0.0 ? GAME_RUNNING : GAME_OVER;
 }
 
 static int g_evaluate(const GameIface *g, void *pos, double *value)
 {
-    const POS *p = pos;
-    *value = FN(evaluate)(RULES(g), p->own, p->opp, p->kings, p->turn);
+    const Pos *p = pos;
+    *value = evaluate(ctx_rules(g), p->own, p->opp, p->kings, p->turn);
     return GAME_OK;
 }
 
 /* DraughtsState.heuristic: the material a move gains for its mover. */
 static int g_heuristic(const GameIface *g, void *pos, const MoveSlot *m, double *value)
 {
-    const Rules *r = RULES(g);
-    const POS *p = pos;
-    MOVE x = slot_move(m);
+    const Rules *r = ctx_rules(g);
+    const Pos *p = pos;
+    Move x = slot_move(m);
     double kv = r->king_value;
     double gain = (double)POPCNT(x.cap & ~p->kings) + kv * (double)POPCNT(x.cap & p->kings);
     if (r->goal == GOAL_CROWN && x.crowned) {
@@ -1103,10 +1136,10 @@ static int g_is_capture(const GameIface *g, void *pos, const MoveSlot *m)
 
 static int g_playout(const GameIface *g, void *pos, int64_t max_plies, Rand *rng, const Halt *halt, double *result)
 {
-    CTX *c = g->ctx;
+    GameCtx *c = g->ctx;
     size_t n = 0;
     int oom = 0;
-    double r = FN(playout)(c->r, pos, max_plies, rng, &c->s, NULL, NULL, 0, &n, &oom, halt);
+    double r = playout(c->head.rules, pos, max_plies, rng, &c->s, NULL, NULL, 0, &n, &oom, halt);
     if (r <= -2.0)
         return GAME_ERROR;
     *result = r;
@@ -1115,8 +1148,8 @@ static int g_playout(const GameIface *g, void *pos, int64_t max_plies, Rand *rng
 
 static int g_oracle(const GameIface *g, void *pos, double *result, int *plies)
 {
-    CTX *c = g->ctx;
-    return FN(table_probe)(c->r, c->tables, pos, result, plies) == 1 ? GAME_YES : GAME_NO;
+    GameCtx *c = g->ctx;
+    return table_probe(c->head.rules, c->tables, pos, result, plies) == 1 ? GAME_YES : GAME_NO;
 }
 
 /* Quiescence search: alpha-beta over the capture sequences (captures are compulsory, so a side
@@ -1124,16 +1157,16 @@ static int g_oracle(const GameIface *g, void *pos, double *result, int *plies)
  * is quiet.  Values for the side to move, in [0, 1].  The counters are left out: a capture
  * restarts them, and a line of captures repeats nothing. */
 #define QS_DEPTH 16
-static double quiet_value(const Rules *r, const Tables *tables, POS *p)
+static double quiet_value(const Rules *r, const Tables *tables, Pos *p)
 {
     double result;
     int plies;
-    double first = FN(table_probe)(r, tables, p, &result, &plies) == 1
-                       ? result : FN(evaluate)(r, p->own, p->opp, p->kings, p->turn);
+    double first = table_probe(r, tables, p, &result, &plies) == 1
+                       ? result : evaluate(r, p->own, p->opp, p->kings, p->turn);
     return p->turn == 0 ? first : 1.0 - first;
 }
 
-static double qsearch(const Rules *r, const Tables *tables, POS *p, int depth, double alpha, double beta, SCRATCH *s)
+static double qsearch(const Rules *r, const Tables *tables, Pos *p, int depth, double alpha, double beta, Scratch *s)
 {
     ScanOut o;
     scan(r, p->own, p->opp, p->kings, p->turn, 0, &o);
@@ -1150,15 +1183,15 @@ static double qsearch(const Rules *r, const Tables *tables, POS *p, int depth, d
     if (s->oom)
         return quiet_value(r, tables, p);
     size_t n = s->n;
-    MOVE local[32];
-    MOVE *moves = n <= 32 ? local : malloc(n * sizeof(MOVE));
+    Move local[32];
+    Move *moves = n <= 32 ? local : malloc(n * sizeof(Move));
     if (!moves)
         return quiet_value(r, tables, p);
-    memcpy(moves, s->moves, n * sizeof(MOVE));
+    memcpy(moves, s->moves, n * sizeof(Move));
     double best = -1.0;
     for (size_t i = 0; i < n && alpha < beta; i++) {
-        const MOVE *m = &moves[i];
-        POS child = *p;
+        const Move *m = &moves[i];
+        Pos child = *p;
         BB k = p->kings;
         if (k & m->frm)
             k ^= m->frm ^ m->to;
@@ -1183,7 +1216,7 @@ static double qsearch(const Rules *r, const Tables *tables, POS *p, int depth, d
 
 /* The quiescence value of a position for the first player; -1 where the game scores otherwise
  * (antidraughts, breakthrough: their random cut-off). */
-double FN(quiesce)(const Rules *r, const Tables *tables, POS *p, SCRATCH *s)
+static double quiesce(const Rules *r, const Tables *tables, Pos *p, Scratch *s)
 {
     if (r->goal != GOAL_BLOCK)
         return -1.0;
@@ -1195,8 +1228,8 @@ double FN(quiesce)(const Rules *r, const Tables *tables, POS *p, SCRATCH *s)
 
 static int g_quiesce(const GameIface *g, void *pos, double *value)
 {
-    CTX *c = g->ctx;
-    *value = FN(quiesce)(c->r, c->tables, pos, &c->s);
+    GameCtx *c = g->ctx;
+    *value = quiesce(c->head.rules, c->tables, pos, &c->s);
     return *value >= 0.0 ? GAME_YES : GAME_NO;
 }
 
@@ -1218,7 +1251,7 @@ static int g_move_equal(const GameIface *g, const MoveSlot *x, const MoveSlot *y
            && x->b[SLOT_TO] == y->b[SLOT_TO] && x->b[SLOT_CROWNED] == y->b[SLOT_CROWNED] ? GAME_YES : GAME_NO;
 }
 
-static const GameOps CAT(GAME_OPS_, SUFFIX) = {
+static const GameOps GAME_OPS = {
     .pos_init = g_pos_init, .pos_free = g_pos_free, .copy = g_copy, .to_move = g_to_move, .legal = g_legal,
     .play = g_play, .outcome = g_outcome, .evaluate = g_evaluate, .heuristic = g_heuristic,
     .is_capture = g_is_capture, .playout = g_playout, .oracle = g_oracle, .quiesce = g_quiesce,
@@ -1226,36 +1259,228 @@ static const GameOps CAT(GAME_OPS_, SUFFIX) = {
 };
 
 /* An instance of the game for one searcher (its own scratch buffers); -1 out of memory. */
-int FN(draughts_game_open)(GameIface *g, const Rules *r, const Tables *tables)
+static int game_open(GameIface *g, const Rules *r, const Tables *tables)
 {
-    CTX *c = calloc(1, sizeof(CTX));
+    GameCtx *c = calloc(1, sizeof(GameCtx));
     if (!c)
         return -1;
-    c->r = r;
+    c->head.rules = r;
+    c->head.word = &THIS_WORD;
     c->tables = tables;
-    g->ops = &CAT(GAME_OPS_, SUFFIX);
+    g->ops = &GAME_OPS;
     g->ctx = c;
-    g->pos_size = sizeof(POS);
+    g->pos_size = sizeof(Pos);
     g->flags = GAME_COMPULSORY_CAPTURES;
     return 0;
 }
 
-void FN(draughts_game_close)(GameIface *g)
+static void game_close(GameIface *g)
 {
-    CTX *c = g->ctx;
+    GameCtx *c = g->ctx;
     if (c) {
-        FN(scratch_free)(&c->s);
+        scratch_free(&c->s);
         free(c);
     }
     g->ctx = NULL;
 }
-#undef RULES
-#undef CTX
 
-#undef CAT_
-#undef CAT
-#undef FN
-#undef MOVE
-#undef POS
-#undef KEY
-#undef SCRATCH
+/* ------------------------------------------------------------------------------------------
+ * This word's table (KernelWord, draughts.h): the operations above with the signatures both
+ * words share (masks as u128, positions and scratch buffers as void *), for the code that
+ * serves both words (kernel.c, convert.c, draughts_glue.c).
+ * ---------------------------------------------------------------------------------------- */
+static int word_legal(const Rules *r, u128 own, u128 opp, u128 kings, int turn, u128 frozen, void *scratch)
+{
+    return legal(r, (BB)own, (BB)opp, (BB)kings, turn, (BB)frozen, scratch);
+}
+
+static KernelMove word_move_at(const void *scratch, size_t i)
+{
+    return wide_move(&((const Scratch *)scratch)->moves[i]);
+}
+
+static u128 word_jumpers(const Rules *r, u128 own, u128 opp, u128 kings, int turn)
+{
+    return jumpers(r, (BB)own, (BB)opp, (BB)kings, turn);
+}
+
+static int64_t word_perft(const Rules *r, u128 own, u128 opp, u128 kings, int turn, int depth, int *oom)
+{
+    Scratch s = {0};
+    int64_t n = perft(r, (BB)own, (BB)opp, (BB)kings, turn, depth, &s, oom);
+    scratch_free(&s);
+    return n;
+}
+
+static double word_evaluate(const Rules *r, u128 own, u128 opp, u128 kings, int turn)
+{
+    return evaluate(r, (BB)own, (BB)opp, (BB)kings, turn);
+}
+
+static int word_endgame_limit(const Rules *r, u128 own, u128 opp, u128 kings)
+{
+    return endgame_limit(r, (BB)own, (BB)opp, (BB)kings);
+}
+
+static int64_t word_table_index(const Rules *r, u128 own, u128 opp, u128 kings, const int classes[4])
+{
+    return table_index(r, (BB)own, (BB)opp, (BB)kings, classes);
+}
+
+static int word_pos_make(void *pos, const PosFields *f, size_t n_hist)
+{
+    Pos *p = pos;
+    memset(p, 0, sizeof(*p));
+    p->own = (BB)f->own;
+    p->opp = (BB)f->opp;
+    p->kings = (BB)f->kings;
+    p->turn = f->turn;
+    p->ply = f->ply;
+    p->progress_ply = f->progress_ply;
+    p->capture_ply = f->capture_ply;
+    p->drawn = f->drawn;
+    p->run_sq[0] = (BB)f->run_sq[0];
+    p->run_sq[1] = (BB)f->run_sq[1];
+    p->run_n[0] = f->run_n[0];
+    p->run_n[1] = f->run_n[1];
+    if (n_hist) {
+        p->hist = calloc(n_hist, sizeof(Key));
+        if (!p->hist)
+            return -1;
+        p->cap_hist = n_hist;
+    }
+    p->n_hist = p->n_kept = n_hist;
+    return 0;
+}
+
+static void word_pos_set_key(void *pos, size_t i, const KernelKey *k)
+{
+    Key *key = &((Pos *)pos)->hist[i];
+    key->own = (BB)k->own;
+    key->opp = (BB)k->opp;
+    key->kings = (BB)k->kings;
+    key->turn = k->turn;
+}
+
+static void word_pos_get(const void *pos, PosFields *f, size_t *n_hist, size_t *n_kept)
+{
+    const Pos *p = pos;
+    f->own = p->own;
+    f->opp = p->opp;
+    f->kings = p->kings;
+    f->turn = p->turn;
+    f->ply = p->ply;
+    f->progress_ply = p->progress_ply;
+    f->capture_ply = p->capture_ply;
+    f->drawn = p->drawn;
+    f->run_sq[0] = p->run_sq[0];
+    f->run_sq[1] = p->run_sq[1];
+    f->run_n[0] = p->run_n[0];
+    f->run_n[1] = p->run_n[1];
+    *n_hist = p->n_hist;
+    *n_kept = p->n_kept;
+}
+
+static KernelKey word_pos_key(const void *pos, size_t i)
+{
+    const Key *key = &((const Pos *)pos)->hist[i];
+    KernelKey k = {key->own, key->opp, key->kings, key->turn};
+    return k;
+}
+
+static void word_pos_free(void *pos)
+{
+    free(((Pos *)pos)->hist);
+    ((Pos *)pos)->hist = NULL;
+}
+
+static double word_outcome(const Rules *r, const void *pos)
+{
+    return outcome(r, pos);
+}
+
+static double word_quiesce(const Rules *r, const Tables *tables, void *pos, void *scratch)
+{
+    return quiesce(r, tables, pos, scratch);
+}
+
+static int word_random_move(const Rules *r, const void *pos, Rand *rand, void *scratch, KernelMove *out)
+{
+    Move m = {0, 0, 0, 0};
+    int found = random_move(r, pos, rand, scratch, &m);
+    *out = wide_move(&m);
+    return found;
+}
+
+static void word_play(const Rules *r, void *pos, const KernelMove *m, int *oom)
+{
+    Move x = narrow_move(m);
+    play(r, pos, &x, oom);
+}
+
+static double word_playout(const Rules *r, void *pos, int64_t max_plies, Rand *rand, void *scratch,
+                           KernelMove *record, int *turns, size_t record_cap, size_t *n_record, int *oom)
+{
+    return playout(r, pos, max_plies, rand, scratch, record, turns, record_cap, n_record, oom, NULL);
+}
+
+/* `count` random playouts to the end from `start` (left as it is), one seeded generator for
+ * all: the kernel's own speed, for bench.  out: the first player's wins, draws, the second
+ * player's wins, plies.  -1 out of memory. */
+static int word_playouts(const Rules *r, const void *start_pos, long count, u64 seed, int64_t out[4])
+{
+    const Pos *start = start_pos;
+    Pos p;
+    Scratch s = {0};
+    Rand rand;
+    int oom = 0;
+    rand_seed(&rand, seed);
+    p.hist = NULL;
+    for (long i = 0; i < count && !oom; i++) {
+        Key *hist = p.hist;
+        size_t cap = i ? p.cap_hist : 0;
+        p = *start;
+        p.hist = hist;
+        p.cap_hist = cap;
+        p.n_hist = 0;
+        for (size_t j = 0; j < start->n_hist && !oom; j++)
+            if (p.n_hist == p.cap_hist) {
+                size_t c = p.cap_hist ? 2 * p.cap_hist : 64;
+                Key *h = realloc(p.hist, c * sizeof(Key));
+                if (!h)
+                    oom = 1;
+                else {
+                    p.hist = h;
+                    p.cap_hist = c;
+                    p.hist[p.n_hist++] = start->hist[j];
+                }
+            } else
+                p.hist[p.n_hist++] = start->hist[j];
+        size_t n_rec = 0;
+        double v = playout(r, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom, NULL);
+        if (v < 0) {
+            oom = 1;
+            break;
+        }
+        out[v == 1.0 ? 0 : v == 0.5 ? 1 : 2]++;
+        out[3] += p.ply - start->ply;
+    }
+    free(p.hist);
+    scratch_free(&s);
+    return oom ? -1 : 0;
+}
+
+static void word_scratch_free(void *scratch)
+{
+    scratch_free(scratch);
+}
+
+static const KernelWord THIS_WORD = {
+    .bits = (int)(8 * sizeof(BB)), .pos_size = sizeof(Pos), .scratch_size = sizeof(Scratch),
+    .legal = word_legal, .move_at = word_move_at, .jumpers = word_jumpers, .perft = word_perft,
+    .evaluate = word_evaluate, .endgame_limit = word_endgame_limit, .table_index = word_table_index,
+    .pos_make = word_pos_make, .pos_set_key = word_pos_set_key, .pos_get = word_pos_get, .pos_key = word_pos_key,
+    .pos_free = word_pos_free, .outcome = word_outcome, .quiesce = word_quiesce, .random_move = word_random_move,
+    .play = word_play, .playout = word_playout, .playouts = word_playouts, .scratch_free = word_scratch_free,
+    .game_open = game_open, .game_close = game_close,
+};

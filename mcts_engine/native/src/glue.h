@@ -23,21 +23,17 @@ PyObject *outcome_value(double v);
 typedef struct { u128 own, opp, kings, frozen; int turn; } RawArgs;
 int masks_fit(const Rules *r, const RawArgs *a);
 
-/* A DraughtsState's raw tuple read into native form: masks, counters, Frisian runs, repetition history. */
+/* A DraughtsState's raw tuple read: the position's fields and its repetition history. */
 typedef struct {
-    u128 own, opp, kings;
-    int turn, drawn;
-    int64_t ply, progress_ply, capture_ply;
-    u128 run_sq[2];
-    int64_t run_n[2];
-    PyObject *history;        /* the state's tuple (a new reference) */
+    PosFields pos;
+    PyObject *history;        /* the state's tuple of keys (a new reference) */
 } StateIn;
 
 int read_state(const Rules *r, PyObject *raw, StateIn *s);
-int load_64(const StateIn *in, Pos64 *p);
-int load_128(const StateIn *in, Pos128 *p);
-PyObject *raw_64(const StateIn *in, const Pos64 *p);     /* the position as a new raw tuple (`in` may be NULL) */
-PyObject *raw_128(const StateIn *in, const Pos128 *p);
+/* A read state into a position of word `w` (`pos`: w->pos_size bytes; -1 with an exception set). */
+int load_pos(const KernelWord *w, const StateIn *in, void *pos);
+/* A position as a new raw tuple (its history's first keys those of `in`'s tuple; `in` may be NULL). */
+PyObject *raw_pos(const KernelWord *w, const StateIn *in, const void *pos);
 
 /* fanorona.c: Fanorona's capture chains (the Python rules' ``extend``) */
 PyObject *fanorona_setup(PyObject *self, PyObject *args);
@@ -82,14 +78,14 @@ extern PyTypeObject RulesType;
 typedef struct {
     RulesObject base;
     Rules rules;
-    Scratch64 s64;
-    Scratch128 s128;
-    int busy;            /* the scratch buffers are in use (a callback ran Python code) */
+    const KernelWord *word;   /* the board's word (draughts.h), chosen once in Kernel_init */
+    ScratchBuf scratch;       /* the word's scratch buffers, zeroed when the object is made */
+    int busy;                 /* the scratch buffers are in use (a callback ran Python code) */
 } KernelObject;
 extern PyTypeObject KernelType;
 
-/* draughts_glue.c: the kernel's glue for each word */
-extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
+/* draughts_glue.c: the kernel's glue, for either word */
+extern const GameGlue DRAUGHTS_GLUE;
 
 /* rith_object.c: Rithmomachia's native rules (a Rules subtype) */
 extern PyTypeObject RithmomachiaRulesType;

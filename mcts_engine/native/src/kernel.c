@@ -180,6 +180,14 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
     PyObject *spec;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!", kwlist, &PyDict_Type, &spec))
         return -1;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "DraughtsKernel: cannot be set up again while it runs");
+        return -1;
+    }
+    if (self->word) {     /* set up again: the old word's buffers go */
+        self->word->scratch_free(&self->scratch);
+        self->word = NULL;
+    }
     Rules *r = &self->rules;
     memset(r, 0, sizeof(*r));
     PyObject *v;
@@ -255,14 +263,15 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
     r->n_points = 0;
     for (int i = 0; i < 128; i++)
         r->ordinal[i] = (r->points >> i) & 1 ? r->n_points++ : -1;
-    self->base.glue = r->wide ? &DRAUGHTS_GLUE_128 : &DRAUGHTS_GLUE_64;   /* the word, chosen once */
+    self->base.glue = &DRAUGHTS_GLUE;
+    self->word = r->wide ? KERNEL_WORD_128 : KERNEL_WORD_64;   /* the word, chosen once */
     return 0;
 }
 
 static void Kernel_dealloc(KernelObject *self)
 {
-    scratch_free_64(&self->s64);
-    scratch_free_128(&self->s128);
+    if (self->word)
+        self->word->scratch_free(&self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -291,57 +300,22 @@ static int parse_raw(KernelObject *k, PyObject *const *args, Py_ssize_t nargs, i
     return masks_fit(&k->rules, a) ? 0 : -1;
 }
 
-/* --- the two words, behind one set of helpers ------------------------------------------------ */
-#define WIDE(k) ((k)->rules.wide)
-
-static PyObject *moves_list_64(const Scratch64 *s)
-{
-    PyObject *list = PyList_New((Py_ssize_t)s->n);
-    if (!list)
-        return NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        const Move64 *m = &s->moves[i];
-        PyObject *t = move_tuple(m->frm, m->to, m->cap, m->crowned);
-        if (!t) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-    }
-    return list;
-}
-
-static PyObject *moves_list_128(const Scratch128 *s)
-{
-    PyObject *list = PyList_New((Py_ssize_t)s->n);
-    if (!list)
-        return NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        const Move128 *m = &s->moves[i];
-        PyObject *t = move_tuple(m->frm, m->to, m->cap, m->crowned);
-        if (!t) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-    }
-    return list;
-}
+/* --- the word's operations on Python's arguments ---------------------------------------------
+ * Every method calls the kernel's word (self->word, draughts.h) with masks as u128 and positions
+ * in a PosBuf, so one function serves both words. */
 
 /* The kernel's scratch buffers, or fresh ones while a callback holds them. */
-typedef struct { Scratch64 *s64; Scratch128 *s128; Scratch64 t64; Scratch128 t128; int own; } ScratchUse;
+typedef struct { void *s; ScratchBuf fresh; int own; } ScratchUse;
 
 static void scratch_take(KernelObject *k, ScratchUse *u)
 {
     memset(u, 0, sizeof(*u));
     if (k->busy) {
-        u->s64 = &u->t64;
-        u->s128 = &u->t128;
+        u->s = &u->fresh;
     } else {
         k->busy = 1;
         u->own = 1;
-        u->s64 = &k->s64;
-        u->s128 = &k->s128;
+        u->s = &k->scratch;
     }
 }
 
@@ -349,10 +323,8 @@ static void scratch_give(KernelObject *k, ScratchUse *u)
 {
     if (u->own)
         k->busy = 0;
-    else {
-        scratch_free_64(&u->t64);
-        scratch_free_128(&u->t128);
-    }
+    else
+        k->word->scratch_free(&u->fresh);
 }
 
 static PyObject *Kernel_legal(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -360,15 +332,24 @@ static PyObject *Kernel_legal(KernelObject *self, PyObject *const *args, Py_ssiz
     RawArgs a;
     if (parse_raw(self, args, nargs, 4, 5, &a) < 0)
         return NULL;
+    const KernelWord *w = self->word;
     ScratchUse u;
     scratch_take(self, &u);
-    PyObject *out;
-    int n = WIDE(self) ? legal_128(&self->rules, a.own, a.opp, a.kings, a.turn, a.frozen, u.s128)
-                       : legal_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn, (u64)a.frozen, u.s64);
+    PyObject *out = NULL;
+    int n = w->legal(&self->rules, a.own, a.opp, a.kings, a.turn, a.frozen, u.s);
     if (n < 0)
-        out = PyErr_NoMemory();
-    else
-        out = WIDE(self) ? moves_list_128(u.s128) : moves_list_64(u.s64);
+        PyErr_NoMemory();
+    else if ((out = PyList_New(n))) {
+        for (int i = 0; i < n; i++) {
+            KernelMove m = w->move_at(u.s, (size_t)i);
+            PyObject *t = move_tuple(m.frm, m.to, m.cap, m.crowned);
+            if (!t) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, t);
+        }
+    }
     scratch_give(self, &u);
     return out;
 }
@@ -378,9 +359,7 @@ static PyObject *Kernel_jumpers(KernelObject *self, PyObject *const *args, Py_ss
     RawArgs a;
     if (parse_raw(self, args, nargs, 4, 4, &a) < 0)
         return NULL;
-    if (WIDE(self))
-        return from_u128(jumpers_128(&self->rules, a.own, a.opp, a.kings, a.turn));
-    return PyLong_FromUnsignedLongLong(jumpers_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn));
+    return from_u128(self->word->jumpers(&self->rules, a.own, a.opp, a.kings, a.turn));
 }
 
 static PyObject *Kernel_perft(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -401,15 +380,8 @@ static PyObject *Kernel_perft(KernelObject *self, PyObject *const *args, Py_ssiz
     }
     int64_t n;
     int oom = 0;
-    Scratch64 s64 = {0};
-    Scratch128 s128 = {0};
     Py_BEGIN_ALLOW_THREADS
-    if (WIDE(self))
-        n = perft_128(&self->rules, a.own, a.opp, a.kings, a.turn, (int)depth, &s128, &oom);
-    else
-        n = perft_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn, (int)depth, &s64, &oom);
-    scratch_free_64(&s64);
-    scratch_free_128(&s128);
+    n = self->word->perft(&self->rules, a.own, a.opp, a.kings, a.turn, (int)depth, &oom);
     Py_END_ALLOW_THREADS
     if (oom || n < 0)
         return PyErr_NoMemory();
@@ -421,9 +393,7 @@ static PyObject *Kernel_evaluate(KernelObject *self, PyObject *const *args, Py_s
     RawArgs a;
     if (parse_raw(self, args, nargs, 4, 4, &a) < 0)
         return NULL;
-    double v = WIDE(self) ? evaluate_128(&self->rules, a.own, a.opp, a.kings, a.turn)
-                          : evaluate_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, a.turn);
-    return PyFloat_FromDouble(v);
+    return PyFloat_FromDouble(self->word->evaluate(&self->rules, a.own, a.opp, a.kings, a.turn));
 }
 
 static PyObject *Kernel_endgame_limit(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -431,8 +401,7 @@ static PyObject *Kernel_endgame_limit(KernelObject *self, PyObject *const *args,
     RawArgs a;
     if (parse_raw(self, args, nargs, 3, 3, &a) < 0)
         return NULL;
-    int v = WIDE(self) ? endgame_limit_128(&self->rules, a.own, a.opp, a.kings)
-                       : endgame_limit_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings);
+    int v = self->word->endgame_limit(&self->rules, a.own, a.opp, a.kings);
     if (v < 0)
         Py_RETURN_NONE;
     return PyLong_FromLong(v);
@@ -463,8 +432,7 @@ static PyObject *Kernel_table_index(KernelObject *self, PyObject *const *args, P
         }
         classes[i] = (int)c;
     }
-    int64_t index = WIDE(self) ? table_index_128(&self->rules, a.own, a.opp, a.kings, classes)
-                               : table_index_64(&self->rules, (u64)a.own, (u64)a.opp, (u64)a.kings, classes);
+    int64_t index = self->word->table_index(&self->rules, a.own, a.opp, a.kings, classes);
     if (index < 0) {
         PyErr_SetString(PyExc_KeyError, "the position is not of that material");
         return NULL;
@@ -472,30 +440,33 @@ static PyObject *Kernel_table_index(KernelObject *self, PyObject *const *args, P
     return PyLong_FromLongLong(index);
 }
 
+/* A raw tuple read into `p` (the kernel's word); `in` keeps its history tuple until it is
+ * released (state_release), which also frees the position. */
+static int state_load(KernelObject *self, PyObject *raw, StateIn *in, PosBuf *p)
+{
+    if (read_state(&self->rules, raw, in) < 0)
+        return -1;
+    if (load_pos(self->word, in, p) < 0) {
+        Py_DECREF(in->history);
+        return -1;
+    }
+    return 0;
+}
+
+static void state_release(KernelObject *self, StateIn *in, PosBuf *p)
+{
+    self->word->pos_free(p);
+    Py_DECREF(in->history);
+}
+
 static PyObject *Kernel_outcome(KernelObject *self, PyObject *state)
 {
     StateIn in;
-    if (read_state(&self->rules, state, &in) < 0)
+    PosBuf p;
+    if (state_load(self, state, &in, &p) < 0)
         return NULL;
-    double v;
-    if (WIDE(self)) {
-        Pos128 p;
-        if (load_128(&in, &p) < 0) {
-            Py_DECREF(in.history);
-            return NULL;
-        }
-        v = outcome_128(&self->rules, &p);
-        free(p.hist);
-    } else {
-        Pos64 p;
-        if (load_64(&in, &p) < 0) {
-            Py_DECREF(in.history);
-            return NULL;
-        }
-        v = outcome_64(&self->rules, &p);
-        free(p.hist);
-    }
-    Py_DECREF(in.history);
+    double v = self->word->outcome(&self->rules, &p);
+    state_release(self, &in, &p);
     return outcome_value(v);
 }
 
@@ -504,28 +475,14 @@ static PyObject *Kernel_outcome(KernelObject *self, PyObject *state)
 static PyObject *Kernel_quiesce(KernelObject *self, PyObject *state)
 {
     StateIn in;
-    if (read_state(&self->rules, state, &in) < 0)
+    PosBuf p;
+    if (state_load(self, state, &in, &p) < 0)
         return NULL;
     ScratchUse u;
     scratch_take(self, &u);
-    double v = -2.0;
-    if (WIDE(self)) {
-        Pos128 p;
-        if (load_128(&in, &p) == 0) {
-            v = quiesce_128(&self->rules, NULL, &p, u.s128);
-            free(p.hist);
-        }
-    } else {
-        Pos64 p;
-        if (load_64(&in, &p) == 0) {
-            v = quiesce_64(&self->rules, NULL, &p, u.s64);
-            free(p.hist);
-        }
-    }
+    double v = self->word->quiesce(&self->rules, NULL, &p, u.s);
     scratch_give(self, &u);
-    Py_DECREF(in.history);
-    if (v == -2.0)
-        return NULL;
+    state_release(self, &in, &p);
     return outcome_value(v);
 }
 
@@ -538,43 +495,23 @@ static PyObject *Kernel_random_move(KernelObject *self, PyObject *const *args, P
     Rand local, *rand;
     PyObject *method;
     StateIn in;
+    PosBuf p;
     if (!(rand = rand_source(args[1], &local, &method)))
         return NULL;
-    if (read_state(&self->rules, args[0], &in) < 0) {
+    if (state_load(self, args[0], &in, &p) < 0) {
         Py_XDECREF(method);
         return NULL;
     }
     ScratchUse u;
     scratch_take(self, &u);
-    PyObject *out = NULL;
-    int found = -1;
-    u128 frm = 0, to = 0, cap = 0;
-    int crowned = 0;
-    if (WIDE(self)) {
-        Pos128 p;
-        Move128 m = {0, 0, 0, 0};
-        if (load_128(&in, &p) == 0) {
-            found = random_move_128(&self->rules, &p, rand, u.s128, &m);
-            free(p.hist);
-            frm = m.frm, to = m.to, cap = m.cap, crowned = m.crowned;
-        }
-    } else {
-        Pos64 p;
-        Move64 m = {0, 0, 0, 0};
-        if (load_64(&in, &p) == 0) {
-            found = random_move_64(&self->rules, &p, rand, u.s64, &m);
-            free(p.hist);
-            frm = m.frm, to = m.to, cap = m.cap, crowned = m.crowned;
-        }
-    }
+    KernelMove m;
+    int found = self->word->random_move(&self->rules, &p, rand, u.s, &m);
     scratch_give(self, &u);
-    Py_DECREF(in.history);
+    state_release(self, &in, &p);
     Py_XDECREF(method);
     if (found < 0)
-        out = PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    else
-        out = found ? move_tuple(frm, to, cap, crowned) : Py_NewRef(Py_None);
-    return out;
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    return found ? move_tuple(m.frm, m.to, m.cap, m.crowned) : Py_NewRef(Py_None);
 }
 
 static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -583,73 +520,67 @@ static PyObject *Kernel_play(KernelObject *self, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_TypeError, "play(raw, move)");
         return NULL;
     }
-    u128 frm, to, cap;
-    int crowned, oom = 0;
-    PyObject *out = NULL;
-    if (parse_move(args[1], &frm, &to, &cap, &crowned) < 0)
+    KernelMove m;
+    int oom = 0;
+    if (parse_move(args[1], &m.frm, &m.to, &m.cap, &m.crowned) < 0)
         return NULL;
     StateIn in;
-    if (read_state(&self->rules, args[0], &in) < 0)
+    PosBuf p;
+    if (state_load(self, args[0], &in, &p) < 0)
         return NULL;
-    if (WIDE(self)) {
-        Pos128 p;
-        Move128 m = {frm, to, cap, crowned};
-        if (load_128(&in, &p) == 0) {
-            play_128(&self->rules, &p, &m, &oom);
-            out = oom ? PyErr_NoMemory() : raw_128(&in, &p);
-            free(p.hist);
-        }
-    } else {
-        Pos64 p;
-        Move64 m = {(u64)frm, (u64)to, (u64)cap, crowned};
-        if (load_64(&in, &p) == 0) {
-            play_64(&self->rules, &p, &m, &oom);
-            out = oom ? PyErr_NoMemory() : raw_64(&in, &p);
-            free(p.hist);
-        }
-    }
-    Py_DECREF(in.history);
+    self->word->play(&self->rules, &p, &m, &oom);
+    PyObject *out = oom ? PyErr_NoMemory() : raw_pos(self->word, &in, &p);
+    state_release(self, &in, &p);
     return out;
 }
 
-/* A record of the moves a playout played, grown as it fills. */
-#define PLAYOUT_OPS(W)                                                                                    \
-    static double run_playout_##W(KernelObject *self, Pos##W *p, int64_t max_plies, Rand *rand,           \
-                                  Scratch##W *s, PyObject *record)                                        \
-    {                                                                                                     \
-        Move##W *moves = NULL;                                                                            \
-        int *turns = NULL;                                                                                \
-        size_t cap = 0, n = 0;                                                                            \
-        int oom = 0;                                                                                      \
-        double v;                                                                                         \
-        for (;;) {                                                                                        \
-            if (record && n == cap) {                                                                     \
-                size_t c = cap ? 2 * cap : 64;                                                            \
-                Move##W *m2 = realloc(moves, c * sizeof(Move##W));                                        \
-                if (m2) moves = m2;                                                                       \
-                int *t2 = m2 ? realloc(turns, c * sizeof(int)) : NULL;                                    \
-                if (t2) turns = t2;                                                                       \
-                if (!m2 || !t2) { oom = 1; v = -2.0; break; }                                             \
-                cap = c;                                                                                  \
-            }                                                                                             \
-            v = playout_##W(&self->rules, p, max_plies - (int64_t)n, rand, s, record ? moves : NULL,      \
-                            turns, cap, &n, &oom, NULL);                                                  \
-            if (v != -3.0) break;                                                                         \
-        }                                                                                                 \
-        if (oom) PyErr_NoMemory();                                                                        \
-        for (size_t i = 0; record && v > -2.0 && i < n; i++) {                                            \
-            PyObject *m = move_tuple(moves[i].frm, moves[i].to, moves[i].cap, moves[i].crowned);          \
-            PyObject *entry = m ? Py_BuildValue("(iN)", turns[i], m) : NULL;                              \
-            if (!entry || PyList_Append(record, entry) < 0) { Py_XDECREF(entry); v = -2.0; break; }       \
-            Py_DECREF(entry);                                                                             \
-        }                                                                                                 \
-        free(moves);                                                                                      \
-        free(turns);                                                                                      \
-        return v;                                                                                         \
+/* One playout from `p`, its moves appended to `record` (a list, or NULL) as (turn, move) pairs:
+ * its result, -1 cut off, -2 failed (an exception set). */
+static double run_playout(KernelObject *self, void *p, int64_t max_plies, Rand *rand, void *scratch,
+                          PyObject *record)
+{
+    KernelMove *moves = NULL;
+    int *turns = NULL;
+    size_t cap = 0, n = 0;
+    int oom = 0;
+    double v;
+    for (;;) {     /* a record grown as it fills */
+        if (record && n == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            KernelMove *m2 = realloc(moves, c * sizeof(KernelMove));
+            if (m2)
+                moves = m2;
+            int *t2 = m2 ? realloc(turns, c * sizeof(int)) : NULL;
+            if (t2)
+                turns = t2;
+            if (!m2 || !t2) {
+                oom = 1;
+                v = -2.0;
+                break;
+            }
+            cap = c;
+        }
+        v = self->word->playout(&self->rules, p, max_plies - (int64_t)n, rand, scratch, record ? moves : NULL, turns,
+                                cap, &n, &oom);
+        if (v != -3.0)
+            break;
     }
-
-PLAYOUT_OPS(64)
-PLAYOUT_OPS(128)
+    if (oom)
+        PyErr_NoMemory();
+    for (size_t i = 0; record && v > -2.0 && i < n; i++) {
+        PyObject *m = move_tuple(moves[i].frm, moves[i].to, moves[i].cap, moves[i].crowned);
+        PyObject *entry = m ? Py_BuildValue("(iN)", turns[i], m) : NULL;
+        if (!entry || PyList_Append(record, entry) < 0) {
+            Py_XDECREF(entry);
+            v = -2.0;
+            break;
+        }
+        Py_DECREF(entry);
+    }
+    free(moves);
+    free(turns);
+    return v;
+}
 
 static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -670,31 +601,17 @@ static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ss
     if (!(rand = rand_source(rng, &local, &method)))
         return NULL;
     StateIn in;
-    if (read_state(&self->rules, state, &in) < 0) {
+    PosBuf p;
+    if (state_load(self, state, &in, &p) < 0) {
         Py_XDECREF(method);
         return NULL;
     }
     ScratchUse u;
     scratch_take(self, &u);
-    double v = -2.0;
-    PyObject *after = NULL;
-    if (WIDE(self)) {
-        Pos128 p;
-        if (load_128(&in, &p) == 0) {
-            v = run_playout_128(self, &p, max_plies, rand, u.s128, record);
-            after = v > -2.0 ? raw_128(&in, &p) : NULL;
-            free(p.hist);
-        }
-    } else {
-        Pos64 p;
-        if (load_64(&in, &p) == 0) {
-            v = run_playout_64(self, &p, max_plies, rand, u.s64, record);
-            after = v > -2.0 ? raw_64(&in, &p) : NULL;
-            free(p.hist);
-        }
-    }
+    double v = run_playout(self, &p, max_plies, rand, u.s, record);
+    PyObject *after = v > -2.0 ? raw_pos(self->word, &in, &p) : NULL;
     scratch_give(self, &u);
-    Py_DECREF(in.history);
+    state_release(self, &in, &p);
     Py_XDECREF(method);
     if (!after) {
         if (!PyErr_Occurred())
@@ -707,47 +624,6 @@ static PyObject *Kernel_playout(KernelObject *self, PyObject *const *args, Py_ss
 /* playouts(state, count, seed): `count` random playouts to the end from `state` (left as it
  * is), all in C with the GIL released: the kernel's own speed, for bench.  Returns
  * (first player's wins, draws, second player's wins, plies). */
-#define BATCH_OPS(W)                                                                                      \
-    static int batch_##W(KernelObject *self, const StateIn *in, long count, u64 seed, int64_t out[4])     \
-    {                                                                                                     \
-        Pos##W start, p;                                                                                  \
-        if (load_##W(in, &start) < 0) return -1;                                                          \
-        Scratch##W s = {0};                                                                               \
-        Rand rand;                                                                                        \
-        int oom = 0;                                                                                      \
-        rand_seed(&rand, seed);                                                                           \
-        p.hist = NULL;                                                                                    \
-        Py_BEGIN_ALLOW_THREADS                                                                            \
-        for (long i = 0; i < count && !oom; i++) {                                                        \
-            Key##W *hist = p.hist;                                                                        \
-            size_t cap = i ? p.cap_hist : 0;                                                              \
-            p = start;                                                                                    \
-            p.hist = hist;                                                                                \
-            p.cap_hist = cap;                                                                             \
-            p.n_hist = 0;                                                                                 \
-            for (size_t j = 0; j < start.n_hist && !oom; j++)                                             \
-                if (p.n_hist == p.cap_hist) {                                                             \
-                    size_t c = p.cap_hist ? 2 * p.cap_hist : 64;                                          \
-                    Key##W *h = realloc(p.hist, c * sizeof(Key##W));                                      \
-                    if (!h) oom = 1; else { p.hist = h; p.cap_hist = c; p.hist[p.n_hist++] = start.hist[j]; } \
-                } else p.hist[p.n_hist++] = start.hist[j];                                                \
-            size_t n_rec = 0;                                                                             \
-            double v = playout_##W(&self->rules, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom, NULL); \
-            if (v < 0) { oom = 1; break; }                                                                \
-            out[v == 1.0 ? 0 : v == 0.5 ? 1 : 2]++;                                                       \
-            out[3] += p.ply - start.ply;                                                                  \
-        }                                                                                                 \
-        Py_END_ALLOW_THREADS                                                                              \
-        free(p.hist);                                                                                     \
-        free(start.hist);                                                                                 \
-        scratch_free_##W(&s);                                                                             \
-        if (oom) { PyErr_NoMemory(); return -1; }                                                         \
-        return 0;                                                                                         \
-    }
-
-BATCH_OPS(64)
-BATCH_OPS(128)
-
 static PyObject *Kernel_playouts(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -761,13 +637,17 @@ static PyObject *Kernel_playouts(KernelObject *self, PyObject *const *args, Py_s
     if (seed == (u64)-1 && PyErr_Occurred())
         return NULL;
     StateIn in;
-    if (read_state(&self->rules, args[0], &in) < 0)
+    PosBuf start;
+    if (state_load(self, args[0], &in, &start) < 0)
         return NULL;
     int64_t out[4] = {0, 0, 0, 0};
-    int r = WIDE(self) ? batch_128(self, &in, count, seed, out) : batch_64(self, &in, count, seed, out);
-    Py_DECREF(in.history);
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = self->word->playouts(&self->rules, &start, count, seed, out);
+    Py_END_ALLOW_THREADS
+    state_release(self, &in, &start);
     if (r < 0)
-        return NULL;
+        return PyErr_NoMemory();
     return Py_BuildValue("(LLLL)", (long long)out[0], (long long)out[1], (long long)out[2], (long long)out[3]);
 }
 
@@ -783,6 +663,7 @@ static PyObject *Kernel_with_terms(KernelObject *self, PyObject *weights)
     if (!k)
         return NULL;
     k->base.glue = self->base.glue;
+    k->word = self->word;
     k->rules = self->rules;
     k->rules.any_term = 0;
     for (int i = 0; i < N_TERMS; i++) {

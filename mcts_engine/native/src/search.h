@@ -186,10 +186,4 @@ int tree_pv(Tree *t, const MoveSlot *m, MoveSlot *out, int cap);
 /* The core's selection on given statistics (table tests): the index of the child entered. */
 int search_table_select(const SearchSettings *s, uint32_t parent_n, const Node *children, int n);
 
-/* The draughts kernel's game interface (draughts_impl.h), one per word. */
-int draughts_game_open_64(GameIface *g, const Rules *r, const Tables *tables);
-int draughts_game_open_128(GameIface *g, const Rules *r, const Tables *tables);
-void draughts_game_close_64(GameIface *g);
-void draughts_game_close_128(GameIface *g);
-
 #endif
