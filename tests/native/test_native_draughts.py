@@ -28,6 +28,7 @@ from hypothesis import given, settings, strategies as st
 from support import ROOT, in_ci
 from mcts_engine import native
 from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
+from mcts_engine.rules.draughts.kernel import kernel_spec
 from mcts_engine.rules.draughts.variants import COUNT_MAX, variant_with_options
 from mcts_engine.rules.geometry import indices
 from mcts_engine.tables.material import Material, Numbering
@@ -361,6 +362,25 @@ def test_wide_boards_take_the_128_bit_word():
     assert make_game("canadian").kernel.wide and make_game("turkish").kernel.wide
     assert not make_game("international").kernel.wide and not make_game("frisian").kernel.wide
     assert variant_with_options("canadian").size == 12
+
+
+def test_a_kernel_set_up_again_takes_the_new_word_and_an_unset_one_refuses():
+    """``DraughtsKernel.__init__`` called again with another board's spec takes that board's word
+    (the old word's scratch buffers dropped), and a kernel never set up refuses every method
+    with a clear error instead of reaching a word it does not have."""
+    narrow, wide = make_game("english"), make_game("canadian")
+    k = Core.DraughtsKernel(kernel_spec(make_game("english", native=False)))
+    s, c = narrow.new_state(), wide.new_state()
+    board = (s.own, s.opp, s.kings, s.turn)
+    assert not k.wide and k.legal(*board) == narrow.legal(*board)
+    assert k.perft(*board, 4) == narrow.kernel.perft(*board, 4)
+    k.__init__(kernel_spec(make_game("canadian", native=False)))
+    assert k.wide and k.legal(c.own, c.opp, c.kings, c.turn) == wide.kernel.legal(c.own, c.opp, c.kings, c.turn)
+    assert k.playouts(c.raw(), 3, 5) == wide.kernel.playouts(c.raw(), 3, 5)
+    unset = Core.DraughtsKernel.__new__(Core.DraughtsKernel)
+    for call in (lambda: unset.legal(0, 0, 0, 0), lambda: unset.outcome(s.raw()), lambda: unset.perft(0, 0, 0, 0, 1)):
+        with pytest.raises(RuntimeError, match="not set up"):
+            call()
 
 
 # --- the fallback ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-/* The native draughts kernel: types shared by the 64-bit and 128-bit generators.
+/* The native draughts kernel: the compiled rules (Rules), the endgame tables, and the table of
+ * operations each board word exports (KernelWord).
  *
  * The board layout is the Python reference's (rules/geometry.py: DarkGrid, or Grid for
  * boards played on every square), so a position's masks are the same numbers on both sides
@@ -115,6 +116,7 @@ typedef struct {
     int64_t run_n[2];
 } PosFields;
 
+/* Room for either word's position and scratch buffers (each word checks that its own fit). */
 #define KERNEL_POS_BYTES 256
 #define KERNEL_SCRATCH_BYTES 128
 typedef union { unsigned char bytes[KERNEL_POS_BYTES]; u128 align_word; void *align_ptr; } PosBuf;
@@ -123,14 +125,16 @@ typedef union { unsigned char bytes[KERNEL_SCRATCH_BYTES]; u128 align_word; void
 typedef struct KernelWord {
     int bits;                           /* 64 or 128 */
     size_t pos_size, scratch_size;
-    /* raw positions (draw rules ignored); a scratch buffer starts zeroed, scratch_free empties it */
-    int (*legal)(const Rules *r, u128 own, u128 opp, u128 kings, int turn, u128 frozen, void *scratch); /* -1: no memory */
+    /* raw positions (draw rules ignored; a scratch buffer starts zeroed, scratch_free empties it):
+     * legal lists the moves into the scratch buffers, their count or -1 out of memory */
+    int (*legal)(const Rules *r, u128 own, u128 opp, u128 kings, int turn, u128 frozen, void *scratch);
     KernelMove (*move_at)(const void *scratch, size_t i);      /* the i-th move legal listed */
     u128 (*jumpers)(const Rules *r, u128 own, u128 opp, u128 kings, int turn);
     int64_t (*perft)(const Rules *r, u128 own, u128 opp, u128 kings, int turn, int depth, int *oom);
     double (*evaluate)(const Rules *r, u128 own, u128 opp, u128 kings, int turn);
     int (*endgame_limit)(const Rules *r, u128 own, u128 opp, u128 kings);                    /* -1: none */
-    int64_t (*table_index)(const Rules *r, u128 own, u128 opp, u128 kings, const int classes[4]); /* -1 */
+    /* the endgame tables' index of a position of the material `classes`; -1: not that material */
+    int64_t (*table_index)(const Rules *r, u128 own, u128 opp, u128 kings, const int classes[4]);
     void (*scratch_free)(void *scratch);
     /* positions: pos_make fills the fields and room for n_hist keys (set by pos_set_key; -1: no
      * memory), pos_free releases the history */

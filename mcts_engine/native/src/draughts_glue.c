@@ -22,6 +22,10 @@ static int lowest_bit(u128 x)
 static int open_game(PyObject *rules, const GameArgs *a, GameIface *g)
 {
     KernelObject *k = (KernelObject *)rules;
+    if (!k->word) {
+        PyErr_SetString(PyExc_RuntimeError, "DraughtsKernel: not set up");
+        return -1;
+    }
     if (k->word->game_open(g, &k->rules, a->tables) < 0) {
         PyErr_NoMemory();
         return -1;

@@ -50,7 +50,7 @@ Rand *rand_source(PyObject *rng, Rand *local, PyObject **method);
 /* --- games across the boundary ---------------------------------------------------------------
  * How the search object makes a game instance for each searcher and moves positions and moves
  * between a game's Python rules and its C game interface: one GameGlue per kind of rules (the
- * draughts kernel for each word, the Python callback game).  A native rules object is a
+ * draughts kernel for either word, the Python callback game).  A native rules object is a
  * RulesObject (the base type of DraughtsKernel and any native game to come) that names its glue. */
 typedef struct {
     const Tables *tables;      /* the endgame tables a native game probes (may be empty) */

@@ -184,9 +184,10 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_RuntimeError, "DraughtsKernel: cannot be set up again while it runs");
         return -1;
     }
-    if (self->word) {     /* set up again: the old word's buffers go */
+    if (self->word) {     /* set up again: the old word's buffers go, and it is no game until it is done */
         self->word->scratch_free(&self->scratch);
         self->word = NULL;
+        self->base.glue = NULL;
     }
     Rules *r = &self->rules;
     memset(r, 0, sizeof(*r));
@@ -276,12 +277,22 @@ static void Kernel_dealloc(KernelObject *self)
 }
 
 /* --- arguments ------------------------------------------------------------------------- */
+static int set_up(KernelObject *k)
+{
+    if (k->word)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "DraughtsKernel: not set up (its __init__ failed or was not called)");
+    return 0;
+}
+
 static int parse_raw(KernelObject *k, PyObject *const *args, Py_ssize_t nargs, int min, int max, RawArgs *a)
 {
     if (nargs < min || nargs > max) {
         PyErr_Format(PyExc_TypeError, "expected %d to %d arguments, got %zd", min, max, nargs);
         return -1;
     }
+    if (!set_up(k))
+        return -1;
     memset(a, 0, sizeof(*a));
     if (to_u128(args[0], &a->own) < 0 || to_u128(args[1], &a->opp) < 0 || to_u128(args[2], &a->kings) < 0)
         return -1;
@@ -444,7 +455,7 @@ static PyObject *Kernel_table_index(KernelObject *self, PyObject *const *args, P
  * released (state_release), which also frees the position. */
 static int state_load(KernelObject *self, PyObject *raw, StateIn *in, PosBuf *p)
 {
-    if (read_state(&self->rules, raw, in) < 0)
+    if (!set_up(self) || read_state(&self->rules, raw, in) < 0)
         return -1;
     if (load_pos(self->word, in, p) < 0) {
         Py_DECREF(in->history);
