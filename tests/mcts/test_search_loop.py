@@ -52,6 +52,13 @@ def test_every_playout_has_a_cap(name, rules):
     assert all(p <= PLAYOUT_CAP + QUIESCENCE for p in plies)      # ... and each stops at the cap
 
 
+def test_the_kernels_bench_playouts_end_too():
+    """bench's batch of random playouts ran for ever on a game whose random play never ends."""
+    game = get_game("antidraughts", squares="all")
+    wins, draws, losses, plies = game.kernel.playouts(game.new_state().raw(), 20, 1)
+    assert wins + draws + losses == 20 and plies <= 20 * PLAYOUT_CAP and draws > 0
+
+
 @pytest.mark.parametrize("policy", PLAYOUTS)
 def test_a_playout_sees_the_stop_flag_where_it_stands(policy):
     """A stop set before the playout is seen at its first look: the position is scored there

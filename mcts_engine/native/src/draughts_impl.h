@@ -1425,8 +1425,9 @@ static double word_playout(const Rules *r, void *pos, int64_t max_plies, Rand *r
 }
 
 /* `count` random playouts to the end from `start` (left as it is), one seeded generator for
- * all: the kernel's own speed, for bench.  out: the first player's wins, draws, the second
- * player's wins, plies.  -1 out of memory. */
+ * all: the kernel's own speed, for bench.  out: the first player's wins, draws (a playout the
+ * search's PLAYOUT_CAP cuts off counts as one: random play need not end, e.g. on every square
+ * without the no-progress rule), the second player's wins, plies.  -1 out of memory. */
 static int word_playouts(const Rules *r, const void *start_pos, long count, u64 seed, int64_t out[4])
 {
     const Pos *start = start_pos;
@@ -1457,12 +1458,12 @@ static int word_playouts(const Rules *r, const void *start_pos, long count, u64 
             } else
                 p.hist[p.n_hist++] = start->hist[j];
         size_t n_rec = 0;
-        double v = playout(r, &p, NO_LIMIT_PLY, &rand, &s, NULL, NULL, 0, &n_rec, &oom, NULL);
-        if (v < 0) {
+        double v = playout(r, &p, PLAYOUT_CAP, &rand, &s, NULL, NULL, 0, &n_rec, &oom, NULL);
+        if (v <= -2.0 || oom) {
             oom = 1;
             break;
         }
-        out[v == 1.0 ? 0 : v == 0.5 ? 1 : 2]++;
+        out[v == 1.0 ? 0 : (v == 0.5 || v < 0.0) ? 1 : 2]++;
         out[3] += p.ply - start->ply;
     }
     free(p.hist);
