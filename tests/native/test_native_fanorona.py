@@ -90,8 +90,18 @@ def test_games_use_them_and_play_as_on_the_python_rules(options):
         state.play(rng.choice(moves))
 
 
-def test_dagaz_removal_stays_on_the_python_rules():
-    assert get_game("fanorona", removal="dagaz").compiled is None
+def test_dagaz_removal_is_compiled_too():
+    """Dagaz's removal (only each line's first stone leaves during the chain) runs in the native
+    rules as well: the same moves as the Python ``extend_dagaz``, in every chain mode."""
+    compiled()
+    game = get_game("fanorona", removal="dagaz")
+    assert game.compiled is not None
+    checked = 0
+    for own, opp, starters in positions(20, seed=9):
+        for mode in MODES:
+            assert game.compiled(own, opp, starters, mode) == game.python_chains(own, opp, starters, mode)
+            checked += 1
+    assert checked > 300
 
 
 @pytest.mark.parametrize("args, words", [

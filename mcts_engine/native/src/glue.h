@@ -39,10 +39,6 @@ int load_128(const StateIn *in, Pos128 *p);
 PyObject *raw_64(const StateIn *in, const Pos64 *p);     /* the position as a new raw tuple (`in` may be NULL) */
 PyObject *raw_128(const StateIn *in, const Pos128 *p);
 
-/* fanorona.c: Fanorona's capture chains (the Python rules' ``extend``) */
-PyObject *fanorona_setup(PyObject *self, PyObject *args);
-PyObject *fanorona_chains(PyObject *self, PyObject *args);
-
 /* random.c */
 typedef struct {
     PyObject_HEAD
@@ -93,6 +89,10 @@ extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
 
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
+
+/* fanorona_glue.c: Fanorona's native rules (FanoronaRules) and their glue */
+extern PyTypeObject FanoronaType;
+extern const GameGlue FANORONA_GLUE;
 
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;

@@ -3,9 +3,9 @@
  * Search (search_object.c) is the one search core, StopFlag what stops it; DraughtsKernel
  * (kernel.c) compiles a draughts variant from the tables the Python rules already built and
  * offers the rules' hot operations, and is a Rules object: a game the search runs natively
- * through the C game interface (game.h).  Random (random.c) is the native random source;
- * fanorona_chains (fanorona.c) Fanorona's capture chains.  Moves cross the boundary as the
- * Python rules' values (draughts: (from, to, captured, crowned) on the same bit layout) and
+ * through the C game interface (game.h).  Random (random.c) is the native random source.
+ * FanoronaRules (fanorona_glue.c) is Fanorona's whole rules, a Rules object too.  Moves cross
+ * the boundary as the Python rules' values (draughts: (from, to, captured, crowned) on the same bit layout) and
  * positions as State.raw(), so nothing is parsed or translated.
  */
 #include "glue.h"
@@ -21,11 +21,6 @@ static PyMethodDef core_functions[] = {
     {"merge_roots", merge_roots, METH_VARARGS,
      "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
      "move to play (the core's final choice, or the majority of `votes`)."},
-    {"fanorona_setup", fanorona_setup, METH_VARARGS,
-     "fanorona_setup(points, neighbours, near): Fanorona's lines, from rules/fanorona.py, once."},
-    {"fanorona_chains", fanorona_chains, METH_VARARGS,
-     "fanorona_chains(own, opp, starters, mode): every capturing move of the stones in starters, as "
-     "rules/fanorona.py's extend lists them (the same tuples in the same order)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -66,6 +61,11 @@ PyMODINIT_FUNC PyInit__core(void)
     if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
         || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the games whose whole rules are native, each a Rules type */
+    if (PyType_Ready(&FanoronaType) < 0 || add_type(m, "FanoronaRules", &FanoronaType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
