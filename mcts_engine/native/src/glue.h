@@ -94,6 +94,10 @@ extern const GameGlue PYTHON_GLUE;
 extern PyTypeObject FanoronaType;
 extern const GameGlue FANORONA_GLUE;
 
+/* dablot_glue.c: Dablot's native rules (DablotRules) and their glue */
+extern PyTypeObject DablotType;
+extern const GameGlue DABLOT_GLUE;
+
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);

@@ -4,9 +4,10 @@
  * (kernel.c) compiles a draughts variant from the tables the Python rules already built and
  * offers the rules' hot operations, and is a Rules object: a game the search runs natively
  * through the C game interface (game.h).  Random (random.c) is the native random source.
- * FanoronaRules (fanorona_glue.c) is Fanorona's whole rules, a Rules object too.  Moves cross
- * the boundary as the Python rules' values (draughts: (from, to, captured, crowned) on the same bit layout) and
- * positions as State.raw(), so nothing is parsed or translated.
+ * FanoronaRules (fanorona_glue.c) and DablotRules (dablot_glue.c) are those games' whole
+ * rules, Rules objects too.  Moves cross the boundary as the Python rules' values (draughts:
+ * (from, to, captured, crowned) on the same bit layout) and positions as State.raw(), so
+ * nothing is parsed or translated.
  */
 #include "glue.h"
 
@@ -65,7 +66,8 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     /* the games whose whole rules are native, each a Rules type */
-    if (PyType_Ready(&FanoronaType) < 0 || add_type(m, "FanoronaRules", &FanoronaType) < 0) {
+    if (PyType_Ready(&FanoronaType) < 0 || add_type(m, "FanoronaRules", &FanoronaType) < 0
+        || PyType_Ready(&DablotType) < 0 || add_type(m, "DablotRules", &DablotType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
