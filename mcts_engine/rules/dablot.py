@@ -368,6 +368,9 @@ class DablotGame(Game):
         black, white = (sum(lists.get(c, {}).values()) for c in "BW")
         kings, princes = (lists.get("B", {}).get(p, 0) | lists.get("W", {}).get(p, 0) for p in "KP")
         own, opp = (black, white) if side == "B" else (white, black)
+        for tag, value in counters.items():
+            if value > NO_LIMIT:
+                raise BadPosition(f"bad FEN {original!r}: counter {tag}{value} is too large (at most 2**62)")
         state = DablotState(self, own, opp, kings, princes, self.colours.index(side))
         state.quiet = counters.get("H", 0)
         state.ply = counters.get("N", 0)

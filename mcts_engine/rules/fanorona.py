@@ -352,6 +352,8 @@ class FanoronaGame(Game):
         for field, what in zip(fields[2:], ("plies since the last capture", "ply")):
             if not field.isdigit():
                 raise BadPosition(f"bad FEN {original!r}: {what} {field!r} is not a whole number")
+            if int(field) > NO_LIMIT:
+                raise BadPosition(f"bad FEN {original!r}: {what} {field} is too large (at most 2**62)")
             counters.append(int(field))
         quiet, ply = (counters + [0, 0])[:2]
         turn = 0 if side == "w" else 1
