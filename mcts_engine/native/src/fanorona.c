@@ -82,6 +82,16 @@ static void sink_push_light(FnSink *s, uint64_t cap, int from, int to)
     s->light[s->n++] = (FnLight){cap, (uint8_t)from, (uint8_t)to};
 }
 
+/* movebuf_push, its room checked here first (the call only when the buffer grows). */
+static inline int push_slot(MoveBuf *b, const MoveSlot *m)
+{
+    if (b->n < b->cap) {
+        b->m[b->n++] = *m;
+        return GAME_OK;
+    }
+    return movebuf_push(b, m);
+}
+
 /* A capturing move of `depth` steps ending on `to`, taking `cap`. */
 static inline void emit(Walk *w, int to, uint64_t cap, int depth)
 {
@@ -98,7 +108,7 @@ static inline void emit(Walk *w, int to, uint64_t cap, int depth)
     m.b[FN_SLOT_STEPS] = (uint8_t)depth;
     for (int i = 0; i < depth; i++)
         m.b[FN_SLOT_CODES + i / 2] |= (uint8_t)(w->path[i] << (4 * (i & 1)));
-    if (movebuf_push(s->slots, &m) < 0)
+    if (push_slot(s->slots, &m) < 0)
         s->oom = 1;
 }
 
@@ -261,7 +271,7 @@ int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *
         for (uint64_t m = masks[k]; m; m &= m - 1) {
             int from = ctz(m);
             MoveSlot slot = paika_slot(from, from + r->delta[k]);
-            if (movebuf_push(out, &slot) < 0)
+            if (push_slot(out, &slot) < 0)
                 return GAME_ERROR;
         }
     return GAME_OK;
