@@ -132,7 +132,8 @@ def dablot_spec(game: "DablotGame") -> dict:
         if len(shifts) != 1:
             raise ValueError(f"the Dablot direction {d} is not one shift among the points")
         dirs.append((shifts.pop(), d, source))
-    order = [i for i, (d, _) in enumerate(lattice.dirs) if d > 0] + [i for i, (d, _) in enumerate(lattice.dirs) if d < 0]
+    up = [i for i, (d, _) in enumerate(lattice.dirs) if d > 0]
+    order = up + [i for i, (d, _) in enumerate(lattice.dirs) if d < 0]
     return {"points": points, "dirs": tuple(dirs), "step_order": tuple(order), "man_forced": int(game.man_forced),
             "chain_optional": int(game.chain_optional), "ludii_win": int(game.ludii_win),
             "no_capture": game.no_capture, "max_plies": game.max_plies,

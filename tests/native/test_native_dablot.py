@@ -5,6 +5,7 @@ The sanitizer build (tests/native/test_native_draughts.py) runs this file too.""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.native import StopSignal
 from mcts_engine.rules import get_game
 from mcts_engine.rules.base import BadPosition
-from mcts_engine.rules.dablot import DablotState, dablot_spec
+from mcts_engine.rules.dablot import DablotState, dablot_spec, make_game
 from mcts_engine.rules.geometry import indices
 
 if not native.available():
@@ -197,7 +198,8 @@ def test_bad_specs_are_refused():
             native.core.DablotRules(dict(spec, **{key: value}))
 
 
-@pytest.mark.parametrize("fen", ["B:BKa1,a3:WKf13,f11:H99999999999999999999", "B:BKa1,a3:WKf13,f11:N4611686018427387905"])
+@pytest.mark.parametrize("fen", ["B:BKa1,a3:WKf13,f11:H99999999999999999999",
+                                 "B:BKa1,a3:WKf13,f11:N4611686018427387905"])
 def test_counters_past_the_native_range_are_a_bad_position(fen):
     with pytest.raises(BadPosition, match="at most"):
         get_game("dablot").parse_fen(fen)
@@ -208,3 +210,11 @@ def test_switched_off_dablot_runs_its_python_rules():
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, MCTS_ENGINE_NATIVE="0"),
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False None", out.stderr
+
+
+def test_a_game_outside_the_registry_pickles_without_its_native_rules():
+    game = make_game(chain="optional")
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.native and copy.kernel is not None and copy.kernel is not game.kernel
+    state = copy.new_state()
+    assert copy.kernel.game_legal(state.raw()) == state.legal_moves()

@@ -10,6 +10,7 @@ draws, the search on them.  Bad arguments are errors naming them; with the kerne
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -296,3 +297,12 @@ def test_switched_off_fanorona_runs_its_python_rules():
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, MCTS_ENGINE_NATIVE="0"),
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False None", out.stderr
+
+
+def test_a_game_outside_the_registry_pickles_without_its_native_rules():
+    game = F.make_game(chain="compulsory")
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.native and copy.kernel is not None and copy.kernel is not game.kernel
+    assert copy.compiled is not None
+    state = copy.new_state()
+    assert copy.kernel.game_legal(state.raw()) == state.legal_moves()

@@ -75,7 +75,8 @@ static double terminal(const DbRules *r, DbMask own, DbMask opp, DbMask kings)
 static double material(const DbRules *r, const DbPos *p, DbMask mask)
 {
     DbMask kings = p->kings & mask, princes = p->princes & mask;
-    return (double)popcount(mask & ~(kings | princes)) * r->value[DB_MAN] + (double)popcount(princes) * r->value[DB_PRINCE]
+    return (double)popcount(mask & ~(kings | princes)) * r->value[DB_MAN]
+           + (double)popcount(princes) * r->value[DB_PRINCE]
            + (double)popcount(kings) * r->value[DB_KING];
 }
 

@@ -242,7 +242,8 @@ static int read_spec(PyObject *spec, DbRules *r)
 
 static int side_ok(const DbPos *p, DbMask side)
 {
-    return db_popcount(side) <= DB_MAX_PIECES && db_popcount(side & p->kings) <= 1 && db_popcount(side & p->princes) <= 1;
+    return db_popcount(side) <= DB_MAX_PIECES && db_popcount(side & p->kings) <= 1
+           && db_popcount(side & p->princes) <= 1;
 }
 
 /* DablotState.raw(): (own, opp, kings, princes, turn, ply, quiet), checked against the board. */

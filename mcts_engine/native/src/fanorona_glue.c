@@ -219,7 +219,7 @@ static int check_board(FnRules *r)
 static int read_spec(PyObject *spec, FnRules *r)
 {
     if (!PyDict_Check(spec)) {
-        PyErr_SetString(PyExc_TypeError, "FanoronaRules(spec): spec must be a dict (rules/fanorona.py's fanorona_spec)");
+        PyErr_SetString(PyExc_TypeError, "FanoronaRules(spec): spec must be a dict (fanorona.py's fanorona_spec)");
         return -1;
     }
     memset(r, 0, sizeof(*r));
