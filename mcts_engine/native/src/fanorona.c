@@ -25,15 +25,23 @@ static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> 
 
 /* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
  * to the empty Q = P + d and approaches (Q + d holds an enemy, the line going on from Q) or
- * withdraws (P - d holds an enemy, a line coming to P). */
+ * withdraws (P - d holds an enemy, a line coming to P).  The shifts are the board's constants
+ * (fanorona.h), so that each is one instruction. */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 {
     uint64_t e = r->cells & ~(own | opp), c = 0;
-    for (int k = 0; k < FN_DIRS; k++) {
-        int d = r->delta[k];
-        uint64_t steps = own & r->lines[k] & shift(e, -d);
-        c |= steps & ((shift(opp, -2 * d) & r->approach[k]) | (shift(opp, d) & r->withdraw[k]));
-    }
+#define CAPTURERS(k, d)                                                                                  \
+    c |= own & r->lines[k] & shift(e, -(d))                                                              \
+         & ((shift(opp, -2 * (d)) & r->approach[k]) | (shift(opp, d) & r->withdraw[k]))
+    CAPTURERS(0, FN_D0);
+    CAPTURERS(1, FN_D1);
+    CAPTURERS(2, FN_D2);
+    CAPTURERS(3, FN_D3);
+    CAPTURERS(4, FN_D4);
+    CAPTURERS(5, FN_D5);
+    CAPTURERS(6, FN_D6);
+    CAPTURERS(7, FN_D7);
+#undef CAPTURERS
     return c;
 }
 
@@ -41,8 +49,16 @@ uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 static void paika_masks(const FnRules *r, uint64_t own, uint64_t opp, uint64_t masks[FN_DIRS])
 {
     uint64_t e = r->cells & ~(own | opp);
-    for (int k = 0; k < FN_DIRS; k++)
-        masks[k] = own & r->lines[k] & shift(e, -r->delta[k]);
+#define PAIKA(k, d) masks[k] = own & r->lines[k] & shift(e, -(d))
+    PAIKA(0, FN_D0);
+    PAIKA(1, FN_D1);
+    PAIKA(2, FN_D2);
+    PAIKA(3, FN_D3);
+    PAIKA(4, FN_D4);
+    PAIKA(5, FN_D5);
+    PAIKA(6, FN_D6);
+    PAIKA(7, FN_D7);
+#undef PAIKA
 }
 
 static int has_paika(const FnRules *r, uint64_t own, uint64_t opp)
@@ -67,18 +83,24 @@ typedef struct {
     uint8_t path[FN_MAX_STEPS];       /* the step codes so far: (direction << 1) | kind */
 } Walk;
 
-static void sink_push_light(FnSink *s, uint64_t cap, int from, int to)
+/* The light list's room for one more move; 0, or -1 out of memory. */
+static int sink_grow(FnSink *s)
 {
-    if (s->n == s->cap) {
-        size_t cap_n = s->cap ? 2 * s->cap : 256;
-        FnLight *l = realloc(s->light, cap_n * sizeof(FnLight));
-        if (!l) {
-            s->oom = 1;
-            return;
-        }
-        s->light = l;
-        s->cap = cap_n;
+    size_t cap_n = s->cap ? 2 * s->cap : 256;
+    FnLight *l = realloc(s->light, cap_n * sizeof(FnLight));
+    if (!l) {
+        s->oom = 1;
+        return -1;
     }
+    s->light = l;
+    s->cap = cap_n;
+    return 0;
+}
+
+static inline void sink_push_light(FnSink *s, uint64_t cap, int from, int to)
+{
+    if (s->n == s->cap && sink_grow(s) < 0)
+        return;
     s->light[s->n++] = (FnLight){cap, (uint8_t)from, (uint8_t)to};
 }
 
@@ -125,21 +147,23 @@ static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
 }
 
 /* The capturing steps open to the stone on `q`, bit 2k an approach in direction k and bit
- * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first), found
- * without a branch or a table walk: the board is moved so that q sits on bit FN_REACH, where
- * every point a step looks at (the target q + d, the approach's q + 2d, the withdrawal's
- * q - d) is a constant shift away; `valid` keeps the steps that have their lines. */
+ * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first).  The
+ * board is moved so that q sits on bit FN_REACH: its neighbours are then bits 11-13 (SW S SE),
+ * 21 and 23 (W E) and 31-33 (NW N NE), and the points two steps away bits 0 2 4, 20 24 and 40
+ * 42 44, each group gathered into a byte in that order with a few shifts.  A step in direction
+ * i needs its neighbour free and, to approach, the point beyond an enemy, or, to withdraw, the
+ * opposite neighbour (byte bit 7 - i) an enemy; the tables spread the bytes onto the option
+ * bits, and `valid` keeps the steps that have their lines. */
 static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp, int last)
 {
     uint64_t f = q <= FN_REACH ? free << (FN_REACH - q) : free >> (q - FN_REACH);
     uint64_t o = q <= FN_REACH ? opp << (FN_REACH - q) : opp >> (q - FN_REACH);
-#define AT(x, d) ((unsigned)((x) >> (FN_REACH + (d))) & 1u)
-#define DIR(k, d) ((AT(f, d) & AT(o, 2 * (d))) << (2 * (k)) | (AT(f, d) & AT(o, -(d))) << (2 * (k) + 1))
-    unsigned mask = DIR(0, FN_D0) | DIR(1, FN_D1) | DIR(2, FN_D2) | DIR(3, FN_D3) | DIR(4, FN_D4) | DIR(5, FN_D5)
-                    | DIR(6, FN_D6) | DIR(7, FN_D7);
-#undef DIR
-#undef AT
-    mask &= r->valid[q];
+#define NEAR(x) (unsigned)(((x) >> 11 & 0x7) | ((x) >> 18 & 0x8) | ((x) >> 19 & 0x10) | ((x) >> 26 & 0xe0))
+    unsigned t = NEAR(f), near = NEAR(o);
+#undef NEAR
+    unsigned beyond = (unsigned)((o & 0x1) | (o >> 1 & 0x2) | (o >> 2 & 0x4) | (o >> 17 & 0x8) | (o >> 20 & 0x10)
+                                 | (o >> 35 & 0x20) | (o >> 36 & 0x40) | (o >> 37 & 0x80));
+    unsigned mask = (r->spread[0][t & beyond] | r->spread[1][t & r->reverse[near]]) & r->valid[q];
     return last < 0 ? mask : mask & ~(3u << (2 * last));
 }
 

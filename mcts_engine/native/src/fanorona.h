@@ -66,6 +66,11 @@ typedef struct {
     /* per point, the capturing steps its lines allow: bit 2k an approach in direction k (a
      * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
     uint16_t valid[FN_POINTS];
+    /* the options' tables (fanorona.c, options): the neighbours of a point taken in the order
+     * SW S SE W E NW N NE (bit i of a byte; bit 7 - i the opposite one), and such a byte spread
+     * onto the option bits of those directions, approach (2k) or withdrawal (2k + 1) */
+    uint8_t reverse[256];
+    uint16_t spread[2][256];
     uint64_t neighbours[FN_POINTS], near[FN_POINTS];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
