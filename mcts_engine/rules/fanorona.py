@@ -160,22 +160,20 @@ OPTIONAL, COMPULSORY, SINGLE = 0, 1, 2  # chain modes: stop anywhere, only maxim
 LINES = tuple(sum(1 << i for i in indices(CELLS) if _has_line(i, k)) for k in range(8))  # per direction k
 
 
-def _native_table() -> tuple:
+def _native_rows() -> tuple:
     """The lines ``native/src/fanorona.c`` walks: per point, ``(k, to, approach ray, withdrawal
-    ray)`` as point indices, and the NEIGHBOURS and NEAR masks."""
+    ray)`` as point indices."""
     def points(ray: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(b.bit_length() - 1 for b in ray)
-    rows = tuple(tuple((k, to, points(_ray(to, k)), points(_ray(q, k ^ 1))) for k, _, to, *_ in STEPS[q])
+    return tuple(tuple((k, to, points(_ray(to, k)), points(_ray(q, k ^ 1))) for k, _, to, *_ in STEPS[q])
                  for q in range(len(STEPS)))
-    return rows, tuple(NEIGHBOURS), tuple(NEAR)
 
 
 def fanorona_spec(mode: int = OPTIONAL, first_single: bool = False, dagaz: bool = False,
                   quiet_limit: int = NO_LIMIT, ply_limit: int = NO_LIMIT) -> dict:
     """Everything the native rules (``native.core.FanoronaRules``) need, as numbers: the board's
-    lines (``_native_table``, ``LINES``, ``DELTAS``), the rule options, the evaluation's constants."""
-    rows, neighbours, near = _native_table()
-    return {"rows": rows, "neighbours": neighbours, "near": near, "lines": LINES, "delta": DELTAS,
+    lines (``_native_rows``, ``LINES``, ``DELTAS``), the rule options, the evaluation's constants."""
+    return {"rows": _native_rows(), "lines": LINES, "delta": DELTAS,
             "mode": mode, "first_single": int(first_single), "dagaz": int(dagaz), "quiet_limit": quiet_limit,
             "ply_limit": ply_limit, "eval_scale": EVAL_SCALE, "start_stones": START_STONES, "max_stones": STONES}
 

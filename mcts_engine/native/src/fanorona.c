@@ -199,7 +199,7 @@ static void extend(Walk *w, uint64_t free, uint64_t opp)
         uint64_t line = run_of(l->ray[j & 1], l->up[j & 1], f->opp);
         uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
         w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
-        unsigned next = mode == FN_SINGLE || !(r->near[l->to] & o2) ? 0 : options(r, l->to, f2, o2, l->k);
+        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2, l->k);
         if (!next) {
             emit(w, l->to, cap, sp + 1);
         } else if (sp + 1 >= FN_MAX_STEPS) {     /* more steps than stones a position may hold */

@@ -71,7 +71,6 @@ typedef struct {
      * onto the option bits of those directions, approach (2k) or withdrawal (2k + 1) */
     uint8_t reverse[256];
     uint16_t spread[2][256];
-    uint64_t neighbours[FN_POINTS], near[FN_POINTS];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */

@@ -121,9 +121,8 @@ static int read_rows(PyObject *rows, int q, FnRules *r)
 
 static int read_board(PyObject *spec, FnRules *r)
 {
-    PyObject *rows = spec_item(spec, "rows"), *nb = spec_item(spec, "neighbours"), *nr = spec_item(spec, "near");
-    PyObject *lines = spec_item(spec, "lines"), *delta = spec_item(spec, "delta");
-    if (!rows || !nb || !nr || !lines || !delta)
+    PyObject *rows = spec_item(spec, "rows"), *lines = spec_item(spec, "lines"), *delta = spec_item(spec, "delta");
+    if (!rows || !lines || !delta)
         return -1;
     Py_ssize_t n = PySequence_Check(rows) ? PySequence_Size(rows) : -1;
     if (n < 0 || n > FN_NONE) {
@@ -131,15 +130,7 @@ static int read_board(PyObject *spec, FnRules *r)
         PyErr_SetString(PyExc_ValueError, "fanorona spec: rows must hold at most 63 points");
         return -1;
     }
-    int64_t v[FN_POINTS];
-    if (spec_ints(nb, n, "neighbours", -1, -1, v) < 0)
-        return -1;
-    for (Py_ssize_t q = 0; q < n; q++)
-        r->neighbours[q] = (uint64_t)v[q];
-    if (spec_ints(nr, n, "near", -1, -1, v) < 0)
-        return -1;
-    for (Py_ssize_t q = 0; q < n; q++)
-        r->near[q] = (uint64_t)v[q];
+    int64_t v[FN_DIRS];
     if (spec_ints(lines, FN_DIRS, "lines", -1, -1, v) < 0)
         return -1;
     for (int k = 0; k < FN_DIRS; k++)
