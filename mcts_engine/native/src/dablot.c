@@ -148,7 +148,12 @@ static void walk(Walk *w, int i, DbMask prey, DbMask empty, DbMask cap, int dept
 
 static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
 {
-    Walk w = {.r = r, .sink = sink, .frm = frm};
+    if (!(r->ring[frm] & prey))
+        return;
+    Walk w;                  /* the path is written before it is read: no need to clear it */
+    w.r = r;
+    w.sink = sink;
+    w.frm = frm;
     walk(&w, frm, prey, empty | db_bit(frm), 0, 0);
 }
 
@@ -187,8 +192,14 @@ static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
     return n_men;
 }
 
-/* Per direction of the scan's order, the steps' targets; their number. */
-static size_t steps(const DbRules *r, const DbPos *p, DbMask targets[DB_DIRS])
+/* The steps of a position: per direction of the scan's order their targets and their number. */
+typedef struct {
+    DbMask targets[DB_DIRS];
+    size_t count[DB_DIRS];
+} Steps;
+
+/* The steps of `p` (DablotGame.scan's buckets); their number. */
+static size_t steps(const DbRules *r, const DbPos *p, Steps *st)
 {
     DbMask empty = r->points & ~(p->own | p->opp), by_dir[DB_DIRS];
 #define STEPS(k, d) by_dir[k] = shift(p->own & r->src[k], d) & empty
@@ -203,8 +214,9 @@ static size_t steps(const DbRules *r, const DbPos *p, DbMask targets[DB_DIRS])
 #undef STEPS
     size_t n = 0;
     for (int i = 0; i < DB_DIRS; i++) {
-        targets[i] = by_dir[r->step_order[i]];
-        n += (size_t)popcount(targets[i]);
+        st->targets[i] = by_dir[r->step_order[i]];
+        st->count[i] = (size_t)popcount(st->targets[i]);
+        n += st->count[i];
     }
     return n;
 }
@@ -228,16 +240,15 @@ static int select_bit(DbMask t, size_t n)
 }
 
 /* The step numbered `n` in the order legal lists them. */
-static void nth_step(const DbRules *r, const DbMask targets[DB_DIRS], size_t n, int *from, int *to)
+static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
 {
     for (int i = 0; i < DB_DIRS; i++) {
-        size_t c = (size_t)popcount(targets[i]);
-        if (n < c) {
-            *to = select_bit(targets[i], n);
+        if (n < st->count[i]) {
+            *to = select_bit(st->targets[i], n);
             *from = *to - r->delta[r->step_order[i]];
             return;
         }
-        n -= c;
+        n -= st->count[i];
     }
 }
 
@@ -257,11 +268,11 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
         return GAME_ERROR;
     if (n_men && r->man_forced)
         return GAME_OK;
-    DbMask targets[DB_DIRS];
-    steps(r, p, targets);
+    Steps st;
+    steps(r, p, &st);
     for (int i = 0; i < DB_DIRS; i++) {
         int d = r->delta[r->step_order[i]];
-        for (DbMask t = targets[i]; t; t &= t - 1) {
+        for (DbMask t = st.targets[i]; t; t &= t - 1) {
             int to = ctz(t);
             MoveSlot m = db_slot(to - d, to, 0, 0, NULL);
             if (movebuf_push(out, &m) < 0)
@@ -298,8 +309,9 @@ void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
 /* Whether the side to move has a move at all (the draw counters aside). */
 static int can_move(const DbRules *r, const DbPos *p, DbSink *scratch)
 {
-    DbMask empty = r->points & ~(p->own | p->opp), targets[DB_DIRS];
-    if (man_jumpers(r, p, empty) || steps(r, p, targets))
+    DbMask empty = r->points & ~(p->own | p->opp);
+    Steps st;
+    if (man_jumpers(r, p, empty) || steps(r, p, &st))
         return 1;
     scratch->slots = NULL;
     scratch->n = 0;
@@ -376,8 +388,8 @@ static int pick(const DbRules *r, const DbPos *p, DbSink *s, Rand *rng, int chec
     size_t n_men = captures(r, p, s);
     if (s->oom)
         return GAME_ERROR;
-    DbMask targets[DB_DIRS];
-    size_t n_steps = n_men && r->man_forced ? 0 : steps(r, p, targets), total = s->n + n_steps;
+    Steps st;
+    size_t n_steps = n_men && r->man_forced ? 0 : steps(r, p, &st), total = s->n + n_steps;
     if (total && check_halt && halted(halt))
         return GAME_RUNNING + 2;
     double x = rng->next(rng);
@@ -393,7 +405,7 @@ static int pick(const DbRules *r, const DbPos *p, DbSink *s, Rand *rng, int chec
         return 1;
     }
     int f = 0, t = 0;
-    nth_step(r, targets, k - s->n, &f, &t);
+    nth_step(r, &st, k - s->n, &f, &t);
     *from = db_bit(f);
     *to = db_bit(t);
     *cap = 0;
@@ -431,8 +443,8 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
     DbSink sink = {.slots = &buf};
     size_t n_men = captures(r, p, &sink);
     int got = sink.oom ? GAME_ERROR : 1;
-    DbMask targets[DB_DIRS];
-    size_t n_steps = got < 0 || (n_men && r->man_forced) ? 0 : steps(r, p, targets), total = buf.n + n_steps;
+    Steps st;
+    size_t n_steps = got < 0 || (n_men && r->man_forced) ? 0 : steps(r, p, &st), total = buf.n + n_steps;
     if (got == 1) {
         double x = rng->next(rng);
         size_t k = (size_t)(x * (double)total);
@@ -444,7 +456,7 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
             *out = buf.m[k];
         } else {
             int f = 0, t = 0;
-            nth_step(r, targets, k - buf.n, &f, &t);
+            nth_step(r, &st, k - buf.n, &f, &t);
             *out = db_slot(f, t, 0, 0, NULL);
         }
     }
