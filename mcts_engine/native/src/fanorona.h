@@ -25,7 +25,7 @@
 #define FN_RAY 9          /* the longest line on a 9-point row */
 #define FN_MAX_STEPS 26   /* the nibbles of a slot: more than any chain (each step takes a stone) */
 #define FN_MAX_STONES 26  /* stones per side a position may hold (the start has 22) */
-#define FN_NONE 63        /* a point index no mask holds (the board stops below bit 63) */
+#define FN_NONE 63        /* the board's points lie below this bit */
 /* The directions' shifts on the Python rules' Grid(5, 9) (E W N S NE SW NW SE), as constants
  * for the walk's shifts; the spec's are checked against them. */
 #define FN_D0 1
@@ -41,8 +41,8 @@
 enum { FN_OPTIONAL = 0, FN_COMPULSORY = 1, FN_SINGLE = 2 };   /* rules/fanorona.py's chain modes */
 enum { FN_SLOT_FROM = 8, FN_SLOT_TO = 9, FN_SLOT_STEPS = 10, FN_SLOT_CODES = 11 };   /* the slot's bytes */
 
-/* One line from a point: direction k, the target, the approach ray beyond the target and the
- * withdrawal ray behind the start (point indices, nearest first), and their masks. */
+/* One line from a point as the spec hands it: direction k, the target, the approach ray beyond
+ * the target and the withdrawal ray behind the start (point indices, nearest first). */
 typedef struct {
     int k, to;
     int alen, wlen;
