@@ -37,6 +37,9 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "turkish": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.63"}),
     # not tuned: a first guess from the draughts tunes, confirmed against plain UCT at 200 ms
     "rithmomachia": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.4"}),
+    # not tuned: a first guess from the draughts rows, once Dablot's rules were native (issue 35);
+    # 32 games against plain UCT at 100 ms on the native core: 20-10-2, +221 [+92, +338]
+    "dablot": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
     # not tuned: PlayoutDepth 4 alone beat Eval 200-0 at 200 iterations a move and plain UCT
     # 20-0 at 200 ms (docs/benchmarks.md#life-uct-against-eval-issue-17)
     "life": MappingProxyType({"PlayoutDepth": "4"}),

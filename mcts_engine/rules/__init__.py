@@ -16,7 +16,7 @@ __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State
 
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
-_NATIVE = set(draughts.VARIANTS) | {"rithmomachia"}     # the games whose factories take ``native``
+_NATIVE = set(draughts.VARIANTS) | {"fanorona", "dablot", "rithmomachia"}     # the games whose factories take ``native``
 _FACTORIES["life"] = lambda **o: life.make_game(**o)
 _FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
 _FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)

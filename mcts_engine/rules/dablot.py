@@ -50,7 +50,7 @@ Prince's point), then the draw counters when they are not zero::
 """
 from __future__ import annotations
 
-
+from .. import native
 from .base import (NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, count_limit, material_share, perft_walk,
                    read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
@@ -117,16 +117,43 @@ class DablotLattice:
         return self.index_of.get(text.strip().lower())
 
 
+def dablot_spec(game: "DablotGame") -> dict:
+    """Everything the native rules (``native.core.DablotRules``) need, as numbers: the points in
+    ascending order (the native side numbers them 0..71 so), per direction of ``lattice.dirs``
+    its shift among the points (one shift: checked there), its shift here and its source
+    mask, the order the steps are listed in (the scan's: ``up`` then ``down``), the options and
+    the material values."""
+    lattice = game.lattice
+    points = tuple(indices(lattice.points))
+    rank = {p: i for i, p in enumerate(points)}
+    dirs = []
+    for d, source in lattice.dirs:
+        shifts = {rank[p + d] - rank[p] for p in indices(source)}
+        if len(shifts) != 1:
+            raise ValueError(f"the Dablot direction {d} is not one shift among the points")
+        dirs.append((shifts.pop(), d, source))
+    up = [i for i, (d, _) in enumerate(lattice.dirs) if d > 0]
+    order = up + [i for i, (d, _) in enumerate(lattice.dirs) if d < 0]
+    return {"points": points, "dirs": tuple(dirs), "step_order": tuple(order), "man_forced": int(game.man_forced),
+            "chain_optional": int(game.chain_optional), "ludii_win": int(game.ludii_win),
+            "no_capture": game.no_capture, "max_plies": game.max_plies,
+            "values": (VALUES[MAN], VALUES[PRINCE], VALUES[KING])}
+
+
 class DablotGame(Game):
     """Dablot Prejjesne with its rule options; move generation on raw masks.
 
     A raw position is ``(own, opp, kings, princes)``: the pieces of the side to
     move, the opponent's, and the King and Prince squares of both sides.
+    ``kernel`` is the native rules (``native.core.DablotRules``) unless ``native`` is False or
+    the kernel is not built or switched off: the search then runs it through the C game
+    interface (``native`` True) and the states' ``random_move``, ``playout`` and ``perft``
+    call it; else everything is the Python rules.
     """
 
     name = "dablot"
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, native: bool = True):
         self.use_options(SCHEMA, options)
         self.lattice = lat = DablotLattice()
         self.points = lat.points
@@ -143,6 +170,20 @@ class DablotGame(Game):
         first = options["first"]
         self.colours = (first, "W" if first == "B" else "B")
         self.start = self._start()
+        self._attach_kernel(native)
+
+    def _attach_kernel(self, want: bool) -> None:
+        """The native rules where they are built and wanted (``want``), else None."""
+        self.kernel = native.core.DablotRules(dablot_spec(self)) if want and native.available() else None
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the native rules (a game outside the registry); rebuilt on arrival."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_kernel(state["native"])
 
     def _start(self) -> tuple[int, int, int, int]:
         """(black, white, kings, princes) of dablot.md §2."""
@@ -289,7 +330,10 @@ class DablotGame(Game):
         return caps
 
     def perft(self, state: "DablotState", depth: int) -> int:
-        """Leaf count of the legal-move tree (draw counters ignored), on raw masks."""
+        """Leaf count of the legal-move tree (draw counters ignored), on raw masks; the native
+        rules count it where they run."""
+        if self.kernel is not None:
+            return self.kernel.perft(state.raw(), depth)
         return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.princes), depth)
 
     @staticmethod
@@ -325,6 +369,9 @@ class DablotGame(Game):
         black, white = (sum(lists.get(c, {}).values()) for c in "BW")
         kings, princes = (lists.get("B", {}).get(p, 0) | lists.get("W", {}).get(p, 0) for p in "KP")
         own, opp = (black, white) if side == "B" else (white, black)
+        for tag, value in counters.items():
+            if value > NO_LIMIT:
+                raise BadPosition(f"bad FEN {original!r}: counter {tag}{value} is too large (at most 2**62)")
         state = DablotState(self, own, opp, kings, princes, self.colours.index(side))
         state.quiet = counters.get("H", 0)
         state.ply = counters.get("N", 0)
@@ -358,6 +405,15 @@ class DablotState(TurnState):
         """(side to move, its pieces, the opponent's, Kings, Princes)."""
         return (self.turn, self.own, self.opp, self.kings, self.princes)
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: (own, opp, kings, princes, turn,
+        ply, quiet)."""
+        return (self.own, self.opp, self.kings, self.princes, self.turn, self.ply, self.quiet)
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back after playing)."""
+        self.own, self.opp, self.kings, self.princes, self.turn, self.ply, self.quiet = raw
+
     def _drawn(self) -> bool:
         g = self.game
         return self.quiet >= g.no_capture or self.ply >= g.max_plies
@@ -370,7 +426,10 @@ class DablotState(TurnState):
         return self.game.legal(self.own, self.opp, self.kings, self.princes)
 
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move, counting the steps instead of listing them."""
+        """A uniformly random legal move, counting the steps instead of listing them; in the
+        native rules where they run (the same draw from ``rng``)."""
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         return self._pick(rng.random)
 
     def _pick(self, rnd) -> Move | None:
@@ -399,9 +458,15 @@ class DablotState(TurnState):
         """Uniformly random moves in place to the end; the outcome, or None if cut off.
 
         The fast path behind random playouts: the same rules and the same random
-        draws as ``random_move`` then ``play``, on local ints.
+        draws as ``random_move`` then ``play``: in the native rules where they run (a
+        ``random.Random`` drawn from as this loop does, or a ``native.core.Random``), else
+        this loop on local ints.
         """
         g = self.game
+        if g.kernel is not None:
+            result, raw = g.kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         rnd = rng.random
         scan, chains, ranked, terminal = g.scan, g.chains, g.ranked_captures, g.terminal
         points, forced, no_capture, cap_plies = g.points, g.man_forced, g.no_capture, g.max_plies
@@ -615,6 +680,7 @@ class DablotState(TurnState):
         return f"<dablot {self.fen()}>"
 
 
-def make_game(**options) -> DablotGame:
-    """Dablot with rule options (``SCHEMA``; strings accepted); raises BadOption naming a bad one."""
-    return DablotGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> DablotGame:
+    """Dablot with rule options (``SCHEMA``; strings accepted); raises BadOption naming a bad one.
+    On the native rules where they are built, unless ``native`` is False (the Python reference)."""
+    return DablotGame(SCHEMA.parse(options), native)

@@ -157,28 +157,37 @@ NEAR = [sum(row[1] | row[3] for row in rows) for rows in STEPS]
 OPTIONAL, COMPULSORY, SINGLE = 0, 1, 2  # chain modes: stop anywhere, only maximal chains, one step
 
 
-def _native_table() -> tuple:
+LINES = tuple(sum(1 << i for i in indices(CELLS) if _has_line(i, k)) for k in range(8))  # per direction k
+
+
+def _native_rows() -> tuple:
     """The lines ``native/src/fanorona.c`` walks: per point, ``(k, to, approach ray, withdrawal
-    ray)`` as point indices, and the NEIGHBOURS and NEAR masks."""
+    ray)`` as point indices."""
     def points(ray: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(b.bit_length() - 1 for b in ray)
-    rows = tuple(tuple((k, to, points(_ray(to, k)), points(_ray(q, k ^ 1))) for k, _, to, *_ in STEPS[q])
+    return tuple(tuple((k, to, points(_ray(to, k)), points(_ray(q, k ^ 1))) for k, _, to, *_ in STEPS[q])
                  for q in range(len(STEPS)))
-    return rows, tuple(NEIGHBOURS), tuple(NEAR)
 
 
-_compiled_chains = None       # native.core.fanorona_chains once set up; False where the kernel is off
+def fanorona_spec(mode: int = OPTIONAL, first_single: bool = False, dagaz: bool = False,
+                  quiet_limit: int = NO_LIMIT, ply_limit: int = NO_LIMIT) -> dict:
+    """Everything the native rules (``native.core.FanoronaRules``) need, as numbers: the board's
+    lines (``_native_rows``, ``LINES``, ``DELTAS``), the rule options, the evaluation's constants."""
+    return {"rows": _native_rows(), "lines": LINES, "delta": DELTAS,
+            "mode": mode, "first_single": int(first_single), "dagaz": int(dagaz), "quiet_limit": quiet_limit,
+            "ply_limit": ply_limit, "eval_scale": EVAL_SCALE, "start_stones": START_STONES, "max_stones": STONES}
+
+
+_compiled_chains = None       # the default rules' native chains once made; False where the kernel is off
 
 
 def compiled_chains():
-    """The compiled ``extend`` (the same moves in the same order, checked in every test run), or
-    None where the native kernel is not built or switched off (``MCTS_ENGINE_NATIVE=0``)."""
+    """The native rules' ``chains(own, opp, starters, mode)`` (immediate removal; the same moves
+    in the same order as ``python_chains``, checked in every test run), or None where the native
+    kernel is not built or switched off (``MCTS_ENGINE_NATIVE=0``)."""
     global _compiled_chains
     if _compiled_chains is None:
-        _compiled_chains = False
-        if native.available():
-            native.core.fanorona_setup(*_native_table())
-            _compiled_chains = native.core.fanorona_chains
+        _compiled_chains = native.core.FanoronaRules(fanorona_spec()).chains if native.available() else False
     return _compiled_chains or None
 
 
@@ -259,21 +268,44 @@ def paika_masks(own: int, opp: int) -> tuple[int, ...]:
 
 
 class FanoronaGame(Game):
-    """Fanorona with its rule options fixed (see the module docstring)."""
+    """Fanorona with its rule options fixed (see the module docstring).
+
+    ``kernel`` is the native rules (``native.core.FanoronaRules``, every option compiled) unless
+    ``native`` is False or the kernel is not built or switched off: the search then runs it
+    through the C game interface (``native`` True), and the states' fast paths (``random_move``,
+    ``playout``, ``perft``, the capture chains) call it; else everything is the Python rules.
+    """
 
     name = "fanorona"
     colours = ("W", "B")
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, native: bool = True):
         self.use_options(SCHEMA, options)
         self.mode = OPTIONAL if options["chain"] == "optional" else COMPULSORY
         self.first_turn_single = options["first_turn_single_capture"]
         self.dagaz = options["removal"] == "dagaz"
-        self.compiled = None if self.dagaz else compiled_chains()   # Dagaz's removal: Python only
         self.quiet_limit = count_limit(options["no_capture_plies"])
         self.ply_limit = count_limit(options["max_plies"])
         self.grid = GRID
         self.name_of = {i: GRID.algebraic(i) for i in indices(CELLS)}
+        self._attach_kernel(native)
+
+    def _attach_kernel(self, want: bool) -> None:
+        """The native rules where they are built and wanted (``want``), else None: ``kernel``,
+        ``native`` and ``compiled`` (the native ``chains``, or None for the Python chains)."""
+        self.kernel = native.core.FanoronaRules(fanorona_spec(
+            self.mode, self.first_turn_single, self.dagaz, self.quiet_limit, self.ply_limit)) \
+            if want and native.available() else None
+        self.native = self.kernel is not None
+        self.compiled = self.kernel.chains if self.kernel is not None else None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the native rules (a game outside the registry); rebuilt on arrival."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "compiled")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_kernel(state["native"])
 
     # --- contract -------------------------------------------------------------------
     def new_state(self) -> "FanoronaState":
@@ -318,6 +350,8 @@ class FanoronaGame(Game):
         for field, what in zip(fields[2:], ("plies since the last capture", "ply")):
             if not field.isdigit():
                 raise BadPosition(f"bad FEN {original!r}: {what} {field!r} is not a whole number")
+            if int(field) > NO_LIMIT:
+                raise BadPosition(f"bad FEN {original!r}: {what} {field} is too large (at most 2**62)")
             counters.append(int(field))
         quiet, ply = (counters + [0, 0])[:2]
         turn = 0 if side == "w" else 1
@@ -392,7 +426,10 @@ class FanoronaGame(Game):
         raise AssertionError("unreachable")
 
     def perft(self, state: "FanoronaState", depth: int) -> int:
-        """Leaf count of the legal-move tree on raw masks (draw rules ignored)."""
+        """Leaf count of the legal-move tree on raw masks (draw rules ignored); the native
+        rules count it where they run."""
+        if self.kernel is not None:
+            return self.kernel.perft(state.raw(), depth)
         return self._perft(state.own, state.opp, state.ply, depth)
 
     def _perft(self, own: int, opp: int, ply: int, depth: int) -> int:
@@ -451,6 +488,14 @@ class FanoronaState(TurnState):
         """(side to move, its stones, the other side's stones)."""
         return (self.turn, self.own, self.opp)
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: (own, opp, turn, ply, quiet)."""
+        return (self.own, self.opp, self.turn, self.ply, self.quiet)
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back after playing)."""
+        self.own, self.opp, self.turn, self.ply, self.quiet = raw
+
     def _drawn(self) -> bool:
         g = self.game
         return self.quiet >= g.quiet_limit or self.ply >= g.ply_limit
@@ -463,7 +508,10 @@ class FanoronaState(TurnState):
         return self.game.legal(self.own, self.opp, self.ply)
 
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move (paikas drawn by counting, not listed), or None."""
+        """A uniformly random legal move (paikas drawn by counting, not listed), or None; in the
+        native rules where they run (the same draw from ``rng``)."""
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         if self._drawn():
             return None
         return self.game.pick(self.own, self.opp, self.ply, rng.random)
@@ -479,9 +527,15 @@ class FanoronaState(TurnState):
     def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end; the outcome, or None if cut off.
 
-        The same rules and random draws as ``random_move`` then ``play``.
+        The same rules and random draws as ``random_move`` then ``play``: in the native rules
+        where they run (a ``random.Random`` drawn from as this loop does, one draw a ply, or a
+        ``native.core.Random``), else this loop.
         """
         g = self.game
+        if g.kernel is not None:
+            result, raw = g.kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         pick, rnd, quiet_limit, ply_limit = g.pick, rng.random, g.quiet_limit, g.ply_limit
         own, opp, turn, ply, quiet = self.own, self.opp, self.turn, self.ply, self.quiet
         for _ in range(max_plies):
@@ -637,6 +691,7 @@ class FanoronaState(TurnState):
         return f"<fanorona {self.fen()}>"
 
 
-def make_game(**options) -> FanoronaGame:
-    """Fanorona with rule options (``SCHEMA``, see the module docstring); BadOption names a bad one."""
-    return FanoronaGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> FanoronaGame:
+    """Fanorona with rule options (``SCHEMA``, see the module docstring); BadOption names a bad one.
+    On the native rules where they are built, unless ``native`` is False (the Python reference)."""
+    return FanoronaGame(SCHEMA.parse(options), native)

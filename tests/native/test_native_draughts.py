@@ -386,7 +386,8 @@ def test_a_kernel_set_up_again_takes_the_new_word_and_an_unset_one_refuses():
 # --- the fallback ---------------------------------------------------------------------------------
 
 FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/test_perft.py", "tables/test_tables.py",
-                    "mcts/test_search_core.py", "protocol/test_protocol_inprocess.py")
+                    "mcts/test_search_core.py", "protocol/test_protocol_inprocess.py", "rules/test_fanorona.py",
+                    "rules/test_dablot.py")
 
 
 @pytest.mark.slow
@@ -406,7 +407,8 @@ def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
 
 SOURCES = Path(native.__file__).parent / "src"
 SEARCH_TESTS = str(Path(__file__).parent.parent / "mcts" / "test_search_core.py")   # the search core, sanitized too
-FANORONA_TESTS = str(Path(__file__).parent / "test_native_fanorona.py")             # Fanorona's chains, too
+FANORONA_TESTS = str(Path(__file__).parent / "test_native_fanorona.py")             # Fanorona's rules, too
+DABLOT_TESTS = str(Path(__file__).parent / "test_native_dablot.py")                 # Dablot's rules, too
 EVALUATION_TESTS = str(Path(__file__).parent / "test_native_evaluation.py")         # the evaluation's terms
 GAMES_TESTS = str(Path(__file__).parent / "test_native_games.py")                   # every native game's interface
 RITHMOMACHIA_TESTS = str(Path(__file__).parent / "test_native_rithmomachia.py")     # Rithmomachia's native rules
@@ -422,7 +424,7 @@ def _sanitizer_runtime(name: str) -> str | None:
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
-    Fanorona's chains' (test_native_fanorona.py) and the evaluation's
+    Fanorona's and Dablot's rules' (test_native_fanorona.py, test_native_dablot.py) and the evaluation's
     (test_native_evaluation.py), every native game's interface (test_native_games.py) and
     Rithmomachia's native rules (test_native_rithmomachia.py) run on it in a fresh interpreter."""
     asan = _sanitizer_runtime("libasan.so")
@@ -443,7 +445,7 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
         "sys.modules['mcts_engine.native._core'] = module\n"
         "import mcts_engine.native as n; assert n.core is module, n.status()\n"
         "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, "
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {DABLOT_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, "
         f"{RITHMOMACHIA_TESTS!r}]))\n"
     )
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",

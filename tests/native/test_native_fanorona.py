@@ -1,21 +1,31 @@
-"""Fanorona's capture chains compiled (``native/src/fanorona.c``) against the Python rules'
-``extend``, the reference: the same moves, the same tuples, in the same order, in every chain
-mode, on the positions of seeded random games; bad arguments are errors naming them; with the
-kernel switched off (``MCTS_ENGINE_NATIVE=0``) Fanorona runs its Python chains.  The sanitizer
-build (tests/native/test_native_draughts.py) runs this file too.
+"""Fanorona's native rules (``native/src/fanorona.c``, ``FanoronaRules``) against its Python
+rules, the reference.  The capture chains: the same moves, the same tuples, in the same order as
+``extend`` (and ``extend_dagaz``), in every chain mode, on the positions of seeded random games.
+The whole rules through the C game interface: the perft table, the worked examples of
+fanorona.md, seeded random games and random positions (every rule option), the playouts' random
+draws, the search on them.  Bad arguments are errors naming them; with the kernel switched off
+(``MCTS_ENGINE_NATIVE=0``) Fanorona runs its Python rules.  The sanitizer build
+(tests/native/test_native_draughts.py) runs this file too.
 """
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
 
 import pytest
+from support.native_rules import check_along_games, check_position, check_same_draws
 
 from mcts_engine import native
+from mcts_engine.agents import make_agent
+from mcts_engine.mcts.limits import Limits
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.native import StopSignal
 from mcts_engine.rules import fanorona as F
 from mcts_engine.rules import get_game
+from mcts_engine.rules.base import BadPosition
 
 MODES = (F.OPTIONAL, F.COMPULSORY, F.SINGLE)
 
@@ -90,8 +100,18 @@ def test_games_use_them_and_play_as_on_the_python_rules(options):
         state.play(rng.choice(moves))
 
 
-def test_dagaz_removal_stays_on_the_python_rules():
-    assert get_game("fanorona", removal="dagaz").compiled is None
+def test_dagaz_removal_is_compiled_too():
+    """Dagaz's removal (only each line's first stone leaves during the chain) runs in the native
+    rules as well: the same moves as the Python ``extend_dagaz``, in every chain mode."""
+    compiled()
+    game = get_game("fanorona", removal="dagaz")
+    assert game.compiled is not None
+    checked = 0
+    for own, opp, starters in positions(20, seed=9):
+        for mode in MODES:
+            assert game.compiled(own, opp, starters, mode) == game.python_chains(own, opp, starters, mode)
+            checked += 1
+    assert checked > 300
 
 
 @pytest.mark.parametrize("args, words", [
@@ -110,3 +130,179 @@ def test_switched_off_fanorona_runs_its_python_chains():
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, MCTS_ENGINE_NATIVE="0"),
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "None", out.stderr
+
+
+# --- the whole rules in the native core (FanoronaRules through the C game interface) -------------------
+
+OPTIONS = [{}, {"chain": "compulsory"}, {"first_turn_single_capture": "true"}, {"removal": "dagaz"},
+           {"chain": "compulsory", "removal": "dagaz", "no_capture_plies": 6, "max_plies": 60}]
+IDS = ["default", "compulsory", "first-single", "dagaz", "all-and-short-draws"]
+FILES = "abcdefghi"
+
+
+def games(**options):
+    """(the native game, the Python reference) with ``options``."""
+    compiled()
+    game, reference = get_game("fanorona", **options), get_game("fanorona", native=False, **options)
+    assert game.native and game.kernel is not None and not reference.native and reference.compiled is None
+    return game, reference
+
+
+def board_fen(white: str, black: str, side: str = "w", quiet: int = 0, ply: int = 10) -> str:
+    """A FEN from space-separated point lists (ply 10: past the first turns)."""
+    at = {(FILES.index(n[0]), int(n[1:])): c for c, names in (("W", white), ("B", black)) for n in names.split()}
+    ranks = []
+    for rank in range(5, 0, -1):
+        text, run = "", 0
+        for col in range(9):
+            if (col, rank) in at:
+                text += (str(run) if run else "") + at[(col, rank)]
+                run = 0
+            else:
+                run += 1
+        ranks.append(text + (str(run) if run else ""))
+    return f"{'/'.join(ranks)} {side} {quiet} {ply}"
+
+
+def random_position(reference, rng: random.Random):
+    """A random sparse board (up to nine stones a side), either side to move, the counters anywhere
+    up to their limits (a draw now and then)."""
+    points = [f"{f}{r}" for f in FILES for r in range(1, 6)]
+    rng.shuffle(points)
+    w, b = rng.randint(0, 9), rng.randint(0, 9)
+    fen = board_fen(" ".join(points[:w]), " ".join(points[w:w + b]), rng.choice("wb"),
+                    rng.randint(0, min(51, reference.quiet_limit)), rng.randint(0, min(401, reference.ply_limit)))
+    return reference.parse_fen(fen)
+
+
+def test_the_perft_table_on_the_native_rules():
+    """tests/rules/test_fanorona.py's table: [1, 5, 39, 724, 18026], 431,852 at 5; compulsory chains
+    [1, 5, 21, 223]; through FanoronaRules.perft and through the game interface."""
+    game, _ = games()
+    start = game.new_state()
+    assert [game.perft(start, d) for d in range(6)] == [1, 5, 39, 724, 18026, 431852]
+    assert game.kernel.game_perft(start.raw(), 4) == 18026
+    compulsory, _ = games(chain="compulsory")
+    assert [compulsory.perft(compulsory.new_state(), d) for d in range(4)] == [1, 5, 21, 223]
+
+
+@pytest.mark.parametrize("fen,played,count", [
+    (None, (), 5),                                        # Example 1: the opening, every move ends on e3
+    (None, ("d3-e3(W)",), 18),                            # Example 2: Black's reply, prefixes count
+    (board_fen("c3", "b3 f3"), (), 1),                    # Example 3: not the same direction twice
+    (board_fen("c3", "b3 f3"), ("c3-d3(W)",), 1),         # ... and Black's only reply
+    (board_fen("c3", "b3 b4 d1"), (), 4),                 # Example 4: no return to a visited point
+], ids=["1", "2", "3", "3-reply", "4"])
+def test_worked_examples_on_the_native_rules(fen, played, count):
+    game, reference = games()
+    state = reference.new_state() if fen is None else reference.parse_fen(fen)
+    for text in played:
+        state.play(state.parse_move(text))
+    assert len(check_position(game.kernel, state, moves_checked=20)) == count
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_the_native_rules_agree_along_seeded_games(options):
+    game, reference = games(**options)
+    assert check_along_games(game.kernel, reference, seed=len(IDS[OPTIONS.index(options)]), games=3) > 25
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_the_native_rules_agree_on_random_positions(options):
+    game, reference = games(**options)
+    rng = random.Random(5)
+    ended = set()
+    for _ in range(150):
+        state = random_position(reference, rng)
+        check_position(game.kernel, state)
+        ended.add(state.outcome())
+    assert {None, 0.0, 1.0} <= ended
+
+
+@pytest.mark.parametrize("options", OPTIONS[:4], ids=IDS[:4])
+def test_playouts_draw_as_the_python_loop(options):
+    game, reference = games(**options)
+    rng = random.Random(2)
+    for seed in range(12):
+        python_state = random_position(reference, rng) if seed % 2 else reference.new_state()
+        check_same_draws(game.parse_fen(python_state.fen()), python_state, seed, max_plies=[1, 5, 400][seed % 3])
+
+
+def test_the_perft_counts_of_random_positions():
+    game, reference = games()
+    rng = random.Random(13)
+    for _ in range(20):
+        state = random_position(reference, rng)
+        assert game.kernel.perft(state.raw(), 3) == reference.perft(state, 3)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_on_the_native_rules_plays_a_legal_move(threads):
+    game, _ = games()
+    agent = make_agent(game, Settings(seed=1, threads=threads, playout_depth=1, minimax_weight=0.31))
+    try:
+        result = agent.search(game.new_state(), Limits(nodes=5000), StopSignal())
+    finally:
+        agent.close()
+    assert result.move in game.new_state().legal_moves() and result.info.nodes >= 5000
+
+
+@pytest.mark.parametrize("move, words", [
+    ("c3-d3", "not a Fanorona move"),
+    ((21, 22), "not a Fanorona move"),                 # too short
+    ((21, 23, 0), "not a Fanorona move"),              # two points away: no paika
+    ((21, 22, 1 << 5), "not a Fanorona move"),         # a paika takes nothing
+    ((21, 22, 1 << 23, 46), "not a Fanorona move"),    # the step's code names a point two away
+    ((21, 22, 1 << 23, 44, 46), "not a Fanorona move"),  # the path does not end on `to`
+    ((21, 22, 1 << 9), "not a Fanorona move"),         # a ghost point taken
+    ((21, 22, -1, 44), "not a mask"),
+])
+def test_a_value_that_is_no_move_is_refused(move, words):
+    game, _ = games()
+    with pytest.raises(ValueError, match=words):
+        game.kernel.game_play(game.new_state().raw(), move)
+
+
+def test_bad_raw_positions_are_refused():
+    game, _ = games()
+    start = game.new_state().raw()
+    for raw, error, words in [((start[0], start[0]) + start[2:], ValueError, "overlap"),
+                              ((1 << 9,) + start[1:], ValueError, "off the board"),
+                              (start[:2] + (2,) + start[3:], ValueError, "turn"),
+                              (start[:3] + (-1,) + start[4:], ValueError, "ply"),
+                              (start[:4], TypeError, "raw position")]:
+        with pytest.raises(error, match=words):
+            game.kernel.game_legal(raw)
+
+
+def test_bad_specs_are_refused():
+    spec = F.fanorona_spec()
+    for key, value, words in [("delta", (1, -1, 10, -10, 11, -11, 9, -8), "directions"), ("mode", 2, "mode"),
+                              ("max_stones", 30, "max_stones"), ("lines", (0,) * 7, "8 items"),
+                              ("quiet_limit", 0, "quiet_limit")]:
+        with pytest.raises(ValueError, match=words):
+            native.core.FanoronaRules(dict(spec, **{key: value}))
+    with pytest.raises(TypeError, match="dict"):
+        native.core.FanoronaRules(list(spec))
+
+
+@pytest.mark.parametrize("fen", ["9/9/4W4/9/8B w 99999999999999999999 0", "9/9/4W4/9/8B w 0 4611686018427387905"])
+def test_counters_past_the_native_range_are_a_bad_position(fen):
+    with pytest.raises(BadPosition, match="at most"):
+        get_game("fanorona").parse_fen(fen)
+
+
+def test_switched_off_fanorona_runs_its_python_rules():
+    code = "from mcts_engine.rules import get_game; g = get_game('fanorona'); print(g.native, g.kernel)"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, MCTS_ENGINE_NATIVE="0"),
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False None", out.stderr
+
+
+def test_a_game_outside_the_registry_pickles_without_its_native_rules():
+    game = F.make_game(chain="compulsory")
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.native and copy.kernel is not None and copy.kernel is not game.kernel
+    assert copy.compiled is not None
+    state = copy.new_state()
+    assert copy.kernel.game_legal(state.raw()) == state.legal_moves()

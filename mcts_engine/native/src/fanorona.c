@@ -1,224 +1,608 @@
-/* Fanorona's capture chains, compiled: the hot spot of its Python rules.
+/* Fanorona's rules, compiled, and their C game interface (game.h).
  *
- * The Python rules (rules/fanorona.py, ``extend``) stay the reference: ``fanorona_chains``
- * lists the same moves, as the same tuples (from, to, captured mask, *step codes), in the same
- * order, and the tests compare the two on seeded random positions in every run.  The board's
- * lines come from Python once (``fanorona_setup``): per point its rows (direction, target, the
- * approach ray beyond the target, the withdrawal ray behind the start), and the NEIGHBOURS and
- * NEAR masks.  Points are bit indices of the Python Grid (5 rows of stride 10: below 64).
+ * The Python rules (rules/fanorona.py) stay the reference: the same moves in the same order
+ * (every capturing move of each stone in turn, its chains walked depth first with the longer
+ * chain listed before its prefix, as ``extend`` and ``extend_dagaz`` do; else the paikas by
+ * direction, then by point), the same outcome and draw counters, the same evaluation to the
+ * last bit, the same random draws in a playout (one a ply).  The tests compare the two on
+ * seeded random positions in every run.  Types and the move's slot: fanorona.h.
  */
-#include "glue.h"
+#include "fanorona.h"
 
-#define FN_POINTS 64
-#define FN_DIRS 8
-#define FN_RAY 9          /* the longest line on a 9-point row */
-#define FN_PATH 64
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-enum { FN_OPTIONAL = 0, FN_COMPULSORY = 1, FN_SINGLE = 2 };   /* rules/fanorona.py's chain modes */
+static inline uint64_t bit(int i) { return (uint64_t)1 << i; }
+static inline int ctz(uint64_t x) { return __builtin_ctzll(x); }
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* x with every bit moved d places up (down for d < 0); bits leaving the word are gone */
+static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> -d; }
 
-typedef struct {
-    int k, to;
-    int alen, wlen;
-    int aray[FN_RAY], wray[FN_RAY];
-} FnRow;
+/* ------------------------------------------------------------------------------------------
+ * Which stones can capture, and which can step (rules/fanorona.py: capturers, paika_masks)
+ * ---------------------------------------------------------------------------------------- */
 
-typedef struct {
-    int ready;
-    int nrows[FN_POINTS];
-    FnRow rows[FN_POINTS][FN_DIRS];
-    uint64_t neighbours[FN_POINTS], near[FN_POINTS];
-    uint64_t cells;           /* the points that have lines: the board */
-} FnTable;
-
-static FnTable fn;
-
-typedef struct {
-    PyObject *out;
-    int frm;
-    int mode;
-    int path[FN_PATH];
-} FnWalk;
-
-/* The stones a capture along ``ray`` takes: from its first point up to the first non-enemy. */
-static uint64_t fn_run(const int *ray, int len, uint64_t opp)
+/* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
+ * to the empty Q = P + d and approaches (Q + d holds an enemy, the line going on from Q) or
+ * withdraws (P - d holds an enemy, a line coming to P).  The shifts are the board's constants
+ * (fanorona.h), so that each is one instruction. */
+uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 {
-    uint64_t line = 0;
-    for (int i = 0; i < len && (opp >> ray[i] & 1); i++)
-        line |= (uint64_t)1 << ray[i];
-    return line;
+    uint64_t e = r->cells & ~(own | opp), c = 0;
+#define CAPTURERS(k, d)                                                                                  \
+    c |= own & r->lines[k] & shift(e, -(d))                                                              \
+         & ((shift(opp, -2 * (d)) & r->approach[k]) | (shift(opp, d) & r->withdraw[k]))
+    CAPTURERS(0, FN_D0);
+    CAPTURERS(1, FN_D1);
+    CAPTURERS(2, FN_D2);
+    CAPTURERS(3, FN_D3);
+    CAPTURERS(4, FN_D4);
+    CAPTURERS(5, FN_D5);
+    CAPTURERS(6, FN_D6);
+    CAPTURERS(7, FN_D7);
+#undef CAPTURERS
+    return c;
 }
 
-static int fn_append(FnWalk *w, int to, uint64_t cap, int depth)
+/* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way. */
+static void paika_masks(const FnRules *r, uint64_t own, uint64_t opp, uint64_t masks[FN_DIRS])
 {
-    PyObject *move = PyTuple_New(3 + depth);
-    if (!move)
-        return -1;
-    PyObject *items[3] = {PyLong_FromLong(w->frm), PyLong_FromLong(to), PyLong_FromUnsignedLongLong(cap)};
-    for (int i = 0; i < 3; i++) {
-        if (!items[i]) {
-            for (int j = 0; j < 3; j++)
-                Py_XDECREF(items[j]);
-            Py_DECREF(move);
-            return -1;
-        }
-        PyTuple_SET_ITEM(move, i, items[i]);
-    }
-    for (int i = 0; i < depth; i++) {
-        PyObject *code = PyLong_FromLong(w->path[i]);
-        if (!code) {
-            Py_DECREF(move);
-            return -1;
-        }
-        PyTuple_SET_ITEM(move, 3 + i, code);
-    }
-    int err = PyList_Append(w->out, move);
-    Py_DECREF(move);
-    return err;
+    uint64_t e = r->cells & ~(own | opp);
+#define PAIKA(k, d) masks[k] = own & r->lines[k] & shift(e, -(d))
+    PAIKA(0, FN_D0);
+    PAIKA(1, FN_D1);
+    PAIKA(2, FN_D2);
+    PAIKA(3, FN_D3);
+    PAIKA(4, FN_D4);
+    PAIKA(5, FN_D5);
+    PAIKA(6, FN_D6);
+    PAIKA(7, FN_D7);
+#undef PAIKA
 }
 
-static int fn_extend(FnWalk *w, int q, uint64_t free, uint64_t opp, int last, uint64_t taken, int depth);
-
-/* One capturing step to ``to`` taking ``line``: recorded unless the chain must go on. */
-static int fn_step(FnWalk *w, int k, int to, uint64_t free, uint64_t opp, uint64_t taken, uint64_t line,
-                   int code, int depth)
+static int has_paika(const FnRules *r, uint64_t own, uint64_t opp)
 {
-    if (depth >= FN_PATH) {
-        PyErr_SetString(PyExc_RuntimeError, "fanorona_chains: a chain longer than the board");
-        return -1;
-    }
-    uint64_t cap = taken | line, f2 = (free ^ ((uint64_t)1 << to)) | line, o2 = opp ^ line;
-    w->path[depth] = code;
-    if (w->mode == FN_SINGLE)
-        return fn_append(w, to, cap, depth + 1);
-    int goes_on = 0;
-    if ((fn.neighbours[to] & f2) && (fn.near[to] & o2)) {
-        goes_on = fn_extend(w, to, f2, o2, k, cap, depth + 1);
-        if (goes_on < 0)
-            return -1;
-    }
-    if (!goes_on || w->mode == FN_OPTIONAL)     /* the walk beyond wrote deeper entries only */
-        return fn_append(w, to, cap, depth + 1);
+    uint64_t m[FN_DIRS];
+    paika_masks(r, own, opp, m);
+    for (int k = 0; k < FN_DIRS; k++)
+        if (m[k])
+            return 1;
     return 0;
 }
 
-/* rules/fanorona.py's ``extend``: every capturing step of the stone on ``q``; 1 if any, 0 if
- * none, -1 on a Python error. */
-static int fn_extend(FnWalk *w, int q, uint64_t free, uint64_t opp, int last, uint64_t taken, int depth)
+/* ------------------------------------------------------------------------------------------
+ * The chain walk (rules/fanorona.py: extend, extend_dagaz), writing into a sink
+ * ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const FnRules *r;
+    FnSink *sink;
+    int frm, mode;
+    uint64_t opp0;                    /* Dagaz's removal: the enemies at the start of the turn */
+    uint8_t path[FN_MAX_STEPS];       /* the step codes so far: (direction << 1) | kind */
+} Walk;
+
+/* The light list's room for one more move; 0, or -1 out of memory. */
+static int sink_grow(FnSink *s)
 {
-    int found = 0;
-    for (int r = 0; r < fn.nrows[q]; r++) {
-        const FnRow *row = &fn.rows[q][r];
-        if (!(free >> row->to & 1) || row->k == last)
+    size_t cap_n = s->cap ? 2 * s->cap : 256;
+    FnLight *l = realloc(s->light, cap_n * sizeof(FnLight));
+    if (!l) {
+        s->oom = 1;
+        return -1;
+    }
+    s->light = l;
+    s->cap = cap_n;
+    return 0;
+}
+
+static inline void sink_push_light(FnSink *s, uint64_t cap, int from, int to)
+{
+    if (s->n == s->cap && sink_grow(s) < 0)
+        return;
+    s->light[s->n++] = (FnLight){cap, (uint8_t)from, (uint8_t)to};
+}
+
+/* movebuf_push, its room checked here first (the call only when the buffer grows). */
+static inline int push_slot(MoveBuf *b, const MoveSlot *m)
+{
+    if (b->n < b->cap) {
+        b->m[b->n++] = *m;
+        return GAME_OK;
+    }
+    return movebuf_push(b, m);
+}
+
+/* A capturing move of `depth` steps ending on `to`, taking `cap`. */
+static inline void emit(Walk *w, int to, uint64_t cap, int depth)
+{
+    FnSink *s = w->sink;
+    if (!s->slots) {
+        sink_push_light(s, cap, w->frm, to);
+        return;
+    }
+    MoveSlot m;
+    memset(&m, 0, sizeof m);
+    m.w[0] = cap;
+    m.b[FN_SLOT_FROM] = (uint8_t)w->frm;
+    m.b[FN_SLOT_TO] = (uint8_t)to;
+    m.b[FN_SLOT_STEPS] = (uint8_t)depth;
+    for (int i = 0; i < depth; i++)
+        m.b[FN_SLOT_CODES + i / 2] |= (uint8_t)(w->path[i] << (4 * (i & 1)));
+    if (push_slot(s->slots, &m) < 0)
+        s->oom = 1;
+}
+
+/* The stones a capture along a ray takes: its enemies from its first point up to the first
+ * point without one, without a branch.  Up the bits: the ray's points below the lowest gap
+ * (all of them when there is none).  Down: those above the highest gap, found on the gaps
+ * moved up a bit with a sentinel at bit 0 (so that no gap leaves the whole ray). */
+static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
+{
+    uint64_t gaps = ray & ~opp, g2 = (gaps << 1) | 1;
+    uint64_t below_low = (gaps & -gaps) - 1;
+    uint64_t above_high = ~(((uint64_t)1 << (63 - __builtin_clzll(g2))) - 1);
+    return ray & (up ? below_low : above_high);
+}
+
+/* The capturing steps open to the stone on `q`, bit 2k an approach in direction k and bit
+ * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first).  The
+ * board is moved so that q sits on bit FN_REACH: its neighbours are then bits 11-13 (SW S SE),
+ * 21 and 23 (W E) and 31-33 (NW N NE), and the points two steps away bits 0 2 4, 20 24 and 40
+ * 42 44, each group gathered into a byte in that order with a few shifts.  A step in direction
+ * i needs its neighbour free and, to approach, the point beyond an enemy, or, to withdraw, the
+ * opposite neighbour (byte bit 7 - i) an enemy; the tables spread the bytes onto the option
+ * bits, and `valid` keeps the steps that have their lines. */
+static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp, int last)
+{
+    uint64_t f = q <= FN_REACH ? free << (FN_REACH - q) : free >> (q - FN_REACH);
+    uint64_t o = q <= FN_REACH ? opp << (FN_REACH - q) : opp >> (q - FN_REACH);
+#define NEAR(x) (unsigned)(((x) >> 11 & 0x7) | ((x) >> 18 & 0x8) | ((x) >> 19 & 0x10) | ((x) >> 26 & 0xe0))
+    unsigned t = NEAR(f), near = NEAR(o);
+#undef NEAR
+    unsigned beyond = (unsigned)((o & 0x1) | (o >> 1 & 0x2) | (o >> 2 & 0x4) | (o >> 17 & 0x8) | (o >> 20 & 0x10)
+                                 | (o >> 35 & 0x20) | (o >> 36 & 0x40) | (o >> 37 & 0x80));
+    unsigned mask = (r->spread[0][t & beyond] | r->spread[1][t & r->reverse[near]]) & r->valid[q];
+    return last < 0 ? mask : mask & ~(3u << (2 * last));
+}
+
+/* One level of the walk: the stone on `q` (a step's end), the points still free, the enemies
+ * left, the stones taken so far, and the options not yet followed. */
+typedef struct {
+    uint64_t free, opp, taken;
+    unsigned mask;
+    int q;
+} Frame;
+
+/* Every capturing move of the stone on `w->frm` (``extend``), without recursion.  A step whose
+ * chain cannot go on is recorded at once; one that can opens a level, and is recorded when
+ * that level closes (after the longer chains it starts) if chains may stop anywhere.  `free`
+ * holds the empty points. */
+static void extend(Walk *w, uint64_t free, uint64_t opp)
+{
+    const FnRules *r = w->r;
+    Frame stack[FN_MAX_STEPS + 1];
+    int sp = 0, mode = w->mode;
+    stack[0] = (Frame){free, opp, 0, options(r, w->frm, free, opp, -1), w->frm};
+    while (sp >= 0) {
+        Frame *f = &stack[sp];
+        if (!f->mask) {
+            if (sp && mode == FN_OPTIONAL)
+                emit(w, f->q, f->taken, sp);
+            sp--;
             continue;
-        if (row->alen && (opp >> row->aray[0] & 1)) {
-            found = 1;
-            if (fn_step(w, row->k, row->to, free, opp, taken, fn_run(row->aray, row->alen, opp),
-                        row->to << 1, depth) < 0)
-                return -1;
         }
-        if (row->wlen && (opp >> row->wray[0] & 1)) {
-            found = 1;
-            if (fn_step(w, row->k, row->to, free, opp, taken, fn_run(row->wray, row->wlen, opp),
-                        (row->to << 1) | 1, depth) < 0)
-                return -1;
+        int j = __builtin_ctz(f->mask);
+        f->mask &= f->mask - 1;
+        const FnLine *l = &r->line[f->q][j >> 1];
+        uint64_t line = run_of(l->ray[j & 1], l->up[j & 1], f->opp);
+        uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
+        w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
+        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2, l->k);
+        if (!next) {
+            emit(w, l->to, cap, sp + 1);
+        } else if (sp + 1 >= FN_MAX_STEPS) {     /* more steps than stones a position may hold */
+            w->sink->oom = 1;
+            return;
+        } else {
+            stack[++sp] = (Frame){f2, o2, cap, next, l->to};
         }
     }
-    return found;
 }
 
-static int fn_ray(PyObject *seq, int *ray, int *len)
+/* ``extend_dagaz``: only each line's first stone leaves while the chain is walked; the line
+ * a step takes is traced on the board at the start of the turn. */
+static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, int last, uint64_t taken, int depth)
 {
-    Py_ssize_t n = PySequence_Size(seq);
-    if (n < 0 || n > FN_RAY)
-        return -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_GetItem(seq, i);
-        long p = item ? PyLong_AsLong(item) : -1;
-        Py_XDECREF(item);
-        if (p < 0 || p >= FN_POINTS)
-            return -1;
-        ray[i] = (int)p;
+    const FnRules *r = w->r;
+    unsigned mask = options(r, q, free, opp, last);
+    for (unsigned m = mask; m; m &= m - 1) {
+        int j = __builtin_ctz(m), kind = j & 1;
+        const FnLine *l = &r->line[q][j >> 1];
+        if (depth >= FN_MAX_STEPS) {
+            w->sink->oom = 1;
+            return 1;
+        }
+        uint64_t first = l->first[kind], cap = taken | run_of(l->ray[kind], l->up[kind], w->opp0);
+        w->path[depth] = (uint8_t)((l->k << 1) | kind);
+        if (w->mode == FN_SINGLE
+            || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->k, cap, depth + 1)
+            || w->mode == FN_OPTIONAL)
+            emit(w, l->to, cap, depth + 1);
     }
-    *len = (int)n;
+    return mask != 0;
+}
+
+void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink)
+{
+    Walk w = {.r = r, .sink = sink, .mode = mode, .opp0 = opp};
+    uint64_t free = r->cells & ~(own | opp);
+    while (starters && !sink->oom) {
+        w.frm = ctz(starters);
+        starters &= starters - 1;
+        if (r->dagaz)
+            extend_dagaz(&w, w.frm, free, opp, -1, 0, 0);
+        else
+            extend(&w, free, opp);
+    }
+}
+
+void fn_sink_free(FnSink *s)
+{
+    free(s->light);
+    s->light = NULL;
+    s->n = s->cap = 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Moves, play, outcome, evaluation
+ * ---------------------------------------------------------------------------------------- */
+
+static int chain_mode(const FnRules *r, const FnPos *p)
+{
+    return r->first_single && p->ply < 2 ? FN_SINGLE : r->mode;
+}
+
+static int drawn(const FnRules *r, const FnPos *p)
+{
+    return p->quiet >= r->quiet_limit || p->ply >= r->ply_limit;
+}
+
+static MoveSlot paika_slot(int from, int to)
+{
+    MoveSlot m;
+    memset(&m, 0, sizeof m);
+    m.b[FN_SLOT_FROM] = (uint8_t)from;
+    m.b[FN_SLOT_TO] = (uint8_t)to;
+    return m;
+}
+
+/* FanoronaGame.legal (and legal_moves, unless `ignore_draws`): captures if any, else paikas. */
+int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *out)
+{
+    if (!ignore_draws && drawn(r, p))
+        return GAME_OK;
+    uint64_t starters = fn_capturers(r, p->own, p->opp);
+    if (starters) {
+        FnSink sink = {.slots = out};
+        fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), &sink);
+        return sink.oom ? GAME_ERROR : GAME_OK;
+    }
+    uint64_t masks[FN_DIRS];
+    paika_masks(r, p->own, p->opp, masks);
+    for (int k = 0; k < FN_DIRS; k++)
+        for (uint64_t m = masks[k]; m; m &= m - 1) {
+            int from = ctz(m);
+            MoveSlot slot = paika_slot(from, from + r->delta[k]);
+            if (push_slot(out, &slot) < 0)
+                return GAME_ERROR;
+        }
+    return GAME_OK;
+}
+
+void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap)
+{
+    uint64_t own = p->own;
+    p->own = p->opp & ~cap;
+    p->opp = own ^ from ^ to;
+    p->turn ^= 1;
+    p->ply++;
+    p->quiet = cap ? 0 : p->quiet + 1;
+}
+
+/* FanoronaState.outcome: the side without a move loses, then the draw counters. */
+static int outcome(const FnRules *r, const FnPos *p, double *result)
+{
+    if (!fn_capturers(r, p->own, p->opp) && !has_paika(r, p->own, p->opp)) {
+        *result = p->turn == 0 ? 0.0 : 1.0;
+        return GAME_OVER;
+    }
+    if (drawn(r, p)) {
+        *result = 0.5;
+        return GAME_OVER;
+    }
+    return GAME_RUNNING;
+}
+
+/* FanoronaState.evaluate: base.balance_score of White's stones against Black's, the same
+ * operations in the same order (pow(x, 0.5) is Python's ** 0.5). */
+static double evaluate(const FnRules *r, const FnPos *p)
+{
+    uint64_t white = p->turn == 0 ? p->own : p->opp, black = p->turn == 0 ? p->opp : p->own;
+    int w = popcount(white), b = popcount(black), pieces = w + b;
+    if (pieces <= 0)
+        return 0.5;
+    double x = r->eval_scale * (double)(w - b);
+    x = x * pow((double)r->start_stones / (double)pieces, 0.5);
+    if (x < -700.0)
+        return 0.0;
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Random moves and playouts (FanoronaGame.pick, FanoronaState.playout): one draw a ply
+ * ---------------------------------------------------------------------------------------- */
+
+/* The paika numbered `k` counting by direction, then by point (the order legal lists them). */
+static void nth_paika(const FnRules *r, const uint64_t masks[FN_DIRS], size_t k, int *from, int *to)
+{
+    for (int d = 0; d < FN_DIRS; d++) {
+        size_t n = (size_t)popcount(masks[d]);
+        if (k < n) {
+            uint64_t m = masks[d];
+            for (size_t i = 0; i < k; i++)
+                m &= m - 1;
+            *from = ctz(m);
+            *to = *from + r->delta[d];
+            return;
+        }
+        k -= n;
+    }
+}
+
+static size_t paika_count(const uint64_t masks[FN_DIRS])
+{
+    size_t total = 0;
+    for (int d = 0; d < FN_DIRS; d++)
+        total += (size_t)popcount(masks[d]);
+    return total;
+}
+
+int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
+{
+    const FnRules *r = c->r;
+    FnSink *s = &c->sink;
+    s->slots = NULL;
+    for (int64_t i = 0; i < max_plies && !drawn(r, p); i++) {
+        uint64_t from, to, cap = 0, starters = fn_capturers(r, p->own, p->opp);
+        uint64_t masks[FN_DIRS];
+        size_t n;
+        if (starters) {
+            s->n = 0;
+            fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), s);
+            if (s->oom)
+                return GAME_ERROR;
+            n = s->n;
+        } else {
+            paika_masks(r, p->own, p->opp, masks);
+            n = paika_count(masks);
+            if (!n)
+                break;
+        }
+        if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
+            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
+        double x = rng->next(rng);
+        if (rng->failed)
+            return GAME_ERROR;
+        size_t k = (size_t)(x * (double)n);
+        if (starters) {
+            const FnLight *m = &s->light[k];
+            from = bit(m->from);
+            to = bit(m->to);
+            cap = m->cap;
+        } else {
+            int f = 0, t = 0;
+            nth_paika(r, masks, k, &f, &t);
+            from = bit(f);
+            to = bit(t);
+        }
+        fn_play(p, from, to, cap);
+        ++*plies;
+    }
+    return outcome(r, p, result);
+}
+
+int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out)
+{
+    const FnRules *r = c->r;
+    if (drawn(r, p))
+        return 0;
+    uint64_t starters = fn_capturers(r, p->own, p->opp);
+    if (starters) {
+        MoveBuf buf = {0};
+        FnSink sink = {.slots = &buf};
+        fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), &sink);
+        int got = sink.oom ? GAME_ERROR : 1;
+        if (got == 1) {
+            double x = rng->next(rng);
+            if (rng->failed)
+                got = GAME_ERROR;
+            else
+                *out = buf.m[(size_t)(x * (double)buf.n)];
+        }
+        free(buf.m);
+        free(buf.h);
+        return got;
+    }
+    uint64_t masks[FN_DIRS];
+    paika_masks(r, p->own, p->opp, masks);
+    size_t n = paika_count(masks);
+    if (!n)
+        return 0;
+    double x = rng->next(rng);
+    if (rng->failed)
+        return GAME_ERROR;
+    int from = 0, to = 0;
+    nth_paika(r, masks, (size_t)(x * (double)n), &from, &to);
+    *out = paika_slot(from, to);
+    return 1;
+}
+
+/* FanoronaGame.perft: the leaves `depth` plies below, draw rules ignored. */
+int64_t fn_perft(const FnRules *r, const FnPos *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    uint64_t starters = fn_capturers(r, p->own, p->opp);
+    int64_t total = 0;
+    if (starters) {
+        FnSink s = {0};
+        fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), &s);
+        total = s.oom ? -1 : (depth == 1 ? (int64_t)s.n : 0);
+        for (size_t i = 0; depth > 1 && total >= 0 && i < s.n; i++) {
+            FnPos child = *p;
+            fn_play(&child, bit(s.light[i].from), bit(s.light[i].to), s.light[i].cap);
+            int64_t below = fn_perft(r, &child, depth - 1);
+            total = below < 0 ? -1 : total + below;
+        }
+        fn_sink_free(&s);
+        return total;
+    }
+    uint64_t masks[FN_DIRS];
+    paika_masks(r, p->own, p->opp, masks);
+    if (depth == 1)
+        return (int64_t)paika_count(masks);
+    for (int k = 0; k < FN_DIRS && total >= 0; k++)
+        for (uint64_t m = masks[k]; m && total >= 0; m &= m - 1) {
+            FnPos child = *p;
+            int from = ctz(m);
+            fn_play(&child, bit(from), bit(from + r->delta[k]), 0);
+            int64_t below = fn_perft(r, &child, depth - 1);
+            total = below < 0 ? -1 : total + below;
+        }
+    return total;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The C game interface: positions are FnPos, moves slots laid out as fanorona.h says
+ * ---------------------------------------------------------------------------------------- */
+
+#define RULES(g) (((const FnCtx *)(g)->ctx)->r)
+
+static int g_pos_init(const GameIface *g, void *pos)
+{
+    (void)g;
+    memset(pos, 0, sizeof(FnPos));
+    return GAME_OK;
+}
+
+static void g_pos_free(const GameIface *g, void *pos)
+{
+    (void)g;
+    (void)pos;
+}
+
+static int g_copy(const GameIface *g, void *dst, const void *src)
+{
+    (void)g;
+    memcpy(dst, src, sizeof(FnPos));
+    return GAME_OK;
+}
+
+static int g_to_move(const GameIface *g, const void *pos, int *player)
+{
+    (void)g;
+    *player = ((const FnPos *)pos)->turn;
+    return GAME_OK;
+}
+
+static int g_legal(const GameIface *g, void *pos, MoveBuf *out)
+{
+    return fn_legal_moves(RULES(g), pos, 0, out);
+}
+
+static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
+{
+    (void)g;
+    fn_play(pos, bit(m->b[FN_SLOT_FROM]), bit(m->b[FN_SLOT_TO]), m->w[0]);
+    return GAME_OK;
+}
+
+static int g_outcome(const GameIface *g, void *pos, double *result)
+{
+    return outcome(RULES(g), pos, result);
+}
+
+static int g_evaluate(const GameIface *g, void *pos, double *value)
+{
+    *value = evaluate(RULES(g), pos);
+    return GAME_OK;
+}
+
+/* FanoronaState.heuristic: the stones a move captures. */
+static int g_heuristic(const GameIface *g, void *pos, const MoveSlot *m, double *value)
+{
+    (void)g;
+    (void)pos;
+    *value = (double)popcount(m->w[0]);
+    return GAME_OK;
+}
+
+static int g_is_capture(const GameIface *g, void *pos, const MoveSlot *m)
+{
+    (void)g;
+    (void)pos;
+    return m->w[0] ? GAME_YES : GAME_NO;
+}
+
+static int g_playout(const GameIface *g, void *pos, int64_t max_plies, Rand *rng, const Halt *halt, double *result)
+{
+    int64_t plies = 0;
+    return fn_playout(g->ctx, pos, max_plies, rng, halt, result, &plies);
+}
+
+static int g_move_hash(const GameIface *g, const MoveSlot *m, uint64_t *hash)
+{
+    (void)g;
+    uint64_t x = m->w[0] * 0x9e3779b97f4a7c15ULL ^ m->w[1] * 0xc2b2ae3d27d4eb4fULL ^ m->w[2];
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    *hash = x ^ (x >> 29);
+    return GAME_OK;
+}
+
+static int g_move_equal(const GameIface *g, const MoveSlot *x, const MoveSlot *y)
+{
+    (void)g;
+    return x->w[0] == y->w[0] && x->w[1] == y->w[1] && x->w[2] == y->w[2] ? GAME_YES : GAME_NO;
+}
+
+static const GameOps FANORONA_OPS = {
+    .pos_init = g_pos_init, .pos_free = g_pos_free, .copy = g_copy, .to_move = g_to_move, .legal = g_legal,
+    .play = g_play, .outcome = g_outcome, .evaluate = g_evaluate, .heuristic = g_heuristic,
+    .is_capture = g_is_capture, .playout = g_playout, .move_hash = g_move_hash, .move_equal = g_move_equal,
+};
+
+int fanorona_game_open(GameIface *g, const FnRules *r)
+{
+    FnCtx *c = calloc(1, sizeof(FnCtx));
+    if (!c)
+        return -1;
+    c->r = r;
+    g->ops = &FANORONA_OPS;
+    g->ctx = c;
+    g->pos_size = sizeof(FnPos);
+    g->flags = GAME_COMPULSORY_CAPTURES;
     return 0;
 }
 
-PyObject *fanorona_setup(PyObject *self, PyObject *args)
+void fanorona_game_close(GameIface *g)
 {
-    PyObject *points, *neighbours, *near;
-    if (!PyArg_ParseTuple(args, "OOO", &points, &neighbours, &near))
-        return NULL;
-    static FnTable t;
-    memset(&t, 0, sizeof t);
-    Py_ssize_t n = PySequence_Size(points);
-    if (n < 0 || n > FN_POINTS || PySequence_Size(neighbours) != n || PySequence_Size(near) != n)
-        goto bad;
-    for (Py_ssize_t q = 0; q < n; q++) {
-        PyObject *rows = PySequence_GetItem(points, q);
-        PyObject *nb = PySequence_GetItem(neighbours, q), *nr = PySequence_GetItem(near, q);
-        Py_ssize_t m = rows ? PySequence_Size(rows) : -1;
-        int ok = rows && nb && nr && m >= 0 && m <= FN_DIRS;
-        if (ok) {
-            if (m)
-                t.cells |= (uint64_t)1 << q;
-            t.neighbours[q] = PyLong_AsUnsignedLongLongMask(nb);
-            t.near[q] = PyLong_AsUnsignedLongLongMask(nr);
-            t.nrows[q] = (int)m;
-        }
-        for (Py_ssize_t i = 0; ok && i < m; i++) {
-            PyObject *row = PySequence_GetItem(rows, i);
-            FnRow *out = &t.rows[q][i];
-            PyObject *aray = NULL, *wray = NULL;
-            ok = row && PyArg_ParseTuple(row, "iiOO", &out->k, &out->to, &aray, &wray)
-                 && out->to >= 0 && out->to < FN_POINTS
-                 && fn_ray(aray, out->aray, &out->alen) == 0 && fn_ray(wray, out->wray, &out->wlen) == 0;
-            Py_XDECREF(row);
-        }
-        Py_XDECREF(rows);
-        Py_XDECREF(nb);
-        Py_XDECREF(nr);
-        if (!ok || PyErr_Occurred())
-            goto bad;
+    FnCtx *c = g->ctx;
+    if (c) {
+        fn_sink_free(&c->sink);
+        free(c);
     }
-    t.ready = 1;
-    fn = t;
-    Py_RETURN_NONE;
-bad:
-    if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "fanorona_setup: the table is not rules/fanorona.py's");
-    return NULL;
-}
-
-PyObject *fanorona_chains(PyObject *self, PyObject *args)
-{
-    unsigned long long own, opp, starters;
-    int mode;
-    if (!PyArg_ParseTuple(args, "KKKi", &own, &opp, &starters, &mode))
-        return NULL;
-    if (!fn.ready) {
-        PyErr_SetString(PyExc_RuntimeError, "fanorona_chains before fanorona_setup");
-        return NULL;
-    }
-    if (mode < FN_OPTIONAL || mode > FN_SINGLE) {
-        PyErr_Format(PyExc_ValueError, "fanorona_chains: chain mode %d is not 0, 1 or 2", mode);
-        return NULL;
-    }
-    uint64_t cells = fn.cells;
-    if ((own | opp | starters) & ~cells || own & opp || starters & ~own) {
-        PyErr_SetString(PyExc_ValueError, "fanorona_chains: masks off the board, overlapping, or starters not own");
-        return NULL;
-    }
-    FnWalk w = {.out = PyList_New(0), .mode = mode};
-    if (!w.out)
-        return NULL;
-    uint64_t free = cells & ~(own | opp);
-    while (starters) {
-        w.frm = __builtin_ctzll(starters);
-        starters &= starters - 1;
-        if (fn_extend(&w, w.frm, free, opp, -1, 0, 0) < 0) {
-            Py_DECREF(w.out);
-            return NULL;
-        }
-    }
-    return w.out;
+    g->ctx = NULL;
 }

@@ -35,10 +35,6 @@ int load_pos(const KernelWord *w, const StateIn *in, void *pos);
 /* A position as a new raw tuple (its history's first keys those of `in`'s tuple; `in` may be NULL). */
 PyObject *raw_pos(const KernelWord *w, const StateIn *in, const void *pos);
 
-/* fanorona.c: Fanorona's capture chains (the Python rules' ``extend``) */
-PyObject *fanorona_setup(PyObject *self, PyObject *args);
-PyObject *fanorona_chains(PyObject *self, PyObject *args);
-
 /* random.c */
 typedef struct {
     PyObject_HEAD
@@ -92,6 +88,14 @@ extern PyTypeObject RithmomachiaRulesType;
 
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
+
+/* fanorona_glue.c: Fanorona's native rules (FanoronaRules) and their glue */
+extern PyTypeObject FanoronaType;
+extern const GameGlue FANORONA_GLUE;
+
+/* dablot_glue.c: Dablot's native rules (DablotRules) and their glue */
+extern PyTypeObject DablotType;
+extern const GameGlue DABLOT_GLUE;
 
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;

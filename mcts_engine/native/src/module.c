@@ -3,10 +3,11 @@
  * Search (search_object.c) is the one search core, StopFlag what stops it; DraughtsKernel
  * (kernel.c) compiles a draughts variant from the tables the Python rules already built and
  * offers the rules' hot operations, and is a Rules object: a game the search runs natively
- * through the C game interface (game.h).  Random (random.c) is the native random source;
- * fanorona_chains (fanorona.c) Fanorona's capture chains.  Moves cross the boundary as the
- * Python rules' values (draughts: (from, to, captured, crowned) on the same bit layout) and
- * positions as State.raw(), so nothing is parsed or translated.
+ * through the C game interface (game.h).  Random (random.c) is the native random source.
+ * FanoronaRules (fanorona_glue.c) and DablotRules (dablot_glue.c) are those games' whole
+ * rules, Rules objects too.  Moves cross the boundary as the Python rules' values (draughts:
+ * (from, to, captured, crowned) on the same bit layout) and positions as State.raw(), so
+ * nothing is parsed or translated.
  */
 #include "glue.h"
 
@@ -24,11 +25,6 @@ static PyMethodDef core_functions[] = {
     {"merge_roots", merge_roots, METH_VARARGS,
      "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
      "move to play (the core's final choice, or the majority of `votes`)."},
-    {"fanorona_setup", fanorona_setup, METH_VARARGS,
-     "fanorona_setup(points, neighbours, near): Fanorona's lines, from rules/fanorona.py, once."},
-    {"fanorona_chains", fanorona_chains, METH_VARARGS,
-     "fanorona_chains(own, opp, starters, mode): every capturing move of the stones in starters, as "
-     "rules/fanorona.py's extend lists them (the same tuples in the same order)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -71,6 +67,12 @@ PyMODINIT_FUNC PyInit__core(void)
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
         || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0
         || add_type(m, "RithmomachiaRules", &RithmomachiaRulesType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the games whose whole rules are native, each a Rules type */
+    if (PyType_Ready(&FanoronaType) < 0 || add_type(m, "FanoronaRules", &FanoronaType) < 0
+        || PyType_Ready(&DablotType) < 0 || add_type(m, "DablotRules", &DablotType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,610 @@
+/* Dablot Prejjesne's rules, compiled, and their C game interface (game.h).
+ *
+ * The Python rules (rules/dablot.py) stay the reference: the same moves in the same order (the
+ * men's captures, jumper by jumper, each chain walked depth first with the longer chains
+ * listed before a prefix that may stop; then the King's and the Prince's; then, unless a man's
+ * capture forces one, the steps by direction in the scan's order, then by point), the same
+ * outcome and draw counters, the same evaluation, the same random draws in a playout.  The
+ * tests compare the two on seeded random positions in every run.  Types and the slot: dablot.h.
+ */
+#include "dablot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define popcount db_popcount
+#define ctz db_ctz
+/* x with every bit moved d places up (down for d < 0) */
+static inline DbMask shift(DbMask x, int d) { return d >= 0 ? x << d : x >> -d; }
+
+/* ------------------------------------------------------------------------------------------
+ * The slot (dablot.h): the captured mask, the points, the jumps' directions
+ * ---------------------------------------------------------------------------------------- */
+
+#define ROUTE_BIT 92          /* the first direction's bit in the slot (bit 28 of w[1]) */
+
+MoveSlot db_slot(int from, int to, DbMask cap, int n, const uint8_t *dirs)
+{
+    MoveSlot m;
+    memset(&m, 0, sizeof m);
+    m.w[0] = (uint64_t)cap;
+    m.w[1] = (uint64_t)(cap >> 64) & 0xff;
+    m.w[1] |= (uint64_t)from << 8 | (uint64_t)to << 15 | (uint64_t)n << 22;
+    for (int j = 0; j < n; j++) {
+        int at = ROUTE_BIT + 3 * j;
+        m.w[at / 64] |= (uint64_t)dirs[j] << (at % 64);
+    }
+    return m;
+}
+
+int db_slot_from(const MoveSlot *m) { return (int)(m->w[1] >> 8 & 0x7f); }
+int db_slot_to(const MoveSlot *m) { return (int)(m->w[1] >> 15 & 0x7f); }
+int db_slot_jumps(const MoveSlot *m) { return (int)(m->w[1] >> 22 & 0x3f); }
+int db_slot_dir(const MoveSlot *m, int j)
+{
+    int at = ROUTE_BIT + 3 * j;     /* a field never straddles a word: (128 - 92) is a multiple of 3 */
+    return (int)(m->w[at / 64] >> (at % 64) & 7);
+}
+DbMask db_slot_cap(const MoveSlot *m) { return (DbMask)m->w[0] | (DbMask)(m->w[1] & 0xff) << 64; }
+
+/* ------------------------------------------------------------------------------------------
+ * The end of the game by material (DablotGame.terminal), and the material
+ * ---------------------------------------------------------------------------------------- */
+
+/* The side to move's result decided by material alone, or -1: Dagaz, a side without its King
+ * or down to one piece has lost (the side to move checked first); Ludii, a side without
+ * pieces has lost and the two Kings alone are a draw. */
+static double terminal(const DbRules *r, DbMask own, DbMask opp, DbMask kings)
+{
+    if (r->ludii_win) {
+        if (!own)
+            return 0.0;
+        if (!opp)
+            return 1.0;
+        if ((own | opp) == kings && popcount(own) == 1 && popcount(opp) == 1)
+            return 0.5;
+        return -1.0;
+    }
+    if (!(own & kings) || popcount(own) <= 1)
+        return 0.0;
+    if (!(opp & kings) || popcount(opp) <= 1)
+        return 1.0;
+    return -1.0;
+}
+
+static double material(const DbRules *r, const DbPos *p, DbMask mask)
+{
+    DbMask kings = p->kings & mask, princes = p->princes & mask;
+    return (double)popcount(mask & ~(kings | princes)) * r->value[DB_MAN]
+           + (double)popcount(princes) * r->value[DB_PRINCE]
+           + (double)popcount(kings) * r->value[DB_KING];
+}
+
+static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_capture || p->ply >= r->max_plies; }
+
+/* ------------------------------------------------------------------------------------------
+ * The chain walk (DablotGame.chains) and the captures
+ * ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const DbRules *r;
+    DbSink *sink;
+    int frm;
+    uint8_t path[DB_MAX_JUMPS];      /* the jumps' directions so far */
+} Walk;
+
+static void push_light(DbSink *s, DbMask cap, int from, int to)
+{
+    if (s->n == s->cap) {
+        size_t cap_n = s->cap ? 2 * s->cap : 128;
+        DbLight *l = realloc(s->light, cap_n * sizeof(DbLight));
+        if (!l) {
+            s->oom = 1;
+            return;
+        }
+        s->light = l;
+        s->cap = cap_n;
+    }
+    s->light[s->n++] = (DbLight){cap, (uint8_t)from, (uint8_t)to};
+}
+
+static void emit(Walk *w, int to, DbMask cap, int depth)
+{
+    DbSink *s = w->sink;
+    if (!s->slots) {
+        push_light(s, cap, w->frm, to);
+        return;
+    }
+    MoveSlot m = db_slot(w->frm, to, cap, depth, w->path);
+    if (movebuf_push(s->slots, &m) < 0)
+        s->oom = 1;
+    s->n++;
+}
+
+/* Every capture of the piece now on `i` taking from `prey` (``walk``): each jump over a prey
+ * piece to an empty point, the taken piece leaving at once; a chain is recorded where it may
+ * stop (anywhere when chains are optional, else where no jump goes on), after the longer ones.
+ * `empty` counts the mover's start as empty and never loses a point. */
+static void walk(Walk *w, int i, DbMask prey, DbMask empty, DbMask cap, int depth)
+{
+    const DbRules *r = w->r;
+    unsigned open = 0;                /* the jumps possible here, found without a branch */
+    if (r->ring[i] & prey)
+        for (int n = 0; n < r->n_jumps[i]; n++)
+            open |= (unsigned)(db_has(prey, r->jumps[i][n].mid) & db_has(empty, r->jumps[i][n].land)) << n;
+    for (unsigned m = open; m; m &= m - 1) {
+        const DbJump *j = &r->jumps[i][__builtin_ctz(m)];
+        if (depth >= DB_MAX_JUMPS) {      /* more jumps than pieces a position may hold: refused on load */
+            w->sink->oom = 1;
+            return;
+        }
+        w->path[depth] = j->k;
+        DbMask mid = db_bit(j->mid);
+        walk(w, j->land, prey ^ mid, empty | mid, cap | mid, depth + 1);
+    }
+    if (depth && (r->chain_optional || !open))
+        emit(w, i, cap, depth);
+}
+
+static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
+{
+    if (!(r->ring[frm] & prey))
+        return;
+    Walk w;                  /* the path is written before it is read: no need to clear it */
+    w.r = r;
+    w.sink = sink;
+    w.frm = frm;
+    walk(&w, frm, prey, empty | db_bit(frm), 0, 0);
+}
+
+/* The men that can make a first jump (over an enemy man): the scan's jumpers.  The shifts are
+ * the lattice's constants (dablot.h), so that each is a fixed 128-bit shift. */
+static DbMask man_jumpers(const DbRules *r, const DbPos *p, DbMask empty)
+{
+    DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked, jumpers = 0;
+#define JUMPERS(k, d) jumpers |= shift(shift(shift(men & r->jsrc[k], d) & prey, d) & empty, -2 * (d))
+    JUMPERS(0, DB_D0);
+    JUMPERS(1, DB_D1);
+    JUMPERS(2, DB_D2);
+    JUMPERS(3, DB_D3);
+    JUMPERS(4, DB_D4);
+    JUMPERS(5, DB_D5);
+    JUMPERS(6, DB_D6);
+    JUMPERS(7, DB_D7);
+#undef JUMPERS
+    return jumpers;
+}
+
+/* Every capture (DablotGame.captures): the men's first, then the King's and the Prince's; the
+ * number of the men's. */
+static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
+{
+    DbMask empty = r->points & ~(p->own | p->opp), ranked = p->kings | p->princes;
+    DbMask prey = p->opp & ~ranked;
+    for (DbMask j = man_jumpers(r, p, empty); j && !sink->oom; j &= j - 1)
+        chains(r, ctz(j), prey, empty, sink);
+    size_t n_men = sink->n;
+    DbMask king = p->own & p->kings, prince = p->own & p->princes;
+    if (king && !sink->oom)
+        chains(r, ctz(king), p->opp, empty, sink);
+    if (prince && !sink->oom)
+        chains(r, ctz(prince), p->opp & ~p->kings, empty, sink);
+    return n_men;
+}
+
+/* The steps of a position: per direction of the scan's order their targets and their number. */
+typedef struct {
+    DbMask targets[DB_DIRS];
+    size_t count[DB_DIRS];
+} Steps;
+
+/* The steps of `p` (DablotGame.scan's buckets); their number. */
+static size_t steps(const DbRules *r, const DbPos *p, Steps *st)
+{
+    DbMask empty = r->points & ~(p->own | p->opp), by_dir[DB_DIRS];
+#define STEPS(k, d) by_dir[k] = shift(p->own & r->src[k], d) & empty
+    STEPS(0, DB_D0);
+    STEPS(1, DB_D1);
+    STEPS(2, DB_D2);
+    STEPS(3, DB_D3);
+    STEPS(4, DB_D4);
+    STEPS(5, DB_D5);
+    STEPS(6, DB_D6);
+    STEPS(7, DB_D7);
+#undef STEPS
+    size_t n = 0;
+    for (int i = 0; i < DB_DIRS; i++) {
+        st->targets[i] = by_dir[r->step_order[i]];
+        st->count[i] = (size_t)popcount(st->targets[i]);
+        n += st->count[i];
+    }
+    return n;
+}
+
+/* The point of the set bit numbered `n` (from the lowest) of `t`: by words, then by bytes. */
+static int select_bit(DbMask t, size_t n)
+{
+    uint64_t x = (uint64_t)t;
+    int base = 0;
+    size_t c = (size_t)__builtin_popcountll(x);
+    if (n >= c) {
+        n -= c;
+        x = (uint64_t)(t >> 64);
+        base = 64;
+    }
+    for (; n >= (c = (size_t)__builtin_popcountll(x & 0xff)); x >>= 8, base += 8)
+        n -= c;
+    for (; n; n--)
+        x &= x - 1;
+    return base + __builtin_ctzll(x);
+}
+
+/* The step numbered `n` in the order legal lists them. */
+static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
+{
+    for (int i = 0; i < DB_DIRS; i++) {
+        if (n < st->count[i]) {
+            *to = select_bit(st->targets[i], n);
+            *from = *to - r->delta[r->step_order[i]];
+            return;
+        }
+        n -= st->count[i];
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Moves, play, outcome, evaluation
+ * ---------------------------------------------------------------------------------------- */
+
+/* DablotGame.legal (and legal_moves, unless `ignore_draws`): nothing once the game is decided;
+ * the captures; the steps unless a man's capture forces a capture. */
+int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *out)
+{
+    if ((!ignore_draws && drawn(r, p)) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
+        return GAME_OK;
+    DbSink sink = {.slots = out};
+    size_t n_men = captures(r, p, &sink);
+    if (sink.oom)
+        return GAME_ERROR;
+    if (n_men && r->man_forced)
+        return GAME_OK;
+    Steps st;
+    steps(r, p, &st);
+    for (int i = 0; i < DB_DIRS; i++) {
+        int d = r->delta[r->step_order[i]];
+        for (DbMask t = st.targets[i]; t; t &= t - 1) {
+            int to = ctz(t);
+            MoveSlot m = db_slot(to - d, to, 0, 0, NULL);
+            if (movebuf_push(out, &m) < 0)
+                return GAME_ERROR;
+        }
+    }
+    return GAME_OK;
+}
+
+/* DablotState.play: the King or Prince moves with its piece (a closed chain moves nothing), the
+ * captured pieces leave, the counters run, the sides swap. */
+void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
+{
+    DbMask moved = from ^ to;
+    if (p->kings & from)
+        p->kings ^= moved;
+    else if (p->princes & from)
+        p->princes ^= moved;
+    if (cap) {
+        p->opp &= ~cap;
+        p->kings &= ~cap;
+        p->princes &= ~cap;
+        p->quiet = 0;
+    } else {
+        p->quiet++;
+    }
+    DbMask own = p->own;
+    p->own = p->opp;
+    p->opp = own ^ moved;
+    p->turn ^= 1;
+    p->ply++;
+}
+
+/* Whether the side to move has a move at all (the draw counters aside). */
+static int can_move(const DbRules *r, const DbPos *p, DbSink *scratch)
+{
+    DbMask empty = r->points & ~(p->own | p->opp);
+    Steps st;
+    if (man_jumpers(r, p, empty) || steps(r, p, &st))
+        return 1;
+    scratch->slots = NULL;
+    scratch->n = 0;
+    DbMask king = p->own & p->kings, prince = p->own & p->princes;
+    if (king)
+        chains(r, ctz(king), p->opp, empty, scratch);
+    if (prince)
+        chains(r, ctz(prince), p->opp & ~p->kings, empty, scratch);
+    return scratch->n > 0 || scratch->oom ? 1 : 0;
+}
+
+/* DablotState.outcome: material first, then a side without a move loses, then the counters. */
+static int outcome_with(const DbRules *r, const DbPos *p, DbSink *scratch, double *result)
+{
+    double v = terminal(r, p->own, p->opp, p->kings);
+    if (v < 0.0) {
+        if (can_move(r, p, scratch)) {
+            if (scratch->oom)
+                return GAME_ERROR;
+            if (!drawn(r, p))
+                return GAME_RUNNING;
+            *result = 0.5;
+            return GAME_OVER;
+        }
+        v = 0.0;
+    }
+    *result = p->turn == 0 || v == 0.5 ? v : 1.0 - v;
+    return GAME_OVER;
+}
+
+int db_outcome(const DbRules *r, const DbPos *p, double *result)
+{
+    DbSink scratch = {0};
+    int over = outcome_with(r, p, &scratch, result);
+    db_sink_free(&scratch);
+    return over;
+}
+
+/* DablotState.evaluate: base.material_share of the material by rank. */
+double db_evaluate(const DbRules *r, const DbPos *p)
+{
+    double own = material(r, p, p->own), opp = material(r, p, p->opp);
+    if (own + opp == 0.0)
+        return 0.5;
+    double share = own / (own + opp);
+    return p->turn == 0 ? share : 1.0 - share;
+}
+
+/* DablotState.heuristic: 100 for a capture that wins on the spot, else the material it takes. */
+double db_heuristic(const DbRules *r, const DbPos *p, const MoveSlot *m)
+{
+    DbMask cap = db_slot_cap(m);
+    if (!cap)
+        return 0.0;
+    DbMask from = db_bit(db_slot_from(m)), moved = from ^ db_bit(db_slot_to(m));
+    DbMask kings = ((p->kings & from) ? p->kings ^ moved : p->kings) & ~cap;
+    if (terminal(r, p->opp & ~cap, p->own ^ moved, kings) == 0.0)
+        return 100.0;
+    return material(r, p, cap);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Random moves and playouts (DablotState._pick, DablotState.playout): one draw a ply
+ * ---------------------------------------------------------------------------------------- */
+
+/* The captures listed in the sink, and the steps counted: a uniformly random move of them, as
+ * _pick draws it (a man's capture forcing one: among the captures; else among captures and
+ * steps, with one draw even when there is no move at all).  1 with the move, 0 for none,
+ * GAME_ERROR; GAME_RUNNING + 2 when halted before the draw. */
+static int pick(const DbRules *r, const DbPos *p, DbSink *s, Rand *rng, int check_halt, const Halt *halt,
+                DbMask *from, DbMask *to, DbMask *cap)
+{
+    s->n = 0;
+    size_t n_men = captures(r, p, s);
+    if (s->oom)
+        return GAME_ERROR;
+    Steps st;
+    size_t n_steps = n_men && r->man_forced ? 0 : steps(r, p, &st), total = s->n + n_steps;
+    if (total && check_halt && halted(halt))
+        return GAME_RUNNING + 2;
+    double x = rng->next(rng);
+    if (rng->failed)
+        return GAME_ERROR;
+    if (!total)
+        return 0;
+    size_t k = (size_t)(x * (double)total);
+    if (k < s->n) {
+        *from = db_bit(s->light[k].from);
+        *to = db_bit(s->light[k].to);
+        *cap = s->light[k].cap;
+        return 1;
+    }
+    int f = 0, t = 0;
+    nth_step(r, &st, k - s->n, &f, &t);
+    *from = db_bit(f);
+    *to = db_bit(t);
+    *cap = 0;
+    return 1;
+}
+
+int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
+{
+    const DbRules *r = c->r;
+    DbSink *s = &c->sink;
+    s->slots = NULL;
+    for (int64_t i = 0; i < max_plies; i++) {
+        if (drawn(r, p) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
+            break;
+        DbMask from, to, cap;
+        int got = pick(r, p, s, rng, i % HALT_CHECK == HALT_CHECK - 1, halt, &from, &to, &cap);
+        if (got < 0)
+            return GAME_ERROR;
+        if (got == GAME_RUNNING + 2)
+            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
+        if (!got)
+            break;
+        db_play(p, from, to, cap);
+        ++*plies;
+    }
+    return outcome_with(r, p, s, result);
+}
+
+int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
+{
+    const DbRules *r = c->r;
+    if (drawn(r, p) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
+        return 0;
+    MoveBuf buf = {0};
+    DbSink sink = {.slots = &buf};
+    size_t n_men = captures(r, p, &sink);
+    int got = sink.oom ? GAME_ERROR : 1;
+    Steps st;
+    size_t n_steps = got < 0 || (n_men && r->man_forced) ? 0 : steps(r, p, &st), total = buf.n + n_steps;
+    if (got == 1) {
+        double x = rng->next(rng);
+        size_t k = (size_t)(x * (double)total);
+        if (rng->failed) {
+            got = GAME_ERROR;
+        } else if (!total) {
+            got = 0;
+        } else if (k < buf.n) {
+            *out = buf.m[k];
+        } else {
+            int f = 0, t = 0;
+            nth_step(r, &st, k - buf.n, &f, &t);
+            *out = db_slot(f, t, 0, 0, NULL);
+        }
+    }
+    free(buf.m);
+    free(buf.h);
+    return got;
+}
+
+/* DablotGame.perft: the leaves `depth` plies below, the draw counters ignored. */
+int64_t db_perft(const DbRules *r, const DbPos *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    MoveBuf buf = {0};
+    int64_t total = db_legal_moves(r, p, 1, &buf) < 0 ? -1 : (depth == 1 ? (int64_t)buf.n : 0);
+    for (size_t i = 0; depth > 1 && total >= 0 && i < buf.n; i++) {
+        DbPos child = *p;
+        const MoveSlot *m = &buf.m[i];
+        db_play(&child, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
+        int64_t below = db_perft(r, &child, depth - 1);
+        total = below < 0 ? -1 : total + below;
+    }
+    free(buf.m);
+    free(buf.h);
+    return total;
+}
+
+void db_sink_free(DbSink *s)
+{
+    free(s->light);
+    s->light = NULL;
+    s->n = s->cap = 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The C game interface: positions are DbPos, moves slots laid out as dablot.h says
+ * ---------------------------------------------------------------------------------------- */
+
+#define RULES(g) (((const DbCtx *)(g)->ctx)->r)
+
+static int g_pos_init(const GameIface *g, void *pos)
+{
+    (void)g;
+    memset(pos, 0, sizeof(DbPos));
+    return GAME_OK;
+}
+
+static void g_pos_free(const GameIface *g, void *pos)
+{
+    (void)g;
+    (void)pos;
+}
+
+static int g_copy(const GameIface *g, void *dst, const void *src)
+{
+    (void)g;
+    memcpy(dst, src, sizeof(DbPos));
+    return GAME_OK;
+}
+
+static int g_to_move(const GameIface *g, const void *pos, int *player)
+{
+    (void)g;
+    *player = ((const DbPos *)pos)->turn;
+    return GAME_OK;
+}
+
+static int g_legal(const GameIface *g, void *pos, MoveBuf *out) { return db_legal_moves(RULES(g), pos, 0, out); }
+
+static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
+{
+    (void)g;
+    db_play(pos, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
+    return GAME_OK;
+}
+
+static int g_outcome(const GameIface *g, void *pos, double *result)
+{
+    DbCtx *c = g->ctx;
+    return outcome_with(c->r, pos, &c->sink, result);
+}
+
+static int g_evaluate(const GameIface *g, void *pos, double *value)
+{
+    *value = db_evaluate(RULES(g), pos);
+    return GAME_OK;
+}
+
+static int g_heuristic(const GameIface *g, void *pos, const MoveSlot *m, double *value)
+{
+    *value = db_heuristic(RULES(g), pos, m);
+    return GAME_OK;
+}
+
+static int g_is_capture(const GameIface *g, void *pos, const MoveSlot *m)
+{
+    (void)g;
+    (void)pos;
+    return db_slot_cap(m) ? GAME_YES : GAME_NO;
+}
+
+static int g_playout(const GameIface *g, void *pos, int64_t max_plies, Rand *rng, const Halt *halt, double *result)
+{
+    int64_t plies = 0;
+    return db_playout(g->ctx, pos, max_plies, rng, halt, result, &plies);
+}
+
+static int g_move_hash(const GameIface *g, const MoveSlot *m, uint64_t *hash)
+{
+    (void)g;
+    uint64_t x = m->w[0] * 0x9e3779b97f4a7c15ULL ^ m->w[1] * 0xc2b2ae3d27d4eb4fULL ^ m->w[2];
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    *hash = x ^ (x >> 29);
+    return GAME_OK;
+}
+
+static int g_move_equal(const GameIface *g, const MoveSlot *x, const MoveSlot *y)
+{
+    (void)g;
+    return x->w[0] == y->w[0] && x->w[1] == y->w[1] && x->w[2] == y->w[2] ? GAME_YES : GAME_NO;
+}
+
+static const GameOps DABLOT_OPS = {
+    .pos_init = g_pos_init, .pos_free = g_pos_free, .copy = g_copy, .to_move = g_to_move, .legal = g_legal,
+    .play = g_play, .outcome = g_outcome, .evaluate = g_evaluate, .heuristic = g_heuristic,
+    .is_capture = g_is_capture, .playout = g_playout, .move_hash = g_move_hash, .move_equal = g_move_equal,
+};
+
+int dablot_game_open(GameIface *g, const DbRules *r)
+{
+    DbCtx *c = calloc(1, sizeof(DbCtx));
+    if (!c)
+        return -1;
+    c->r = r;
+    g->ops = &DABLOT_OPS;
+    g->ctx = c;
+    g->pos_size = sizeof(DbPos);
+    g->flags = 0;
+    return 0;
+}
+
+void dablot_game_close(GameIface *g)
+{
+    DbCtx *c = g->ctx;
+    if (c) {
+        db_sink_free(&c->sink);
+        free(c);
+    }
+    g->ctx = NULL;
+}

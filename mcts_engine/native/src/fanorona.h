@@ -1,0 +1,129 @@
+/* Fanorona's rules in the native core: the types fanorona.c (the rules and their C game
+ * interface) and fanorona_glue.c (the Python type FanoronaRules and its glue) share.
+ *
+ * The board is the Python rules' (rules/fanorona.py): Grid(5, 9) with one ghost column, bit
+ * row * 10 + col, so a position's masks are the same numbers on both sides of the boundary.
+ * Everything the rules depend on (the lines from every point, the masks, the rule options,
+ * the evaluation's constants) comes from Python once, as numbers (`fanorona_spec`).
+ *
+ * A move (MoveSlot, game.h): w[0] the captured stones' mask; b[8] the start point, b[9] the
+ * end point, b[10] the number of capturing steps (0: a paika), and from b[11] one nibble per
+ * step, (direction << 1) | kind (kind 0 approach, 1 withdrawal), the low nibble first: the
+ * Python rules' move (from, to, captured, *steps) rebuilt without a table.  Unused bytes are
+ * zero, so that equality and hashing read the whole slot.
+ */
+#ifndef MCTS_FANORONA_H
+#define MCTS_FANORONA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define FN_POINTS 64
+#define FN_DIRS 8
+#define FN_RAY 9          /* the longest line on a 9-point row */
+#define FN_MAX_STEPS 26   /* the nibbles of a slot: more than any chain (each step takes a stone) */
+#define FN_MAX_STONES 26  /* stones per side a position may hold (the start has 22) */
+#define FN_NONE 63        /* the board's points lie below this bit */
+/* The directions' shifts on the Python rules' Grid(5, 9) (E W N S NE SW NW SE), as constants
+ * for the walk's shifts; the spec's are checked against them. */
+#define FN_D0 1
+#define FN_D1 (-1)
+#define FN_D2 10
+#define FN_D3 (-10)
+#define FN_D4 11
+#define FN_D5 (-11)
+#define FN_D6 9
+#define FN_D7 (-9)
+#define FN_REACH 22       /* the farthest a step's test looks: two steps of the longest shift */
+
+enum { FN_OPTIONAL = 0, FN_COMPULSORY = 1, FN_SINGLE = 2 };   /* rules/fanorona.py's chain modes */
+enum { FN_SLOT_FROM = 8, FN_SLOT_TO = 9, FN_SLOT_STEPS = 10, FN_SLOT_CODES = 11 };   /* the slot's bytes */
+
+/* One line from a point as the spec hands it: direction k, the target, the approach ray beyond
+ * the target and the withdrawal ray behind the start (point indices, nearest first). */
+typedef struct {
+    int k, to;
+    int alen, wlen;
+    int aray[FN_RAY], wray[FN_RAY];
+} FnRow;
+
+/* A line as the chain walk reads it (made from an FnRow): the target, and per kind (0 the
+ * approach, 1 the withdrawal) the ray's mask, its first point, and whether it runs up the bits
+ * (so that the stones a capture takes, the ray's enemies up to its first gap, are found
+ * without a loop or a branch). */
+typedef struct {
+    uint64_t to_bit, ray[2], first[2];
+    int8_t k, to, up[2];
+} FnLine;
+
+/* A Fanorona rule set: the board's lines and the rule options. */
+typedef struct {
+    int nrows[FN_POINTS];
+    FnRow rows[FN_POINTS][FN_DIRS];
+    FnLine line[FN_POINTS][FN_DIRS];  /* by direction (the rows come in direction order) */
+    /* per point, the capturing steps its lines allow: bit 2k an approach in direction k (a
+     * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
+    uint16_t valid[FN_POINTS];
+    /* the options' tables (fanorona.c, options): the neighbours of a point taken in the order
+     * SW S SE W E NW N NE (bit i of a byte; bit 7 - i the opposite one), and such a byte spread
+     * onto the option bits of those directions, approach (2k) or withdrawal (2k + 1) */
+    uint8_t reverse[256];
+    uint16_t spread[2][256];
+    uint64_t cells;
+    int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
+    uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
+    uint64_t approach[FN_DIRS];       /* the points whose line goes on beyond the next point */
+    uint64_t withdraw[FN_DIRS];       /* the points with a line coming in along the direction */
+    int mode, first_single, dagaz;    /* the chain mode, first_turn_single_capture, Dagaz's removal */
+    int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
+    double eval_scale;
+    int start_stones, max_stones;
+} FnRules;
+
+/* A position: the mover's stones, the other side's, the side to move (0 White) and the
+ * counters (plies since the start, plies since the last capture). */
+typedef struct {
+    uint64_t own, opp;
+    int64_t ply, quiet;
+    int turn;
+} FnPos;
+
+/* A move as the playout needs it. */
+typedef struct {
+    uint64_t cap;
+    uint8_t from, to;
+} FnLight;
+
+/* Where the chain walk writes: full slots (a MoveBuf) or light moves (a growing array). */
+typedef struct {
+    MoveBuf *slots;
+    FnLight *light;
+    size_t n, cap;
+    int oom;
+} FnSink;
+
+/* An instance's data (one per searcher): the rules and its scratch list. */
+typedef struct {
+    const FnRules *r;
+    FnSink sink;
+} FnCtx;
+
+uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp);
+/* every capturing move of the stones in `starters` in chain `mode`, appended to the sink */
+void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink);
+int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *out);   /* GAME_OK or GAME_ERROR */
+void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap);
+/* a random playout as FanoronaState.playout plays it: GAME_OVER with *result, GAME_RUNNING, or
+ * GAME_ERROR (memory, or the Python random source failed); `plies` counts the moves played */
+int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies);
+/* FanoronaState.random_move: 1 with the move in `out`, 0 for none, GAME_ERROR */
+int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out);
+int64_t fn_perft(const FnRules *r, const FnPos *p, int depth);    /* draw rules ignored; -1 out of memory */
+void fn_sink_free(FnSink *s);
+
+int fanorona_game_open(GameIface *g, const FnRules *r);    /* -1 out of memory */
+void fanorona_game_close(GameIface *g);
+
+#endif
