@@ -94,6 +94,9 @@ extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
 
+/* life_glue.c, gauntlet_glue.c: the native rules of Life and Gauntlet (Rules subtypes) */
+extern PyTypeObject LifeRulesType, GauntletRulesType;
+
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);
