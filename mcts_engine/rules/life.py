@@ -228,7 +228,7 @@ class LifeGame(Game):
     def perft(self, state: "LifeState", depth: int) -> int:
         """Leaf count of the legal-move tree, on raw masks (in C on the native rules)."""
         if self.kernel is not None:
-            return self.kernel.game_perft(state.raw(), depth)
+            return self.kernel.perft(state.raw(), depth)
         return self._perft(state.black, state.white, state.turn, depth)
 
     def _perft(self, black: int, white: int, turn: int, depth: int) -> int:

@@ -266,6 +266,26 @@ int life_random_drop(const LifeRules *r, const LifePos *p, Rand *rng)
     return k < 0 ? -2 : kth_cell(legal, count, r->nw, k);
 }
 
+/* Leaves of the legal-move tree `depth` plies below `p` (LifeGame.perft): the last ply counted
+ * from the drops' mask, not played. */
+int64_t life_perft(const LifeRules *r, const LifePos *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    uint64_t legal[LIFE_WORDS];
+    int n = life_drops(r, p, legal);
+    if (depth == 1)
+        return n;
+    int64_t total = 0;
+    for (int i = 0; i < r->nw; i++)
+        for (uint64_t x = legal[i]; x; x &= x - 1) {
+            LifePos child = *p;
+            life_play(r, &child, i * 64 + __builtin_ctzll(x));
+            total += life_perft(r, &child, depth - 1);
+        }
+    return total;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Random playouts: the loop of LifeState._random_playout with the board in registers.
  * ---------------------------------------------------------------------------------------- */

@@ -49,6 +49,9 @@ void life_play(const LifeRules *r, LifePos *p, int cell);
 /* The first player's result (1, 0.5, 0), or -1 while the game runs (LifeState.outcome). */
 double life_outcome(const LifeRules *r, const LifePos *p);
 
+/* Leaves of the legal-move tree `depth` plies below `p` (LifeGame.perft). */
+int64_t life_perft(const LifeRules *r, const LifePos *p, int depth);
+
 /* A uniformly random legal drop drawn as LifeState.random_move draws it; -1 when none. */
 int life_random_drop(const LifeRules *r, const LifePos *p, Rand *rng);
 

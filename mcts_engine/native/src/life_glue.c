@@ -157,6 +157,27 @@ static PyObject *LifeRules_tick(LifeRulesObject *self, PyObject *args)
     return Py_BuildValue("(NN)", int_from_words(p.b, self->rules.nw), int_from_words(p.w, self->rules.nw));
 }
 
+/* perft(raw, depth): LifeGame.perft, the last ply bulk-counted, the GIL released. */
+static PyObject *LifeRules_perft(LifeRulesObject *self, PyObject *args)
+{
+    PyObject *raw;
+    int depth;
+    if (!PyArg_ParseTuple(args, "Oi", &raw, &depth))
+        return NULL;
+    if (depth < 0 || depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "perft: depth from 0 to 64");
+        return NULL;
+    }
+    LifePos p;
+    if (read_raw(&self->rules, raw, &p) < 0)
+        return NULL;
+    int64_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = life_perft(&self->rules, &p, depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(n);
+}
+
 /* random_move(raw, rng): LifeState.random_move(rng), drawing as it does. */
 static PyObject *LifeRules_random_move(LifeRulesObject *self, PyObject *args)
 {
@@ -250,6 +271,8 @@ static PyObject *LifeRules_playouts(LifeRulesObject *self, PyObject *args)
 static PyMethodDef LifeRules_methods[] = {
     {"tick", (PyCFunction)LifeRules_tick, METH_VARARGS,
      "tick(black, white): one generation of the whole board (LifeGame.tick), (black, white) after it."},
+    {"perft", (PyCFunction)LifeRules_perft, METH_VARARGS,
+     "perft(raw, depth): leaves of the legal-move tree (LifeGame.perft), the last ply counted; releases the GIL."},
     {"random_move", (PyCFunction)LifeRules_random_move, METH_VARARGS,
      "random_move(raw, rng): LifeState.random_move(rng), drawing as it does."},
     {"playout", (PyCFunction)LifeRules_playout, METH_VARARGS,
