@@ -75,8 +75,9 @@ HOT void shr(const V2 *x, V2 *y, int nv, int k)
     }
 }
 
-HOT void load(V2 *v, const uint64_t *w, int nv) { memcpy(v, w, (size_t)nv * sizeof(V2)); }
-HOT void store(uint64_t *w, const V2 *v, int nv) { memcpy(w, v, (size_t)nv * sizeof(V2)); }
+/* A mask's words in and out of vectors: all of them (the words past a board's stay 0). */
+HOT void load(V2 *v, const uint64_t *w) { memcpy(v, w, NV * sizeof(V2)); }
+HOT void store(uint64_t *w, const V2 *v) { memcpy(w, v, NV * sizeof(V2)); }
 
 HOT int any_v(const V2 *x, int nv)
 {
@@ -172,13 +173,16 @@ HOT void drops_v(const V2 *cells, const V2 *black, const V2 *white, V2 *out, int
  * ---------------------------------------------------------------------------------------- */
 void life_tick(const LifeRules *r, uint64_t *black, uint64_t *white)
 {
-    V2 c[NV] = {0}, b[NV] = {0}, w[NV] = {0};
-    load(c, r->cells, r->nv);
-    load(b, black, r->nv);
-    load(w, white, r->nv);
-    tick_v(c, b, w, r->nv, r->stride);
-    store(black, b, r->nv);
-    store(white, w, r->nv);
+    V2 c[NV], b[NV], w[NV];
+    load(c, r->cells);
+    load(b, black);
+    load(w, white);
+    if (r->stride == 20)
+        tick_v(c, b, w, 3, 20);        /* 19x19 */
+    else
+        tick_v(c, b, w, r->nv, r->stride);
+    store(black, b);
+    store(white, w);
 }
 
 static inline const uint64_t *own_stones(const LifePos *p) { return p->turn == 0 ? p->b : p->w; }
@@ -188,12 +192,15 @@ int life_drops(const LifeRules *r, const LifePos *p, uint64_t *out)
     memset(out, 0, sizeof(uint64_t) * LIFE_WORDS);
     if (!count_bits(own_stones(p), r->nw))
         return 0;
-    V2 c[NV] = {0}, b[NV] = {0}, w[NV] = {0}, d[NV] = {0};
-    load(c, r->cells, r->nv);
-    load(b, p->b, r->nv);
-    load(w, p->w, r->nv);
-    drops_v(c, b, w, d, r->nv, r->stride);
-    store(out, d, r->nv);
+    V2 c[NV], b[NV], w[NV], d[NV] = {0};
+    load(c, r->cells);
+    load(b, p->b);
+    load(w, p->w);
+    if (r->stride == 20)
+        drops_v(c, b, w, d, 3, 20);
+    else
+        drops_v(c, b, w, d, r->nv, r->stride);
+    store(out, d);
     return count_bits(out, r->nw);
 }
 
@@ -327,10 +334,10 @@ HOT double playout_v(const LifeRules *r, LifePos *p, int64_t max_plies, Rand *rn
 {
     NV_RANGE(nv);
     NV_RANGE(nv);
-    V2 c[NV] = {0}, b[NV] = {0}, w[NV] = {0};
-    load(c, r->cells, nv);
-    load(b, p->b, nv);
-    load(w, p->w, nv);
+    V2 c[NV], b[NV], w[NV];
+    load(c, r->cells);
+    load(b, p->b);
+    load(w, p->w);
     int turn = p->turn;
     int64_t ply = 0;
     double result = -3.0;
@@ -354,8 +361,8 @@ HOT double playout_v(const LifeRules *r, LifePos *p, int64_t max_plies, Rand *rn
         tick_v(c, b, w, nv, s);
         turn ^= 1;
     }
-    store(p->b, b, nv);
-    store(p->w, w, nv);
+    store(p->b, b);
+    store(p->w, w);
     p->turn = turn;
     p->ply += ply;
     return result;
