@@ -15,6 +15,11 @@ What is genuinely Gauntlet here: the asymmetric goal (only runners reach a rank)
 and the three fixed directions.  The board is a plain ``Grid`` with one ghost
 column, so north is ``+stride``, east ``+1``, west ``-1``: one shift each.
 
+Native rules: where the kernel is built, ``GauntletGame.kernel`` is the compiled
+``GauntletRules`` (``native/src/gauntlet.c``, the same masks in one 128-bit word): the search
+runs the game in C, and ``random_move``, ``playout`` and ``perft`` call it, drawing as the
+loops here do; this module stays the reference (``native=False``, ``MCTS_ENGINE_NATIVE=0``).
+
 Rule options (strings accepted, as from the protocol's ``Rules`` option):
 
 * ``max_capture`` (bool, default off): only the longest captures are legal.

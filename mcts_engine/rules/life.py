@@ -18,6 +18,11 @@ The tick is bit-parallel: a bit-sliced count of all neighbours and of the black
 neighbours (a few dozen big-int operations per generation), shifted with the
 ghost column so nothing wraps (see ``LifeGame.tick``).
 
+Native rules: where the kernel is built, ``LifeGame.kernel`` is the compiled ``LifeRules``
+(``native/src/life.c``, the same layout in 64-bit words): the search runs the game in C, and
+``random_move``, ``playout`` and ``perft`` call it, drawing as the loops here do; this module
+stays the reference (``get_game("life", native=False)``, ``MCTS_ENGINE_NATIVE=0``).
+
 Notation.  A move is ``@`` + cell, e.g. ``@k10`` (``k10`` alone is read too).
 Internally a move is the int bit index of the drop cell.
 
