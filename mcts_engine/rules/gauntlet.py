@@ -170,7 +170,7 @@ class GauntletGame(Game):
     def perft(self, state: "GauntletState", depth: int) -> int:
         """Leaf count of the legal-move tree, on raw masks (in C on the native rules)."""
         if self.kernel is not None:
-            return self.kernel.game_perft(state.raw(), depth)
+            return self.kernel.perft(state.raw(), depth)
         return perft_walk(self.legal, self._child, (state.runners, state.left, state.right, state.turn), depth)
 
     @staticmethod

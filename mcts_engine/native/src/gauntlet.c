@@ -152,6 +152,35 @@ double gauntlet_outcome(const GauntletRules *r, const GauntletPos *p)
     return stuck(p);
 }
 
+/* Leaves of the legal-move tree `depth` plies below `p` (GauntletGame.perft), the last ply
+ * counted, not listed. */
+int64_t gauntlet_perft(const GauntletRules *r, const GauntletPos *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    GMove moves[GAUNTLET_MAX_MOVES];
+    if (depth == 1) {                       /* the captures listed, the steps counted */
+        if (p->runners & r->goal)
+            return 0;
+        int n = captures(r, p, moves);
+        if (n && r->compulsory)
+            return n;
+        GBits targets[2];
+        int d[2], nb = steps(r, p, targets, d);
+        for (int k = 0; k < nb; k++)
+            n += popcnt(targets[k]);
+        return n;
+    }
+    int n = gauntlet_legal(r, p, moves);
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        GauntletPos child;
+        gauntlet_play(p, &child, &moves[i]);
+        total += gauntlet_perft(r, &child, depth - 1);
+    }
+    return total;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Random moves and playouts: GauntletState._pick's draws (one rng() per move).
  * ---------------------------------------------------------------------------------------- */

@@ -43,6 +43,9 @@ int gauntlet_legal(const GauntletRules *r, const GauntletPos *p, GMove *out);
 
 void gauntlet_play(const GauntletPos *before, GauntletPos *p, const GMove *m);
 
+/* Leaves of the legal-move tree `depth` plies below `p` (GauntletGame.perft). */
+int64_t gauntlet_perft(const GauntletRules *r, const GauntletPos *p, int depth);
+
 /* The first player's result, or -1 while the game runs (GauntletState.outcome). */
 double gauntlet_outcome(const GauntletRules *r, const GauntletPos *p);
 

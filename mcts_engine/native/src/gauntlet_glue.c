@@ -189,6 +189,27 @@ static int GauntletRules_init(GauntletRulesObject *self, PyObject *args, PyObjec
     return 0;
 }
 
+/* perft(raw, depth): GauntletGame.perft, the last ply counted, the GIL released. */
+static PyObject *GauntletRules_perft(GauntletRulesObject *self, PyObject *args)
+{
+    PyObject *raw;
+    int depth;
+    if (!PyArg_ParseTuple(args, "Oi", &raw, &depth))
+        return NULL;
+    if (depth < 0 || depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "perft: depth from 0 to 64");
+        return NULL;
+    }
+    GauntletPos p;
+    if (read_raw(&self->rules, raw, &p) < 0)
+        return NULL;
+    int64_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = gauntlet_perft(&self->rules, &p, depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(n);
+}
+
 /* random_move(raw, rng): GauntletState.random_move(rng), drawing as it does. */
 static PyObject *GauntletRules_random_move(GauntletRulesObject *self, PyObject *args)
 {
@@ -256,6 +277,8 @@ static PyObject *GauntletRules_playouts(GauntletRulesObject *self, PyObject *arg
 }
 
 static PyMethodDef GauntletRules_methods[] = {
+    {"perft", (PyCFunction)GauntletRules_perft, METH_VARARGS,
+     "perft(raw, depth): leaves of the legal-move tree (GauntletGame.perft); releases the GIL."},
     {"random_move", (PyCFunction)GauntletRules_random_move, METH_VARARGS,
      "random_move(raw, rng): GauntletState.random_move(rng), drawing as it does."},
     {"playout", (PyCFunction)GauntletRules_playout, METH_VARARGS,
