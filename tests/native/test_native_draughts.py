@@ -398,6 +398,7 @@ def _sanitizer_runtime(name: str) -> str | None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)      # the sanitized run's own limit: ~5 minutes on a shared 2-core machine
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),

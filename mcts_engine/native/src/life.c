@@ -333,7 +333,6 @@ HOT double playout_v(const LifeRules *r, LifePos *p, int64_t max_plies, Rand *rn
                      int nv, int s)
 {
     NV_RANGE(nv);
-    NV_RANGE(nv);
     V2 c[NV], b[NV], w[NV];
     load(c, r->cells);
     load(b, p->b);
