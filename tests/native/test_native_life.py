@@ -254,12 +254,12 @@ def test_a_playout_cut_off_stops_there():
     state = LIFE.new_state()
     assert state.playout(random.Random(1), max_plies=5) is None
     assert state.ply == 5 and state.outcome() is None
-    long = LIFE.new_state()                         # the recorded loop's chunks (512 plies) joined
-    cells: list = []
-    reference, ref_cells = REF.new_state(), []
-    assert long.recorded_playout(random.Random(3), cells, max_plies=1200) == \
-        reference.recorded_playout(random.Random(3), ref_cells, max_plies=1200)
-    assert cells == ref_cells and long.raw() == reference.raw()
+    big, big_reference = get_game("life", size=26), get_game("life", size=26, native=False)
+    for limit in (600, 1000):                       # the recorded loop's chunks (512 plies) joined
+        long, reference, cells, ref_cells = big.new_state(), big_reference.new_state(), [], []
+        assert long.recorded_playout(random.Random(158), cells, max_plies=limit) == \
+            reference.recorded_playout(random.Random(158), ref_cells, max_plies=limit)
+        assert cells == ref_cells and long.raw() == reference.raw() and len(cells) > 512
 
 
 def test_native_playouts_match_the_rules_texts_statistics():
