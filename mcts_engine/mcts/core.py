@@ -32,7 +32,8 @@ def core_parameters(settings: Settings) -> dict:
             "minimax_weight": settings.minimax_weight, "widening": settings.widening, "epsilon": settings.epsilon,
             "policy": POLICY_CODES[settings.playout], "playout_depth": settings.playout_depth,
             "solver": int(settings.solver), "final_move": FINAL_CODES[settings.final_move],
-            "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch), "merge": MERGE_CODES[settings.merge]}
+            "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch), "merge": MERGE_CODES[settings.merge],
+            "leaf_depth": settings.leaf_depth}
 
 
 def move_bytes(move) -> int:

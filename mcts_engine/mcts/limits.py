@@ -1,7 +1,9 @@
 """When a search stops: the ``go`` limits and the time manager.
 
-The protocol turns ``go`` into ``Limits``; ``budget`` turns them into seconds for this
-move; the searcher (``searcher.py``) checks them between iterations.  ``Limits`` declares
+The protocol turns ``go`` into ``Limits``; ``time_budget`` turns them into this move's time,
+the seconds aimed at and the most allowed; the core's loop (``native/src/run.c``) checks them
+after every iteration, and between the two stops by the clock's rule (a clear choice early,
+an unclear one later).  ``Limits`` declares
 the largest value of each limit (``MAX_*``): the parsers clamp a larger number to it, so
 that nothing past what the native core counts in (a C ``long long`` of iterations, an
 ``int`` of depth) or what a float and a thread's wait hold reaches the search.
@@ -42,26 +44,46 @@ class Limits:
                 and self.time_left is None)
 
 
-def budget(limits: Limits, overhead: float) -> float | None:
-    """Seconds to think for this move, from when the go arrived: movetime, or a share of the
-    clock; None = no time limit.
+MAX_STRETCH = 3.0         # under a clock, an unclear move may take this many times its share
 
-    The clock share is the time left over the moves still to play (``movestogo``,
-    else an assumed 30), plus most of the increment, never more than half the
-    time left, always leaving ``overhead`` for the I/O.
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """This move's time, in seconds from when the go arrived: ``optimum`` aimed at, ``maximum``
+    never passed (equal under ``movetime``, which is spent whole)."""
+
+    optimum: float
+    maximum: float
+
+
+def time_budget(limits: Limits, overhead: float) -> TimeBudget | None:
+    """This move's time: movetime, or a share of the clock; None = no time limit.
+
+    The clock share is the time left over the moves still to play (``movestogo``, else an
+    assumed 30), plus most of the increment, never more than half the time left; an unclear
+    move may stretch to ``MAX_STRETCH`` shares within that half.  ``overhead`` is kept back
+    for the I/O.
     """
     if limits.infinite:
         return None
     if limits.movetime is not None:
-        return max(0.001, limits.movetime - overhead)
+        seconds = max(0.001, limits.movetime - overhead)
+        return TimeBudget(seconds, seconds)
     if limits.time_left is not None:
         moves = max(1, min(limits.movestogo or 30, 50))
         share = limits.time_left / moves + 0.8 * limits.increment
-        share = min(share, 0.5 * limits.time_left)
-        return max(0.001, share - overhead)
+        ceiling = 0.5 * limits.time_left
+        return TimeBudget(max(0.001, min(share, ceiling) - overhead),
+                          max(0.001, min(MAX_STRETCH * share, ceiling) - overhead))
     if limits.nodes is not None or limits.depth is not None:
         return None
-    return 1.0
+    return TimeBudget(1.0, 1.0)
+
+
+def budget(limits: Limits, overhead: float) -> float | None:
+    """Seconds to aim at for this move (``time_budget``'s optimum); None = no time limit."""
+    spend = time_budget(limits, overhead)
+    return None if spend is None else spend.optimum
 
 
 def now() -> float:

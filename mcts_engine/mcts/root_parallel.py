@@ -209,7 +209,7 @@ class RootParallelAgent(Agent):
         missing = nodes - result.info.nodes - sum(r.nodes for r in reports.values())
         if missing <= 0:
             return result
-        self.local.core.run([missing], 0.0, 0, 0.0, 0, None, None)
+        self.local.core.run([missing])
         return self.local.result(state, now() - result.info.time)
 
     def _send_jobs(self, workers: list[Worker], shares: list, state: State, limits: Limits,

@@ -19,6 +19,7 @@ PLAYOUTS = ("random", "capture", "greedy-eps", "mast")   # the native core's pla
 MAX_THREADS = 64                      # the Threads option's maximum
 MAX_HASH_MB = 262_143                 # the Hash option's maximum (MB): the most 64-byte nodes a 32-bit index reaches
 MAX_WEIGHT = 100.0                    # the largest UCT_C, PriorWeight and Widening: far past any useful value
+MAX_LEAF_DEPTH = 16                   # the LeafDepth option's maximum (native/src/search.h)
 ENHANCEMENTS = "search.md#enhancements"
 
 
@@ -50,6 +51,10 @@ class Settings:
         "QuiescenceSearch", "check", "value a cut-off and each new node by alpha-beta over the pending captures "
         "(the tables where they know), not by random captures (native draughts rules; elsewhere ignored)",
         game_default=True))
+    leaf_depth: int = engine_field(0, EngineOption(
+        "LeafDepth", "spin", "alpha-beta leaves: value a new leaf by alpha-beta this many plies deep (pending "
+        "captures played out after it, best `heuristic` first) over `evaluate()`, instead of a playout; 0 = off "
+        f"(see [enhancements]({ENHANCEMENTS}))", low=0, high=MAX_LEAF_DEPTH, game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

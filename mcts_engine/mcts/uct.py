@@ -17,7 +17,7 @@ from ..rules.base import Game, State
 from ..tables import TableSet
 from .agent import Agent, InfoCallback, SearchFailed, SearchResult
 from .core import feed_tables, new_search, position
-from .limits import Limits, budget, now, split_nodes
+from .limits import Limits, now, split_nodes, time_budget
 from .report import search_info
 from .reuse import TreeMemory
 from .settings import Settings
@@ -79,17 +79,19 @@ class UctAgent(Agent):
         return result
 
     def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float) -> None:
-        """One call into the core until a limit; ``on_info`` on a beat (under a clock) or at node
-        counts (under a pure node limit, so that a seeded search reports the same every run)."""
-        seconds = budget(limits, self.settings.move_overhead)
-        if seconds is not None and limits.received is not None:     # the clock ran since the go arrived
-            seconds = max(0.001, seconds - (now() - limits.received))
+        """One call into the core until a limit (under a clock the time aimed at and the most
+        allowed, ``time_budget``); ``on_info`` on a beat (under a clock) or at node counts (under
+        a pure node limit, so that a seeded search reports the same every run)."""
+        spend = time_budget(limits, self.settings.move_overhead)
+        gone = now() - limits.received if limits.received is not None else 0.0   # the clock ran since the go
         shares = [-1 if share is None else share for share in split_nodes(limits.nodes, self.core.trees)]
         by_nodes = limits.nodes_only()
         report_nodes = max(MIN_REPORT_NODES, (limits.nodes or 0) // 8) if by_nodes else 0
         report = None if on_info is None else (lambda r: on_info(search_info(r, now() - start)))
-        self.core.run(shares, seconds or 0.0, min(limits.depth or 0, Limits.MAX_DEPTH), 0.0 if by_nodes else REPORT_SECONDS,
-                      report_nodes, stop.flag, report)
+        self.core.run(shares, seconds=max(0.001, spend.maximum - gone) if spend else 0.0,
+                      soft_seconds=max(0.001, spend.optimum - gone) if spend else 0.0,
+                      depth=min(limits.depth or 0, Limits.MAX_DEPTH), report_seconds=0.0 if by_nodes else REPORT_SECONDS,
+                      report_nodes=report_nodes, stop=stop.flag, on_report=report)
 
     def salvage(self, state: State, start: float) -> SearchResult | None:
         """After a failed search: the move its finished iterations chose (the root's statistics

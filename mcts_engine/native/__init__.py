@@ -6,10 +6,11 @@
 random and greedy agents, and a search says how to mend the install (``require_core``).
 
 The draughts rules kernel (``DraughtsKernel``) is the fast path of the draughts family, and
-``LifeRules`` and ``GauntletRules`` those of Life and Gauntlet; the Python rules stay the
-reference they are checked against in every test run.  ``MCTS_ENGINE_NATIVE=0`` switches them
-off (the search then calls those games' Python rules back, as it does for every other game)
-and Fanorona's compiled capture chains (``fanorona_chains``).
+``LifeRules``, ``GauntletRules`` and ``RithmomachiaRules`` those of Life, Gauntlet and
+Rithmomachia; the Python rules stay the reference they are checked against in every test run.
+``MCTS_ENGINE_NATIVE=0`` switches them off (the search then calls those games' Python rules
+back, as it does for every other game) and Fanorona's compiled capture chains
+(``fanorona_chains``).
 ``available()`` says whether the kernel is on, ``status()`` says
 which rules run, for ``id name``, bench and the warning ``warn_if_missing()`` prints once on
 stderr, so nobody measures the slow path by mistake.  ``StopSignal`` is how any thread

@@ -16,7 +16,7 @@ __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State
 
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
-_NATIVE = set(draughts.VARIANTS) | {"life", "gauntlet"}     # the games whose factories take ``native``
+_NATIVE = set(draughts.VARIANTS) | {"rithmomachia", "life", "gauntlet"}     # the games whose factories take ``native``
 _FACTORIES["life"] = lambda native=True, **o: life.make_game(native, **o)
 _FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
 _FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
@@ -49,8 +49,7 @@ def get_game(name: str, *, native: bool = True, **options) -> Game:
     """The game called ``name`` (case-insensitive; aliases like ``american`` work) with rule options.
 
     ``native=False`` gives the game on its Python rules even where the native kernel is built
-    (bench's ``--core python``, the cross-checks) for the games with native rules (``_NATIVE``);
-    other games always run their Python rules.
+    (bench's ``--core python``, the cross-checks); games without native rules always run their Python rules.
     Raises UnknownGame naming the game and the known names, BadOption for a bad option.
     """
     key = str(name).strip().lower()

@@ -247,9 +247,9 @@ class Game(ABC):
     ``endgame_tables`` says that the endgame tables (``mcts_engine/tables``) can solve this
     game's small endings: draughts variants whose only end is a side left without a move,
     which loses, and whose raw positions are the whole state apart from the draw counters.
-    ``native`` says that the game's rules run in the compiled kernel (``mcts_engine/native``):
-    the draughts family, Life and Gauntlet where the kernel is built; every other game runs its
-    Python rules.  ``kernel`` is that compiled rules object (None elsewhere).
+    ``native`` says that the game's rules run compiled (``mcts_engine/native``): the draughts
+    family, Life, Gauntlet and Rithmomachia where the core is built; every other game runs its
+    Python rules.  ``kernel`` is those compiled rules (None elsewhere).
     ``search_parameters`` is the game's own search parameters: a frozen dataclass whose fields
     are engine options (``engine_options.engine_field``), listed by the protocol for this game
     only (the draughts family's evaluation terms); ``search_rules(parameters)`` gives the native

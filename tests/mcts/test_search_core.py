@@ -23,7 +23,7 @@ from mcts_engine.agents import make_agent
 from mcts_engine.mcts.agent import SearchInfo
 from mcts_engine.mcts.core import QUIESCENCE, capacity, core_parameters, merged_choice, new_search, position, root_children
 from mcts_engine.mcts.report import RootChild, set_score
-from mcts_engine.mcts.limits import Limits, budget, split_nodes
+from mcts_engine.mcts.limits import Limits, TimeBudget, budget, split_nodes, time_budget
 from mcts_engine.mcts.reuse import TreeMemory
 from mcts_engine.mcts.settings import PLAYOUTS, Settings
 from mcts_engine.mcts.uct import UctAgent
@@ -425,6 +425,28 @@ def test_the_node_limit_is_exact_and_reports_follow_the_count():
     assert result.info.nodes == 8000 and [r.nodes for r in reports] == [1000 * k for k in range(1, 8)] + [8000]
 
 
+CLOCK_CASES = [
+    # (elapsed, soft, hard, iterations a second, best, second, moves) -> stop?
+    ((0.01, 1.0, 3.0, 1000, 5, 0, 1), True),        # one move: nothing to decide
+    ((0.1, 1.0, 3.0, 1000, 900, 10, 20), False),    # the second could still catch up (900 iterations left)
+    ((0.5, 1.0, 3.0, 1000, 900, 10, 20), True),     # ... and now it cannot (500 left)
+    ((1.5, 1.0, 3.0, 1000, 500, 400, 20), False),   # past the time aimed at, unclear: go on
+    ((1.5, 1.0, 3.0, 1000, 800, 400, 20), True),    # ... clear (twice the second's visits): stop
+]
+
+
+@pytest.mark.parametrize("figures,stop", CLOCK_CASES)
+def test_the_clock_rule_stops_a_clear_choice_early_and_gives_an_unclear_one_longer(figures, stop):
+    assert core.table_clock(*figures) is stop
+
+
+def test_a_move_with_no_choice_takes_no_time_under_a_clock():
+    game = get_game("english")
+    state = game.parse_fen("W:W21,23,25,26,27,28,30,31,32:B1,2,3,4,6,7,8,12,17,20")      # one legal move
+    _, result = search(game, state, time_left=600.0)       # a 20 s share; a movetime would be spent whole
+    assert state.move_str(result.move) == "21x14" and result.info.nodes < 2000
+
+
 def test_the_depth_limit_ends_the_search_when_the_tree_reaches_it():
     game = get_game("english")
     _, result = search(game, game.new_state(), depth=3)
@@ -447,6 +469,10 @@ def test_a_proven_root_ends_a_node_search_early():
 
 
 def test_time_manager_budgets():
+    assert time_budget(Limits(movetime=1.0), 0.03) == TimeBudget(pytest.approx(0.97), pytest.approx(0.97))
+    clock = time_budget(Limits(time_left=60.0, increment=1.0), 0.03)    # an unclear move may take 3 shares
+    assert (clock.optimum, clock.maximum) == (pytest.approx(60 / 30 + 0.8 - 0.03), pytest.approx(3 * 2.8 - 0.03))
+    assert time_budget(Limits(time_left=10.0, movestogo=1), 0.03).maximum == pytest.approx(5.0 - 0.03)
     assert budget(Limits(movetime=1.0), 0.03) == pytest.approx(0.97)
     assert budget(Limits(time_left=60.0, increment=1.0), 0.03) == pytest.approx(60 / 30 + 0.8 - 0.03)
     assert budget(Limits(time_left=10.0, movestogo=1), 0.03) == pytest.approx(5.0 - 0.03)
@@ -676,3 +702,60 @@ def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
     assert len(results) > 1
     agent = UctAgent(game, Settings(seed=2, playout_depth=4, minimax_weight=0.5, qsearch=True))
     assert agent.search(game.new_state(), Limits(nodes=2000), StopSignal()).info.nodes == 2000
+
+
+# --- alpha-beta leaves (LeafDepth) ------------------------------------------------------------------
+
+AB_QUIESCENCE = 4          # native/src/playout.c
+
+
+def negamax(state, depth: int) -> float:
+    """The reference value of ``state`` for the side to move: negamax of evaluate() ``depth``
+    plies deep, then the pending captures (compulsory ones) at most AB_QUIESCENCE plies more."""
+    outcome = state.outcome()
+    mover = state.to_move
+    if outcome is not None:
+        return outcome if mover == 0 else 1.0 - outcome
+    stand = state.evaluate() if mover == 0 else 1.0 - state.evaluate()
+    if depth <= 0 and (not state.compulsory_captures or depth <= -AB_QUIESCENCE):
+        return stand
+    moves = state.legal_moves()
+    if not moves:
+        return 0.5
+    if depth <= 0 and not state.is_capture(moves[0]):
+        return stand
+    best = -1.0
+    for move in moves:
+        child = state.copy()
+        child.play(move)
+        best = max(best, 1.0 - negamax(child, depth - 1))
+    return best
+
+
+@pytest.mark.parametrize("name,depth", [("english", 1), ("english", 2), ("international", 2), ("life", 1)])
+def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
+    game = get_game(name)
+    tree = new_search(game, Settings(leaf_depth=depth), [1], random.Random(1), None)
+    rng = random.Random(5)
+    for _ in range(6):
+        state = game.new_state()
+        for _ in range(rng.randrange(4, 16)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if state.outcome() is not None:
+            continue
+        value = negamax(state, depth)
+        expected = value if state.to_move == 0 else 1.0 - value
+        assert simulate(tree, state.copy()) == pytest.approx(expected, abs=1e-12), state.fen()
+
+
+def test_alpha_beta_leaves_search_and_stop():
+    game = get_game("international")
+    agent = make_agent(game, Settings(seed=2, leaf_depth=3, minimax_weight=0.3))
+    result = agent.search(game.new_state(), Limits(nodes=300), StopSignal())
+    assert result.info.nodes == 300 and result.move in game.new_state().legal_moves()
+    stop = StopSignal()
+    stop.set()
+    assert agent.search(game.new_state(), Limits(infinite=True), stop).move in game.new_state().legal_moves()

@@ -156,6 +156,7 @@ THREAD_TESTS = [str(Path(__file__).parent / "test_search_core.py"), str(Path(__f
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)       # a run of test files on a sanitized build, not one test
 def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
     """The extension built with ThreadSanitizer (every report fails the run), then the tests of
     searches on OS threads (several trees, the stop flag set from another thread) on it."""

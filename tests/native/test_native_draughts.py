@@ -370,6 +370,7 @@ FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/tes
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)       # a whole run of test files in a subprocess, not one test
 def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
     """The draughts rules, table, search and protocol tests once more with the kernel switched
     off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
@@ -390,6 +391,7 @@ EVALUATION_TESTS = str(Path(__file__).parent / "test_native_evaluation.py")     
 GAMES_TESTS = str(Path(__file__).parent / "test_native_games.py")                   # every native game's interface
 LIFE_TESTS = str(Path(__file__).parent / "test_native_life.py")                     # Life's native rules
 GAUNTLET_TESTS = str(Path(__file__).parent / "test_native_gauntlet.py")             # Gauntlet's native rules
+RITHMOMACHIA_TESTS = str(Path(__file__).parent / "test_native_rithmomachia.py")     # Rithmomachia's native rules
 
 
 def _sanitizer_runtime(name: str) -> str | None:
@@ -398,14 +400,14 @@ def _sanitizer_runtime(name: str) -> str | None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)      # the sanitized run's own limit: ~5 minutes on a shared 2-core machine
+@pytest.mark.timeout(1800)       # a whole run of test files on a sanitized build, not one test
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
     Fanorona's chains' (test_native_fanorona.py) and the evaluation's
-    (test_native_evaluation.py), every native game's interface (test_native_games.py) and Life's
-    and Gauntlet's native rules (test_native_life.py, test_native_gauntlet.py) run on it in a
-    fresh interpreter."""
+    (test_native_evaluation.py), every native game's interface (test_native_games.py) and
+    Rithmomachia's, Life's and Gauntlet's native rules (test_native_rithmomachia.py,
+    test_native_life.py, test_native_gauntlet.py) run on it in a fresh interpreter."""
     asan = _sanitizer_runtime("libasan.so")
     if asan is None:
         if in_ci():
@@ -424,7 +426,8 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
         "sys.modules['mcts_engine.native._core'] = module\n"
         "import mcts_engine.native as n; assert n.core is module, n.status()\n"
         "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, {LIFE_TESTS!r}, {GAUNTLET_TESTS!r}]))\n"
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, "
+        f"{RITHMOMACHIA_TESTS!r}, {LIFE_TESTS!r}, {GAUNTLET_TESTS!r}]))\n"
     )
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1")

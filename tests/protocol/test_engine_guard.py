@@ -130,8 +130,10 @@ def test_rule_options_without_a_start_position_are_refused_and_go_still_answers(
     it, on both rules cores, and the engine goes on with its rules."""
     engine = InProcessEngine()
     try:
-        lines = engine.ask("setoption name Rules value men_rows=99")
+        lines = engine.ask("setoption name Rules value men_rows=99")      # past the option's bounds now
         assert len(lines) == 1 and lines[0].startswith("info string error") and "men_rows=99" in lines[0], lines
+        lines = engine.ask("setoption name Rules value men_rows=5")       # within them, but not on this board
+        assert len(lines) == 1 and lines[0].startswith("info string error") and "men_rows=5" in lines[0], lines
         assert "at most 4 rows" in lines[0], lines
         _, move = engine.go("nodes 20")
         assert move in engine.query("moves").split()

@@ -91,6 +91,9 @@ extern PyTypeObject KernelType;
 /* draughts_glue.c: the kernel's glue for each word */
 extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
 
+/* rith_object.c: Rithmomachia's native rules (a Rules subtype) */
+extern PyTypeObject RithmomachiaRulesType;
+
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
 
@@ -100,6 +103,7 @@ extern PyTypeObject LifeRulesType, GauntletRulesType;
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);
+PyObject *table_clock(PyObject *self, PyObject *args);
 PyObject *merge_roots(PyObject *self, PyObject *args);
 
 #endif

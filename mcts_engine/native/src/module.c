@@ -18,6 +18,9 @@ static PyMethodDef core_functions[] = {
     {"table_select", table_select, METH_VARARGS,
      "table_select(settings, parent_visits, children): the index of the child the core's selection enters; each "
      "child (n, w, d, v, prior, proven, proof, mover).  For table tests."},
+    {"table_clock", table_clock, METH_VARARGS,
+     "table_clock(elapsed, soft, hard, rate, best, second, n_moves): whether the core's clock rule stops a search "
+     "with these figures.  For table tests."},
     {"merge_roots", merge_roots, METH_VARARGS,
      "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
      "move to play (the core's final choice, or the majority of `votes`)."},
@@ -56,7 +59,8 @@ PyMODINIT_FUNC PyInit__core(void)
     }
 #endif
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&KernelType) < 0
-        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0)
+        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0
+        || PyType_Ready(&RithmomachiaRulesType) < 0)
         return NULL;
     if (PyType_Ready(&LifeRulesType) < 0 || PyType_Ready(&GauntletRulesType) < 0)   /* life_glue.c, gauntlet_glue.c */
         return NULL;
@@ -67,7 +71,8 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
-        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
+        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0
+        || add_type(m, "RithmomachiaRules", &RithmomachiaRulesType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -4,7 +4,9 @@
  * 0 and each other tree runs on a thread of its own; every searcher looks at the limits after
  * each iteration (its share of the node limit, the deadline, the tree depth, a proven root),
  * at the client's stop flag, and at the search's own end (`Halt.done`, set by whichever
- * searcher reached a limit that ends them all); a playout sees both flags too.  The calling
+ * searcher reached a limit that ends them all); a playout sees both flags too.  Under a clock,
+ * tree 0 also stops the search between the time aimed at and the deadline by the clock's rule
+ * (clock_says_stop: a clear choice ends early, an unclear one takes longer).  The calling
  * thread alone calls back, on a beat or at node counts, to report progress.  A searcher thread
  * holds its tree's lock while it iterates, a few iterations at a time, so that a report reads
  * a tree between iterations.
@@ -17,6 +19,7 @@
 #include <time.h>
 
 #define BATCH 16             /* iterations a searcher thread runs between two releases of its lock */
+#define CLOCK_EVERY 256      /* tree 0's iterations between two looks at the clock's rule */
 #define IDLE_NS 200000       /* how long the calling thread sleeps when its own tree is done */
 
 static double now_seconds(void)
@@ -136,6 +139,33 @@ static int report_due(Reports *r, const RunLimits *l, Searcher *s, int n)
     return 1;
 }
 
+int clock_says_stop(double elapsed, double soft, double hard, double rate, double best, double second, int n_moves)
+{
+    (void)hard;                  /* the hard limit is the deadline itself */
+    if (n_moves == 1)
+        return 1;
+    double left = soft - elapsed;
+    if (left > 0.0)
+        return best - second > rate * left;
+    return best >= 2.0 * second;
+}
+
+/* Under a clock (a time aimed at below the deadline), tree 0's root read by its own thread. */
+static int clock_stop(Searcher *s, double start)
+{
+    const RunLimits *l = s->limits;
+    if (!(l->soft_seconds > 0.0 && l->soft_seconds < l->seconds))
+        return 0;
+    Tree *t = s->t;
+    int64_t done = t->iterations - s->start;
+    if (done == 0 || done % CLOCK_EVERY)
+        return 0;
+    double elapsed = now_seconds() - start, best, second;
+    int n_moves = tree_root_lead(t, &best, &second);
+    return elapsed > 0.0 && clock_says_stop(elapsed, l->soft_seconds, l->seconds, (double)done / elapsed, best, second,
+                                            n_moves);
+}
+
 static int all_finished(Searcher *s, int n)
 {
     for (int k = 1; k < n; k++)
@@ -151,7 +181,7 @@ static void idle(void)
 }
 
 /* Tree 0 on this thread, reports between its iterations, until every searcher is done. */
-static int lead(Searcher *s, int n, Reports *reports)
+static int lead(Searcher *s, int n, Reports *reports, double start)
 {
     const RunLimits *l = s[0].limits;
     int mine = 1, failed = 0;
@@ -160,6 +190,10 @@ static int lead(Searcher *s, int n, Reports *reports)
             int go = step(&s[0]);
             if (go < 0)
                 failed = 1;
+            if (go > 0 && clock_stop(&s[0], start)) {
+                end_search(s[0].halt);
+                go = 0;
+            }
             mine = go > 0;
         }
         /* the clock every 8 iterations for a beat; node counts after every one */
@@ -213,7 +247,7 @@ int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *s
     for (int k = started + 1; k < n; k++)
         atomic_store(&s[k].finished, 1);
     Reports reports = {report, ctx, start + limits->report_seconds, 0, total};
-    failed = lead(s, started < n ? started + 1 : n, &reports) < 0;
+    failed = lead(s, started < n ? started + 1 : n, &reports, start) < 0;
     for (int k = 1; k < started; k++) {
         pthread_join(s[k].thread, NULL);
         failed |= s[k].failed;

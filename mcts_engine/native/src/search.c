@@ -488,6 +488,22 @@ int tree_root_done(const Tree *t)
     return r->proven != PROVEN_NONE && r->listed && r->n_open == r->n_moves;
 }
 
+int tree_root_lead(const Tree *t, double *best, double *second)
+{
+    const Node *r = &t->nodes[t->root];
+    *best = *second = 0.0;
+    for (uint32_t i = r->first; r->listed && i < r->first + r->n_open; i++) {
+        double n = t->nodes[i].n;
+        if (n > *best) {
+            *second = *best;
+            *best = n;
+        } else if (n > *second) {
+            *second = n;
+        }
+    }
+    return r->listed ? r->n_moves : 0;
+}
+
 uint32_t tree_best_child(const Tree *t, uint32_t node)
 {
     const Node *n = &t->nodes[node];
@@ -523,6 +539,7 @@ void tree_free(Tree *t)
         return;
     tree_clear(t);
     mast_clear(t);
+    leaf_free(t);
     for (size_t i = 0; i < t->played.n; i++)
         move_release(t->g, &t->played.m[i]);
     free(t->played.m);

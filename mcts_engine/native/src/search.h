@@ -44,7 +44,10 @@ typedef struct {
     int policy, playout_depth, solver, final_move, quiescence;
     int qsearch;          /* cut-offs and new leaves valued by the game's quiescence search */
     int merge;            /* MERGE_*: how several searchers' root statistics choose the move */
+    int leaf_depth;       /* > 0: a new leaf valued by alpha-beta this many plies deep, not a playout */
 } SearchSettings;
+
+#define MAX_LEAF_DEPTH 16  /* the LeafDepth option's maximum */
 
 /* MAST: each (player, move)'s results over the playouts, in an open-addressing table. */
 typedef struct {
@@ -83,6 +86,11 @@ typedef struct {
     Mast mast;
     Played played;
     const Halt *halt;             /* while a search runs: when to give up a playout */
+    void **ab_pos;                /* LeafDepth: a position per ply of the leaf's alpha-beta */
+    MoveBuf *ab_buf;              /* ... and its moves */
+    int ab_plies;                 /* how many plies those hold */
+    uint32_t ab_nodes;            /* alpha-beta nodes since the halt flags were last looked at */
+    int ab_halted;                /* the leaf's alpha-beta saw them set: it stands pat from there on */
     int error;                    /* ERR_*: why the last run stopped early */
     int64_t iterations, depth_sum;
     int seldepth;
@@ -130,11 +138,21 @@ int tree_children(const Tree *t, ChildStat *out);
  * ---------------------------------------------------------------------------------------- */
 typedef struct {
     const int64_t *shares;      /* per tree: the iterations it runs (< 0: no limit) */
-    double seconds;             /* wall seconds from the start (<= 0: no limit) */
+    double seconds;             /* wall seconds from the start (<= 0: no limit): the hard limit */
+    double soft_seconds;        /* under a clock, the time aimed at (clock_says_stop); 0: none */
     int depth;                  /* a tree reaching this depth ends the search (0: no limit) */
     double report_seconds;      /* a report on this beat (0: none) */
     int64_t report_nodes;       /* or each time the first tree's iterations pass a multiple (0: none) */
 } RunLimits;
+
+/* The clock's rule, between the time aimed at (`soft`) and the most allowed (`hard`), `elapsed`
+ * seconds into a search running `rate` iterations a second whose root's most visited children
+ * have `best` and `second` visits among `n_moves`: whether to stop now.  One move: nothing to
+ * decide; before `soft`: stop once the second cannot catch up by then; after it: go on only
+ * while the choice is unclear (the best has less than twice the second's visits). */
+int clock_says_stop(double elapsed, double soft, double hard, double rate, double best, double second, int n_moves);
+/* The root's two most visited expanded children's visits; the number of its moves. */
+int tree_root_lead(const Tree *t, double *best, double *second);
 
 /* Called on the searching thread between iterations (the others keep searching); a return
  * below 0 ends the search as failed. */

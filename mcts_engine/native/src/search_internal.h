@@ -31,5 +31,6 @@ int prune(Tree *t);
 double simulate(Tree *t, void *pos, Played *rec);
 double leaf_quiesce(Tree *t, void *pos);
 void mast_learn(Tree *t, Played *p, double result);
+void leaf_free(Tree *t);
 
 #endif

@@ -111,7 +111,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
     struct { const char *key; int *out; } ints[] = {
         {"policy", &s->policy}, {"playout_depth", &s->playout_depth}, {"solver", &s->solver},
         {"final_move", &s->final_move}, {"quiescence", &s->quiescence}, {"qsearch", &s->qsearch},
-        {"merge", &s->merge},
+        {"merge", &s->merge}, {"leaf_depth", &s->leaf_depth},
     };
     if (!PyDict_Check(d)) {
         PyErr_SetString(PyExc_TypeError, "settings must be a dict");
@@ -144,6 +144,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
         *ints[i].out = (int)x;
     }
     if (s->policy < POLICY_RANDOM || s->policy > POLICY_MAST || s->playout_depth < 0 || s->quiescence < 0
+        || s->leaf_depth < 0 || s->leaf_depth > MAX_LEAF_DEPTH
         || (s->final_move != FINAL_ROBUST && s->final_move != FINAL_MAX)
         || (s->merge != MERGE_VISITS && s->merge != MERGE_VOTE) || !isfinite(s->uct_c) || !isfinite(s->prior_weight)
         || !isfinite(s->minimax_weight) || !(s->widening >= 0.0 && s->widening < 1e6)
@@ -486,24 +487,27 @@ static int report_call(void *arg)
     return r ? 0 : -1;
 }
 
-/* run(shares, seconds, depth, report_seconds, report_nodes, stop, on_report): search until
- * each tree ran its share of iterations (negative: no limit), `seconds` passed (0: none), a
- * tree reached `depth` (0: none), the root was proven, or `stop` (a StopFlag or None) was
- * set; `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
-static PyObject *Search_run(SearchObject *self, PyObject *args)
+/* run(shares, seconds=0, depth=0, report_seconds=0, report_nodes=0, stop=None, on_report=None,
+ * soft_seconds=0): search until each tree ran its share of iterations (negative: no limit),
+ * `seconds` passed (0: none), a tree reached `depth` (0: none), the root was proven, or `stop`
+ * (a StopFlag) was set; under a clock, `soft_seconds` the time aimed at (the clock's rule);
+ * `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
+static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"shares", "seconds", "depth", "report_seconds", "report_nodes", "stop", "on_report",
+                             "soft_seconds", NULL};
     PyObject *shares_in, *stop = Py_None, *on_report = Py_None;
-    double seconds, report_seconds;
-    int depth;
-    long long report_nodes;
-    if (!usable(self) || !PyArg_ParseTuple(args, "OdidLOO", &shares_in, &seconds, &depth, &report_seconds,
-                                           &report_nodes, &stop, &on_report))
+    double seconds = 0.0, report_seconds = 0.0, soft_seconds = 0.0;
+    int depth = 0;
+    long long report_nodes = 0;
+    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOOd", kwlist, &shares_in, &seconds, &depth,
+                                                      &report_seconds, &report_nodes, &stop, &on_report, &soft_seconds))
         return NULL;
     if (stop != Py_None && !PyObject_TypeCheck(stop, &StopFlagType)) {
         PyErr_SetString(PyExc_TypeError, "stop must be a StopFlag or None");
         return NULL;
     }
-    if (!(seconds >= 0.0) || !(report_seconds >= 0.0) || depth < 0 || report_nodes < 0) {
+    if (!(seconds >= 0.0) || !(report_seconds >= 0.0) || !(soft_seconds >= 0.0) || depth < 0 || report_nodes < 0) {
         PyErr_SetString(PyExc_ValueError, "run: negative seconds, depth or report interval");
         return NULL;
     }
@@ -534,7 +538,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *args)
         }
     }
     Py_DECREF(seq);
-    RunLimits limits = {shares, seconds, depth, on_report == Py_None ? 0.0 : report_seconds,
+    RunLimits limits = {shares, seconds, soft_seconds, depth, on_report == Py_None ? 0.0 : report_seconds,
                         on_report == Py_None ? 0 : (int64_t)report_nodes};
     ReportCtx ctx = {self, on_report, NULL};
     const atomic_int *flag = stop == Py_None ? NULL : &((StopFlagObject *)stop)->flag;
@@ -814,7 +818,7 @@ static PyMethodDef Search_methods[] = {
      "root to it, keeps that subtree (tree reuse).  Counts start again.  Returns whether the subtree was kept."},
     {"restrict_root", (PyCFunction)Search_restrict_root, METH_O,
      "restrict_root(moves): a fresh root considers only these of its moves (go searchmoves)."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS,
+    {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(shares, seconds, depth, report_seconds, report_nodes, stop, on_report): search until a limit, the "
      "StopFlag or a proven root; on_report(Report) on a beat or at node counts.  Releases the GIL on native rules."},
     {"result", (PyCFunction)Search_result, METH_NOARGS, "The Report: the move to play over every tree, its PV."},
@@ -1037,6 +1041,17 @@ static int table_children(PyObject *list, Node **out, int *n)
     }
     Py_DECREF(seq);
     return 0;
+}
+
+/* table_clock(elapsed, soft, hard, rate, best, second, n_moves): the clock's rule on given figures. */
+PyObject *table_clock(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double elapsed, soft, hard, rate, best, second;
+    int n_moves;
+    if (!PyArg_ParseTuple(args, "ddddddi", &elapsed, &soft, &hard, &rate, &best, &second, &n_moves))
+        return NULL;
+    return PyBool_FromLong(clock_says_stop(elapsed, soft, hard, rate, best, second, n_moves));
 }
 
 PyObject *table_select(PyObject *self, PyObject *args)

@@ -44,7 +44,9 @@ from ..fen import fen_fields, fen_side
 from ..geometry import Grid, indices
 from ..view import BoardView, MovePath, ViewPiece, square_view
 from .captures import CaptureArithmetic, CaptureResolution
-from .options import BLACK, PYRAMID, SCHEMA, SHAPES, WHITE, setup_cells
+from .native import native_rules, raw_position, read_raw
+from .options import (BLACK, MAX_COMPONENTS, MAX_COUNT, MAX_PYRAMIDS, MAX_VALUE, PYRAMID, SCHEMA, SHAPES, WHITE,
+                      setup_cells)
 
 Move = int  # from_bit * 256 + to_bit
 ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -75,7 +77,7 @@ class RithmomachiaGame(CaptureArithmetic, Game):
 
     name = "rithmomachia"
 
-    def __init__(self, options: dict[str, Any]):
+    def __init__(self, options: dict[str, Any], native: bool = True):
         self.use_options(SCHEMA, options)
         o = options
         self.ranks = ranks = o["board_ranks"]
@@ -115,6 +117,29 @@ class RithmomachiaGame(CaptureArithmetic, Game):
             for cell, spec in army.items():
                 self.start_board[g.parse_algebraic(cell)] = self._piece_from_spec(spec)
         self.start_white = sum(1 << self.index(c) for c in white)
+        self._attach_rules(native)
+
+    def _attach_rules(self, native: bool) -> None:
+        """Run this game on its native rules where the core is built (``native``: unless told not
+        to): ``kernel`` is the ``RithmomachiaRules`` the search runs (``search_rules``) and the
+        states' random moves and playouts call, or None (the Python rules run everything)."""
+        self.kernel = native_rules(self) if native else None
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the native rules (a game outside the registry; registered games pickle
+        as their name): the receiver builds its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_rules(state["native"])
+
+    def perft(self, state: "RithmomachiaState", depth: int) -> int:
+        """Leaf count of the legal-move tree ``depth`` plies deep (in the native rules where they run)."""
+        if self.kernel is not None:
+            return self.kernel.game_perft(state.raw(), depth)
+        return super().perft(state, depth)
 
     # --- set-up ------------------------------------------------------------------------
     def index(self, name: str) -> int:
@@ -182,10 +207,14 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         self.leaps = [[0] * n for _ in range(3)]
         self.slides: list = [[None] * n for _ in range(3)]
         self.potential: list = [[None] * n for _ in range(3)]
-        reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
+        # per shape, the directions of the natural siege's rays (§8.2.5); custodial pairs (§8.2.6);
+        # the slide directions a vacated cell can open (kept: the native rules get them too)
+        self.reach_dirs = reach_dirs = ([ORTH + DIAG] * 3 if self.linear else [DIAG, ORTH, ORTH])
         pairs = [((1, 0), (-1, 0)), ((0, 1), (0, -1))]
         if self.options["custodial_diagonal"]:
             pairs += [((1, 1), (-1, -1)), ((1, -1), (-1, 1))]
+        self.custodial_pairs = pairs
+        self.slide_dirs = slide_dirs = ORTH + DIAG if self.linear or self.diag3 else ORTH
         for r in range(self.ranks):
             for c in range(8):
                 x = g.index(r, c)
@@ -206,7 +235,6 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 self.orth_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in ORTH if self._on(r + dr, c + dc))
                 self.diag_nb[x] = sum(g.mask(r + dr, c + dc) for dr, dc in DIAG if self._on(r + dr, c + dc))
                 self.box1[x] = g.where(lambda rr, cc: max(abs(rr - r), abs(cc - c)) == 1)
-                slide_dirs = ORTH + DIAG if self.linear or self.diag3 else ORTH
                 self.vline[x] = []
                 for dr, dc in slide_dirs:
                     fwd = sum(g.mask(r + k * dr, c + k * dc) for k in (1, 2) if self._on(r + k * dr, c + k * dc))
@@ -305,6 +333,8 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
                     raise BadPosition(f"bad FEN {original!r}: captures field {field!r} must be C<n>/<v>/<n>/<v>")
                 caps = [int(p) for p in parts]
+                if max(caps) > MAX_COUNT:
+                    raise BadPosition(f"bad FEN {original!r}: captures field {field!r} counts past 2**60")
             elif head == "V":
                 if field[1:].strip().upper() not in ("W", "B"):
                     raise BadPosition(f"bad FEN {original!r}: victory field {field!r} must be VW or VB")
@@ -313,8 +343,12 @@ class RithmomachiaGame(CaptureArithmetic, Game):
                 if not field[1:].strip().isdigit():
                     raise BadPosition(f"bad FEN {original!r}: ply field {field!r} must be N<number>")
                 ply = int(field[1:])
+                if ply > MAX_COUNT:
+                    raise BadPosition(f"bad FEN {original!r}: ply field {field!r} is past 2**60")
             else:
                 raise BadPosition(f"bad FEN {original!r}: field {field!r} must start with W, B, C, N or V")
+        if sum(type(p) is tuple for p in board.values()) > MAX_PYRAMIDS:
+            raise BadPosition(f"bad FEN {original!r}: more than {MAX_PYRAMIDS} pyramids")
         state = RithmomachiaState.build(self, board, white, WHITE if side == "W" else BLACK, caps, ply)
         if winner is None:
             # counters past a threshold: the side that just moved first (it reached it on its move)
@@ -334,8 +368,8 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         plain = re.fullmatch(r"([RTSrts])(\d+)", body)
         if plain:
             value = int(plain.group(2))
-            if value < 1:
-                raise BadPosition(f"bad FEN {original!r}: piece {body!r} needs a positive value")
+            if not 1 <= value <= MAX_VALUE:
+                raise BadPosition(f"bad FEN {original!r}: piece {body!r} needs a value from 1 to 2**24 - 1")
             return index, value << 2 | SHAPES.index(plain.group(1).upper())
         pyramid = re.fullmatch(r"[Pp]\((.*)\)", body)
         if not pyramid:
@@ -343,14 +377,16 @@ class RithmomachiaGame(CaptureArithmetic, Game):
         comps, alive = [], 0
         for k, part in enumerate(pyramid.group(1).split("+")):
             m = re.fullmatch(r"\s*([xX]?)([RTSrts])(\d+)\s*", part)
-            if not m or int(m.group(3)) < 1:
+            if not m or not 1 <= int(m.group(3)) <= MAX_VALUE:
                 raise BadPosition(f"bad FEN {original!r}: pyramid component {part!r} must be R<n>, T<n>, S<n> "
-                                  "(x in front when lost)")
+                                  "with n from 1 to 2**24 - 1 (x in front when lost)")
             comps.append(int(m.group(3)) << 2 | SHAPES.index(m.group(2).upper()))
             if not m.group(1):
                 alive |= 1 << k
         if not alive:
             raise BadPosition(f"bad FEN {original!r}: pyramid {body!r} has no component left")
+        if len(comps) > MAX_COMPONENTS:
+            raise BadPosition(f"bad FEN {original!r}: pyramid {body!r} has more than {MAX_COMPONENTS} components")
         return index, (tuple(comps), alive)
 
 
@@ -388,6 +424,22 @@ class RithmomachiaState(CaptureResolution, State):
         s.caps, s.result, s.vac, s.tgt, s.att = list(self.caps), self.result, list(self.vac), list(self.tgt), list(self.att)
         s.movable = self.movable
         return s
+
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: one flat tuple of ints
+        (``native.raw_position``: side, ply, counters, winner, then the pieces)."""
+        return raw_position(self.side, self.ply, self.caps, self.result, self.board, self.occupancy(WHITE))
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back after playing);
+        the next capture resolution of each side is a whole-board pass."""
+        self.side, self.ply, self.caps, self.result, self.board, white = read_raw(raw)
+        m = [0] * 8
+        for i, p in self.board.items():
+            m[(0 if white >> i & 1 else 4) + (PYRAMID if type(p) is tuple else p & 3)] |= 1 << i
+        self.m = m
+        self.vac, self.tgt, self.att = [-1, -1], [0, 0], [0, 0]
+        self.movable = None
 
     def key(self) -> tuple:
         """(colour to move, pieces, capture counters, winner, plies when a ply cap is set)."""
@@ -469,6 +521,8 @@ class RithmomachiaState(CaptureResolution, State):
         Every legal move owns exactly one slot, so the draw is uniform.  After many
         misses the exact list decides (it may be empty).
         """
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         if self.result is not None or self._ply_capped():
             return None
         return self._draw(rng.random)
@@ -528,8 +582,13 @@ class RithmomachiaState(CaptureResolution, State):
     def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Random moves in place to the end; the outcome, or None when cut off after ``max_plies``.
 
-        The same random draws as ``random_move`` then ``play``, with the end tests hoisted.
+        The same random draws as ``random_move`` then ``play``, with the end tests hoisted (in
+        the native rules where they run, drawing from ``rng`` just the same).
         """
+        if self.game.kernel is not None:
+            result, raw = self.game.kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         limit = max_plies
         cap = self.game.options["max_plies"]
         if cap:
@@ -734,6 +793,7 @@ class RithmomachiaState(CaptureResolution, State):
         return f"<rithmomachia {self.fen()}>"
 
 
-def make_game(**options) -> RithmomachiaGame:
-    """Rithmomachia with rule options (rules file §8.1; strings or Python values)."""
-    return RithmomachiaGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> RithmomachiaGame:
+    """Rithmomachia with rule options (rules file §8.1; strings or Python values); on its native
+    rules where the core is built, unless ``native`` is False (the Python reference)."""
+    return RithmomachiaGame(SCHEMA.parse(options), native)

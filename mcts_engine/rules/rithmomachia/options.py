@@ -15,6 +15,13 @@ from ..options import Option, Schema
 SHAPES = "RTS"              # shape index 0 = Round, 1 = Triangle, 2 = Square
 PYRAMID = 3                 # the bitboard index of pyramids (after the three shapes)
 WHITE, BLACK = 0, 1
+#: what a position may hold (a FEN past them is refused): piece values below 2**24 (products
+#: and sums of a few stay in 64 bits), 8 pyramids of 16 components, counters and plies to
+#: 2**60; the native rules are built for these (native/src/rithmomachia.h) and check them
+MAX_VALUE = (1 << 24) - 1
+MAX_PYRAMIDS = 8
+MAX_COMPONENTS = 16
+MAX_COUNT = 1 << 60
 
 #: §2.2, White (the even army): cell -> (shape letter, value) or ("P", [components])
 WHITE_SETUP: dict[str, Any] = {
@@ -63,7 +70,7 @@ def _choice(name: str, choices: tuple, doc: str) -> Option:
 
 
 def _count(name: str, default: int | None, doc: str, **more) -> Option:
-    return Option(name, "int", default, doc, low=1, **more)
+    return Option(name, "int", default, doc, low=1, high=MAX_COUNT, **more)
 
 
 #: §8.1, one row per option (the first choice is the default); §8.3: the presets

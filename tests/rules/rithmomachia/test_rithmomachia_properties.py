@@ -145,6 +145,18 @@ def test_bad_fen(fen):
         get_game("rithmomachia").parse_fen(fen)
 
 
+@pytest.mark.parametrize("fen, why", [
+    ("W:Wa1=R16777216:Bh16=R3", "2\\*\\*24"), ("W:Wa1=P(" + "+".join(["R1"] * 17) + "):Bh16=R3", "16 components"),
+    ("W:W" + ",".join(f"{f}1=P(R1)" for f in "abcdefgh") + ",a2=P(R1):Bh16=R3", "8 pyramids"),
+    ("W:Wa1=R2:Bh16=R3:C1/2/3/1152921504606846977", "2\\*\\*60"), ("W:Wa1=R2:Bh16=R3:N1152921504606846977", "2\\*\\*60")])
+def test_a_fen_past_the_rules_limits_is_refused_naming_them(fen, why):
+    # the native rules hold values below 2**24, 8 pyramids of 16 components, counters to 2**60:
+    # a FEN past them is refused where it is read, on both cores (not at the first search)
+    for native in (True, False):
+        with pytest.raises(BadPosition, match=why):
+            get_game("rithmomachia", native=native).parse_fen(fen)
+
+
 def test_bad_fen_on_the_short_board():
     with pytest.raises(BadPosition, match="a15"):
         get_game("rithmomachia", board_ranks=14).parse_fen("W:Wa15=R2")
@@ -165,7 +177,8 @@ def test_move_texts_accepted():
 @pytest.mark.parametrize("options,word", [
     ({"colour": "red"}, "colour"), ({"siege": "far"}, "far"), ({"board_ranks": 12}, "board_ranks"),
     ({"preset": "ludii"}, "preset"), ({"max_plies": -3}, "max_plies"), ({"eruption_division": "maybe"}, "maybe"),
-    ({"win_piece_count": "x"}, "win_piece_count"), ({"glorious": "yes"}, "glorious")])
+    ({"win_piece_count": "x"}, "win_piece_count"), ({"glorious": "yes"}, "glorious"),
+    ({"win_value_white": 2**61}, "win_value_white"), ({"max_plies": 2**61}, "max_plies")])
 def test_bad_option(options, word):
     with pytest.raises(BadOption, match=word):
         get_game("rithmomachia", **options)
