@@ -178,8 +178,9 @@ def test_native_playouts_are_seeded_and_end():
 
 # --- the search --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("settings", [dict(playout="greedy-eps", playout_depth=4), dict(playout="mast"),
-                                      dict(prior_weight=1.0, playout="greedy-eps", minimax_weight=0.3)],
-                         ids=["greedy-eps", "mast", "priors-minimax"])
+                                      dict(prior_weight=1.0, playout="greedy-eps", minimax_weight=0.3),
+                                      dict(leaf_depth=3)],
+                         ids=["greedy-eps", "mast", "priors-minimax", "alpha-beta-leaves"])
 def test_a_seeded_search_plays_as_on_the_python_rules(settings):
     """Where the core draws every random number (every playout policy but ``random``), the
     native rules' search is the Python-rules search, to the last statistic."""

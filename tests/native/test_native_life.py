@@ -273,15 +273,17 @@ def test_native_playouts_match_the_rules_texts_statistics():
 
 # --- the search --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("settings", [dict(playout="greedy-eps", playout_depth=4), dict(playout="mast", playout_depth=8),
-                                      dict(prior_weight=1.0, playout="greedy-eps", playout_depth=2, minimax_weight=0.3)],
-                         ids=["greedy-eps", "mast", "priors-minimax"])
+                                      dict(prior_weight=1.0, playout="greedy-eps", playout_depth=2, minimax_weight=0.3),
+                                      dict(leaf_depth=2, nodes=40)],
+                         ids=["greedy-eps", "mast", "priors-minimax", "alpha-beta-leaves"])
 def test_a_seeded_search_plays_as_on_the_python_rules(settings):
     """Where the core draws every random number (every playout policy but ``random``, whose
     native playouts draw from the core's generator instead of the Python one), the native
     rules' search is the Python-rules search, to the last statistic."""
-    results = []
+    results, settings = [], dict(settings)
+    nodes = settings.pop("nodes", 600)
     for game in (LIFE, REF):
-        result = UctAgent(game, Settings(seed=7, **settings)).search(game.new_state(), Limits(nodes=600),
+        result = UctAgent(game, Settings(seed=7, **settings)).search(game.new_state(), Limits(nodes=nodes),
                                                                     native.StopSignal())
         results.append((result.move, result.info.score, result.info.pv, result.info.nodes))
     assert results[0] == results[1]
