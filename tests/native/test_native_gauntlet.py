@@ -225,6 +225,15 @@ def test_a_bad_raw_position_is_refused(raw, error):
         RULES.game_legal(raw)
 
 
+def test_rules_without_their_numbers_refuse_to_work():
+    empty = native.core.GauntletRules.__new__(native.core.GauntletRules)
+    raw = GAUNTLET.new_state().raw()
+    for call in (lambda: empty.perft(raw, 1), lambda: empty.playouts(raw, 1, 1), lambda: empty.game_legal(raw),
+                 lambda: empty.random_move(raw, random.Random(1)), lambda: empty.playout(raw, random.Random(1), 5)):
+        with pytest.raises(TypeError):
+            call()
+
+
 def test_bad_rules_are_refused():
     good = dict(files=8, ranks=8, stride=9, cells=REF.cells, goal=REF.goal, n_runners=6, n_blockers=12,
                 max_capture=0, compulsory=1)

@@ -325,6 +325,18 @@ def test_bad_rules_are_refused(args):
         native.core.LifeRules(*args)
 
 
+def test_rules_without_their_numbers_refuse_to_work():
+    empty = native.core.LifeRules.__new__(native.core.LifeRules)
+    raw = LIFE.new_state().raw()
+    for call in (lambda: empty.tick(0, 0), lambda: empty.perft(raw, 1), lambda: empty.playouts(raw, 1, 1),
+                 lambda: empty.random_move(raw, random.Random(1)), lambda: empty.playout(raw, random.Random(1), 5),
+                 lambda: empty.game_legal(raw)):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(TypeError, match="once"):
+        RULES.__init__(19, 20, 8)
+
+
 # --- the Python rules stay the reference and the fallback --------------------------------------------------
 def test_the_python_rules_run_without_the_kernel():
     assert REF.kernel is None and not REF.native and REF.search_rules(REF.search_parameters()) is None

@@ -189,12 +189,23 @@ static int GauntletRules_init(GauntletRulesObject *self, PyObject *args, PyObjec
     return 0;
 }
 
+/* The methods' guard: an object made without its rules (GauntletRules.__new__) has none. */
+static int ready(GauntletRulesObject *self)
+{
+    if (self->base.glue)
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "GauntletRules: the object was made without its rules (call GauntletRules(...))");
+    return 0;
+}
+
 /* perft(raw, depth): GauntletGame.perft, the last ply counted, the GIL released. */
 static PyObject *GauntletRules_perft(GauntletRulesObject *self, PyObject *args)
 {
     PyObject *raw;
     int depth;
     if (!PyArg_ParseTuple(args, "Oi", &raw, &depth))
+        return NULL;
+    if (!ready(self))
         return NULL;
     if (depth < 0 || depth > 64) {
         PyErr_SetString(PyExc_ValueError, "perft: depth from 0 to 64");
@@ -215,6 +226,8 @@ static PyObject *GauntletRules_random_move(GauntletRulesObject *self, PyObject *
 {
     PyObject *raw, *rng, *method;
     if (!PyArg_ParseTuple(args, "OO", &raw, &rng))
+        return NULL;
+    if (!ready(self))
         return NULL;
     GauntletPos p;
     if (read_raw(&self->rules, raw, &p) < 0)
@@ -237,6 +250,8 @@ static PyObject *GauntletRules_playout(GauntletRulesObject *self, PyObject *args
     long long max_plies;
     if (!PyArg_ParseTuple(args, "OOL", &raw, &rng, &max_plies))
         return NULL;
+    if (!ready(self))
+        return NULL;
     GauntletPos p;
     if (read_raw(&self->rules, raw, &p) < 0)
         return NULL;
@@ -258,6 +273,8 @@ static PyObject *GauntletRules_playouts(GauntletRulesObject *self, PyObject *arg
     long count;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "OlK", &raw, &count, &seed))
+        return NULL;
+    if (!ready(self))
         return NULL;
     GauntletPos start;
     if (read_raw(&self->rules, raw, &start) < 0)

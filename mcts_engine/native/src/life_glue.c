@@ -143,11 +143,22 @@ static int LifeRules_init(LifeRulesObject *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
+/* The methods' guard: an object made without its rules (LifeRules.__new__) has none. */
+static int ready(LifeRulesObject *self)
+{
+    if (self->base.glue)
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "LifeRules: the object was made without its rules (call LifeRules(...))");
+    return 0;
+}
+
 /* tick(black, white): one generation of the whole board, (black, white) after it. */
 static PyObject *LifeRules_tick(LifeRulesObject *self, PyObject *args)
 {
     PyObject *b, *w;
     if (!PyArg_ParseTuple(args, "OO", &b, &w))
+        return NULL;
+    if (!ready(self))
         return NULL;
     LifePos p;
     memset(&p, 0, sizeof(p));
@@ -163,6 +174,8 @@ static PyObject *LifeRules_perft(LifeRulesObject *self, PyObject *args)
     PyObject *raw;
     int depth;
     if (!PyArg_ParseTuple(args, "Oi", &raw, &depth))
+        return NULL;
+    if (!ready(self))
         return NULL;
     if (depth < 0 || depth > 64) {
         PyErr_SetString(PyExc_ValueError, "perft: depth from 0 to 64");
@@ -183,6 +196,8 @@ static PyObject *LifeRules_random_move(LifeRulesObject *self, PyObject *args)
 {
     PyObject *raw, *rng, *method;
     if (!PyArg_ParseTuple(args, "OO", &raw, &rng))
+        return NULL;
+    if (!ready(self))
         return NULL;
     LifePos p;
     if (read_raw(&self->rules, raw, &p) < 0)
@@ -224,6 +239,8 @@ static PyObject *LifeRules_playout(LifeRulesObject *self, PyObject *args)
     long long max_plies;
     if (!PyArg_ParseTuple(args, "OOL|O", &raw, &rng, &max_plies, &record))
         return NULL;
+    if (!ready(self))
+        return NULL;
     if (record != Py_None && !PyList_Check(record)) {
         PyErr_SetString(PyExc_TypeError, "playout: record must be a list or None");
         return NULL;
@@ -250,6 +267,8 @@ static PyObject *LifeRules_playouts(LifeRulesObject *self, PyObject *args)
     long count;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "OlK", &raw, &count, &seed))
+        return NULL;
+    if (!ready(self))
         return NULL;
     LifePos start;
     if (read_raw(&self->rules, raw, &start) < 0)
