@@ -6,10 +6,10 @@
 random and greedy agents, and a search says how to mend the install (``require_core``).
 
 The draughts rules kernel (``DraughtsKernel``) is the fast path of the draughts family, and
-``FanoronaRules``, ``DablotRules`` and ``RithmomachiaRules`` those games' whole rules; the
-Python rules stay the reference they are checked against in every test run.
-``MCTS_ENGINE_NATIVE=0`` switches them off (the search then calls those games' Python rules
-back, as it does for every other game).
+``FanoronaRules``, ``DablotRules``, ``LifeRules``, ``GauntletRules`` and ``RithmomachiaRules``
+those games' whole rules; the Python rules stay the reference they are checked against in every
+test run. ``MCTS_ENGINE_NATIVE=0`` switches them off (the search then calls those games' Python
+rules back, as it does for every game without native rules).
 ``available()`` says whether the kernel is on, ``status()`` says
 which rules run, for ``id name``, bench and the warning ``warn_if_missing()`` prints once on
 stderr, so nobody measures the slow path by mistake.  ``StopSignal`` is how any thread
@@ -23,7 +23,7 @@ import sys
 import threading
 from types import ModuleType
 
-SWITCH = "MCTS_ENGINE_NATIVE"     # set to 0 to run the games with native rules on their Python rules
+SWITCH = "MCTS_ENGINE_NATIVE"     # set to 0 to run the native games on their Python rules
 
 
 def _load() -> tuple[ModuleType | None, str]:

@@ -16,14 +16,14 @@ __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State
 
 # name -> factory(**options) -> Game
 _FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
-_NATIVE = set(draughts.VARIANTS) | {"fanorona", "dablot", "rithmomachia"}     # the games whose factories take ``native``
-_FACTORIES["life"] = lambda **o: life.make_game(**o)
+_NATIVE = set(draughts.VARIANTS) | {"fanorona", "dablot", "rithmomachia", "life", "gauntlet"}     # the games whose factories take ``native``
+_FACTORIES["life"] = lambda native=True, **o: life.make_game(native, **o)
 _FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
 _FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
 _FACTORIES["harbagh"] = lambda **o: alquerque.make_game("harbagh", **o)
 _FACTORIES["fox-and-geese"] = lambda **o: alquerque.make_game("fox-and-geese", **o)
 _FACTORIES["dablot"] = lambda **o: dablot.make_game(**o)
-_FACTORIES["gauntlet"] = lambda **o: gauntlet.make_game(**o)
+_FACTORIES["gauntlet"] = lambda native=True, **o: gauntlet.make_game(native, **o)
 _FACTORIES["fanorona"] = lambda **o: fanorona.make_game(**o)
 _FACTORIES["rithmomachia"] = lambda **o: rithmomachia.make_game(**o)
 _ALIASES = dict(draughts.ALIASES)

@@ -248,8 +248,8 @@ class Game(ABC):
     game's small endings: draughts variants whose only end is a side left without a move,
     which loses, and whose raw positions are the whole state apart from the draw counters.
     ``native`` says that the game's rules run compiled (``mcts_engine/native``): the draughts
-    family and Rithmomachia where the core is built; every other game runs its Python rules.
-    ``kernel`` is those compiled rules (None elsewhere).
+    family, Life, Gauntlet and Rithmomachia where the core is built; every other game runs its
+    Python rules.  ``kernel`` is those compiled rules (None elsewhere).
     ``search_parameters`` is the game's own search parameters: a frozen dataclass whose fields
     are engine options (``engine_options.engine_field``), listed by the protocol for this game
     only (the draughts family's evaluation terms); ``search_rules(parameters)`` gives the native

@@ -15,6 +15,11 @@ What is genuinely Gauntlet here: the asymmetric goal (only runners reach a rank)
 and the three fixed directions.  The board is a plain ``Grid`` with one ghost
 column, so north is ``+stride``, east ``+1``, west ``-1``: one shift each.
 
+Native rules: where the kernel is built, ``GauntletGame.kernel`` is the compiled
+``GauntletRules`` (``native/src/gauntlet.c``, the same masks in one 128-bit word): the search
+runs the game in C, and ``random_move``, ``playout`` and ``perft`` call it, drawing as the
+loops here do; this module stays the reference (``native=False``, ``MCTS_ENGINE_NATIVE=0``).
+
 Rule options (strings accepted, as from the protocol's ``Rules`` option):
 
 * ``max_capture`` (bool, default off): only the longest captures are legal.
@@ -40,6 +45,7 @@ ranks 2..(last but one): no piece can ever stand elsewhere.
 from __future__ import annotations
 
 
+from .. import native as compiled
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState, perft_walk, read_move_squares
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
@@ -63,7 +69,7 @@ class GauntletGame(Game):
     name = "gauntlet"
     colours = ("W", "B")
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, native: bool = True):
         self.use_options(SCHEMA, options)
         files, ranks = (int(n) for n in options["size"].split("x"))
         self.files, self.ranks = files, ranks
@@ -81,6 +87,28 @@ class GauntletGame(Game):
         # material normalisers for evaluate()
         self.n_runners = self.start[0].bit_count()
         self.n_blockers = self.start[1].bit_count() + self.start[2].bit_count()
+        self._attach_kernel(native)
+
+    # --- the native rules ----------------------------------------------------------------
+    def _attach_kernel(self, on: bool) -> None:
+        """Run this game on its native rules (``native/src/gauntlet.c``) where they are built and
+        ``on``: ``kernel`` is the ``GauntletRules`` object (None on the Python rules, the
+        reference), handed the board's masks, the material and the options as numbers."""
+        self.kernel = None
+        if on and compiled.available():
+            self.kernel = compiled.core.GauntletRules(
+                self.files, self.ranks, self.stride, self.cells, self.goal, self.n_runners, self.n_blockers,
+                int(self.max_capture), int(self.compulsory))
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the kernel (a game outside the registry; registered games pickle as
+        their name and options)."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_kernel(state["native"])
 
     # --- raw move generation ------------------------------------------------------------
     def groups(self, runners: int, left: int, right: int, turn: int) -> tuple:
@@ -140,7 +168,9 @@ class GauntletGame(Game):
         return out
 
     def perft(self, state: "GauntletState", depth: int) -> int:
-        """Leaf count of the legal-move tree, on raw masks."""
+        """Leaf count of the legal-move tree, on raw masks (in C on the native rules)."""
+        if self.kernel is not None:
+            return self.kernel.perft(state.raw(), depth)
         return perft_walk(self.legal, self._child, (state.runners, state.left, state.right, state.turn), depth)
 
     @staticmethod
@@ -205,13 +235,24 @@ class GauntletState(TurnState):
         """(side to move, runners, left blockers, right blockers)."""
         return (self.turn, self.runners, self.left, self.right)
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: (runners, left, right, turn, ply)."""
+        return (self.runners, self.left, self.right, self.turn, self.ply)
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back)."""
+        self.runners, self.left, self.right, self.turn, self.ply = raw
+
     # --- moves ----------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Captures (all of them compulsory by default), else steps; empty when the game is over."""
         return self.game.legal(self.runners, self.left, self.right, self.turn)
 
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move, counting the steps instead of listing them."""
+        """A uniformly random legal move, counting the steps instead of listing them (in C on
+        the native rules, drawing the same)."""
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         return self._pick(rng.random)
 
     def _pick(self, rnd) -> Move | None:
@@ -241,7 +282,12 @@ class GauntletState(TurnState):
         raise AssertionError("unreachable")
 
     def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
-        """Uniformly random moves in place to the end (same draws as ``random_move``/``play``)."""
+        """Uniformly random moves in place to the end (same draws as ``random_move``/``play``;
+        the loop in C on the native rules, drawing from ``rng`` the same)."""
+        if self.game.kernel is not None:
+            result, raw = self.game.kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         rnd, pick, play = rng.random, self._pick, self.play
         for _ in range(max_plies):
             move = pick(rnd)
@@ -382,6 +428,7 @@ class GauntletState(TurnState):
         return f"<gauntlet {self.fen()}>"
 
 
-def make_game(**options) -> GauntletGame:
-    """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (``SCHEMA``; strings accepted)."""
-    return GauntletGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> GauntletGame:
+    """Gauntlet with rule options ``max_capture``, ``compulsory`` and ``size`` (``SCHEMA``; strings
+    accepted), on the native rules where they are built unless ``native`` is False (the reference)."""
+    return GauntletGame(SCHEMA.parse(options), native)

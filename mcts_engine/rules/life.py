@@ -18,6 +18,11 @@ The tick is bit-parallel: a bit-sliced count of all neighbours and of the black
 neighbours (a few dozen big-int operations per generation), shifted with the
 ghost column so nothing wraps (see ``LifeGame.tick``).
 
+Native rules: where the kernel is built, ``LifeGame.kernel`` is the compiled ``LifeRules``
+(``native/src/life.c``, the same layout in 64-bit words): the search runs the game in C, and
+``random_move``, ``playout`` and ``perft`` call it, drawing as the loops here do; this module
+stays the reference (``get_game("life", native=False)``, ``MCTS_ENGINE_NATIVE=0``).
+
 Notation.  A move is ``@`` + cell, e.g. ``@k10`` (``k10`` alone is read too).
 Internally a move is the int bit index of the drop cell.
 
@@ -43,6 +48,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .. import native as compiled
 from .base import NO_LIMIT, BadPosition, Game, IllegalMove, TurnState
 from .fen import fen_fields, fen_side, read_piece_lists
 from .geometry import Grid, indices
@@ -67,7 +73,7 @@ class LifeGame(Game):
     name = "life"
     colours = ("B", "W")
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, native: bool = True):
         self.use_options(SCHEMA, options)
         self.size = size = options["size"]
         self.grid = g = Grid(size, size)
@@ -77,6 +83,24 @@ class LifeGame(Game):
         # halving masks for the k-th set bit search
         self._low = [(1 << k) - 1 for k in range(g.stride * size + 2)]
         self.start = self._opening(options["opening"])
+        self._attach_kernel(native)
+
+    # --- the native rules ----------------------------------------------------------
+    def _attach_kernel(self, on: bool) -> None:
+        """Run this game on its native rules (``native/src/life.c``) where they are built and
+        ``on``: ``kernel`` is the ``LifeRules`` object (None on the Python rules, the reference),
+        handed the board and the evaluation's scale as numbers."""
+        self.kernel = compiled.core.LifeRules(self.size, self.stride, EVAL_SCALE) if on and compiled.available() else None
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the kernel (a game outside the registry; registered games pickle as
+        their name and options)."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_kernel(state["native"])
 
     # --- set-up ------------------------------------------------------------------
     def _opening(self, opening: str) -> tuple[int, int]:
@@ -207,7 +231,9 @@ class LifeGame(Game):
         return base
 
     def perft(self, state: "LifeState", depth: int) -> int:
-        """Leaf count of the legal-move tree, on raw masks."""
+        """Leaf count of the legal-move tree, on raw masks (in C on the native rules)."""
+        if self.kernel is not None:
+            return self.kernel.perft(state.raw(), depth)
         return self._perft(state.black, state.white, state.turn, depth)
 
     def _perft(self, black: int, white: int, turn: int, depth: int) -> int:
@@ -248,6 +274,14 @@ class LifeState(TurnState):
         """(side to move, black stones, white stones)."""
         return (self.turn, self.black, self.white)
 
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: (black, white, turn, ply)."""
+        return (self.black, self.white, self.turn, self.ply)
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back)."""
+        self.black, self.white, self.turn, self.ply = raw
+
     # --- moves ------------------------------------------------------------------
     def _drops(self) -> int:
         """Legal drop cells, 0 when the game is over."""
@@ -261,6 +295,8 @@ class LifeState(TurnState):
 
     def random_move(self, rng) -> Move | None:
         """A uniformly random legal drop by bit counting, or None when the game is over."""
+        if self.game.kernel is not None:
+            return self.game.kernel.random_move(self.raw(), rng)
         legal = self._drops()
         if not legal:
             return None
@@ -275,8 +311,14 @@ class LifeState(TurnState):
 
     def _random_playout(self, rng, max_plies: int, record: list | None) -> float | None:
         """The one loop behind ``playout`` and ``recorded_playout``; ``record``: a list that
-        gets each drop's cell (the players alternate, from the side to move)."""
+        gets each drop's cell (the players alternate, from the side to move).  On the native
+        rules the loop runs in C, drawing from ``rng`` as this loop does (a ``native.core.Random``
+        draws in C)."""
         g = self.game
+        if g.kernel is not None:
+            result, raw = g.kernel.playout(self.raw(), rng, max_plies, record)
+            self.set_raw(raw)
+            return result
         tick, kth, rnd = g.tick, g.kth_bit, rng.random
         if record is not None:      # the loop stays as it is: only the cell choice also records
             kth = _recording(kth, record)
@@ -426,9 +468,10 @@ class LifeState(TurnState):
         return f"<life {self.fen()}>"
 
 
-def make_game(**options) -> LifeGame:
-    """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted)."""
-    return LifeGame(SCHEMA.parse(options))
+def make_game(native: bool = True, **options) -> LifeGame:
+    """The Life game with rule options ``size`` and ``opening`` (``SCHEMA``; strings accepted), on
+    the native rules where they are built unless ``native`` is False (the Python reference)."""
+    return LifeGame(SCHEMA.parse(options), native)
 
 
 def _recording(kth: Callable[[int, int], int], record: list) -> Callable[[int, int], int]:

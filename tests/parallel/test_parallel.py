@@ -81,8 +81,8 @@ def test_seed_and_nodes_give_the_same_search_twice_over_processes(pool, merge):
 
 def test_the_search_enhancements_reach_the_workers(pool):
     """The options travel to the workers: a seeded node search with priors, minimax, widening
-    and MAST is exact and the same twice."""
-    game = get_game("life")
+    and MAST is exact and the same twice (Life on its Python rules: its Threads are processes)."""
+    game = get_game("life", native=False)
     runs = []
     for _ in range(2):
         agent = make_agent(game, Settings(threads=2, seed=6, prior_weight=1.0, minimax_weight=0.3, widening=1.0,

@@ -97,6 +97,9 @@ extern const GameGlue FANORONA_GLUE;
 extern PyTypeObject DablotType;
 extern const GameGlue DABLOT_GLUE;
 
+/* life_glue.c, gauntlet_glue.c: the native rules of Life and Gauntlet (Rules subtypes) */
+extern PyTypeObject LifeRulesType, GauntletRulesType;
+
 /* search_object.c */
 extern PyTypeObject SearchType, StopFlagType;
 PyObject *table_select(PyObject *self, PyObject *args);

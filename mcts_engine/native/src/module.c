@@ -44,6 +44,18 @@ static int add_type(PyObject *m, const char *name, PyTypeObject *type)
     return 0;
 }
 
+/* the games whose whole rules are native, each a Rules subtype: one row a game */
+static const struct {
+    const char *name;
+    PyTypeObject *type;
+} GAME_RULES[] = {
+    {"RithmomachiaRules", &RithmomachiaRulesType},
+    {"FanoronaRules", &FanoronaType},
+    {"DablotRules", &DablotType},
+    {"LifeRules", &LifeRulesType},
+    {"GauntletRules", &GauntletRulesType},
+};
+
 PyMODINIT_FUNC PyInit__core(void)
 {
 #if defined(__x86_64__) && defined(__POPCNT__)
@@ -55,9 +67,11 @@ PyMODINIT_FUNC PyInit__core(void)
     }
 #endif
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&KernelType) < 0
-        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0
-        || PyType_Ready(&RithmomachiaRulesType) < 0)
+        || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0)
         return NULL;
+    for (size_t i = 0; i < sizeof GAME_RULES / sizeof GAME_RULES[0]; i++)
+        if (PyType_Ready(GAME_RULES[i].type) < 0)
+            return NULL;
     if (intern_names() < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
@@ -65,16 +79,14 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
-        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0
-        || add_type(m, "RithmomachiaRules", &RithmomachiaRulesType) < 0) {
+        || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
         Py_DECREF(m);
         return NULL;
     }
-    /* the games whose whole rules are native, each a Rules type */
-    if (PyType_Ready(&FanoronaType) < 0 || add_type(m, "FanoronaRules", &FanoronaType) < 0
-        || PyType_Ready(&DablotType) < 0 || add_type(m, "DablotRules", &DablotType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
+    for (size_t i = 0; i < sizeof GAME_RULES / sizeof GAME_RULES[0]; i++)
+        if (add_type(m, GAME_RULES[i].name, GAME_RULES[i].type) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
     return m;
 }
