@@ -91,6 +91,9 @@ extern PyTypeObject KernelType;
 /* draughts_glue.c: the kernel's glue for each word */
 extern const GameGlue DRAUGHTS_GLUE_64, DRAUGHTS_GLUE_128;
 
+/* alquerque_glue.c: the Alquerque family's native rules (AlquerqueRules, a Rules object) */
+extern PyTypeObject AlquerqueRulesType;
+
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
 

@@ -58,6 +58,8 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&KernelType) < 0
         || PyType_Ready(&SearchType) < 0 || PyType_Ready(&StopFlagType) < 0 || search_types_ready() < 0)
         return NULL;
+    if (PyType_Ready(&AlquerqueRulesType) < 0)
+        return NULL;
     if (intern_names() < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
@@ -66,6 +68,10 @@ PyMODINIT_FUNC PyInit__core(void)
     if (add_type(m, "Random", &RandomType) < 0 || add_type(m, "Rules", &RulesType) < 0
         || add_type(m, "DraughtsKernel", &KernelType) < 0 || add_type(m, "Search", &SearchType) < 0
         || add_type(m, "StopFlag", &StopFlagType) < 0 || add_type(m, "Report", (PyTypeObject *)report_type()) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_type(m, "AlquerqueRules", &AlquerqueRulesType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
