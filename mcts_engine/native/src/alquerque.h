@@ -27,6 +27,7 @@ typedef unsigned __int128 u128;
 #define ALQ_MAX_ROUTE 128                   /* landings of one capture: each takes a piece, so at most 90 */
 #define ALQ_SLOT_ROUTE 11                   /* landings a MoveSlot holds; a longer route is interned */
 #define ALQ_INTERNED 15                     /* the slot's route length field of an interned route */
+#define ALQ_MAX_DELTA 31                    /* a step's shift: a jump's (twice it) stays below 64 */
 #define ALQ_NO_LIMIT ((int64_t)1 << 62)     /* rules/base.py's NO_LIMIT: a counter that never triggers */
 
 enum { ALQ_CHAIN_COMPULSORY = 0, ALQ_CHAIN_OPTIONAL = 1, ALQ_CHAIN_SINGLE = 2 };

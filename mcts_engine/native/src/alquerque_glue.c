@@ -89,7 +89,7 @@ static PyObject *tuple_of(PyObject *o, const char *what, Py_ssize_t n)
     return Py_NewRef(o);
 }
 
-static int read_lines(PyObject *spec, AlqSpec *r, int bits)
+static int read_lines(PyObject *spec, AlqSpec *r)
 {
     PyObject *lines = field(spec, "lines");
     if (!lines || !(lines = tuple_of(lines, "lines", -ALQ_MAX_LINES)))
@@ -99,7 +99,7 @@ static int read_lines(PyObject *spec, AlqSpec *r, int bits)
     for (int i = 0; i < r->n_lines && ok == 0; i++) {
         PyObject *t = tuple_of(PyTuple_GET_ITEM(lines, i), "a line", 3);
         long long d;
-        ok = !t || int_in(PyTuple_GET_ITEM(t, 0), "a line's delta", -(bits / 2 - 1), bits / 2 - 1, &d) < 0
+        ok = !t || int_in(PyTuple_GET_ITEM(t, 0), "a line's delta", -ALQ_MAX_DELTA, ALQ_MAX_DELTA, &d) < 0
              || !d || mask_in(PyTuple_GET_ITEM(t, 1), "a line", r->points, &r->line[i]) < 0
              || mask_in(PyTuple_GET_ITEM(t, 2), "a line's jumps", r->line[i], &r->jline[i]) < 0 ? -1 : 0;
         if (ok == 0)
@@ -113,7 +113,7 @@ static int read_lines(PyObject *spec, AlqSpec *r, int bits)
 }
 
 /* step_up / step_down: per player, ((d, mask), ...); jump_up / jump_down: ((d, 2d, mask), ...). */
-static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int bits, int jumps)
+static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int jumps)
 {
     PyObject *both = field(spec, key);
     if (!both || !(both = tuple_of(both, key, 2)))
@@ -130,7 +130,7 @@ static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int bits, int
             PyObject *t = tuple_of(PyTuple_GET_ITEM(plan, i), key, jumps ? 3 : 2);
             long long d, dd = 0;
             u128 m;
-            ok = !t || int_in(PyTuple_GET_ITEM(t, 0), key, 1, bits / 2 - 1, &d) < 0
+            ok = !t || int_in(PyTuple_GET_ITEM(t, 0), key, 1, ALQ_MAX_DELTA, &d) < 0
                  || (jumps && int_in(PyTuple_GET_ITEM(t, 1), key, 2 * d, 2 * d, &dd) < 0)
                  || mask_in(PyTuple_GET_ITEM(t, jumps ? 2 : 1), key, r->points, &m) < 0 ? -1 : 0;
             Py_XDECREF(t);
@@ -170,16 +170,15 @@ static int read_board(PyObject *spec, AlqSpec *r)
     u128 widest = ((u128)1 << (r->wide ? ALQ_MAX_BITS : 64)) - 1;
     if (mask_in(points, "points", widest, &r->points) < 0)
         return -1;
-    int bits = r->wide ? 128 : 64;
     PyObject *promo = field(spec, "promo");
     if (!promo || !(promo = tuple_of(promo, "promo", 2)))
         return -1;
     int ok = mask_in(PyTuple_GET_ITEM(promo, 0), "promo", r->points, &r->promo[0]) < 0
              || mask_in(PyTuple_GET_ITEM(promo, 1), "promo", r->points, &r->promo[1]) < 0 ? -1 : 0;
     Py_DECREF(promo);
-    if (ok < 0 || read_lines(spec, r, bits) < 0 || read_plans(spec, "step_up", r, bits, 0) < 0
-        || read_plans(spec, "step_down", r, bits, 0) < 0 || read_plans(spec, "jump_up", r, bits, 1) < 0
-        || read_plans(spec, "jump_down", r, bits, 1) < 0)
+    if (ok < 0 || read_lines(spec, r) < 0 || read_plans(spec, "step_up", r, 0) < 0
+        || read_plans(spec, "step_down", r, 0) < 0 || read_plans(spec, "jump_up", r, 1) < 0
+        || read_plans(spec, "jump_down", r, 1) < 0)
         return -1;
     return 0;
 }

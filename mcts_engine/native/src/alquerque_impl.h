@@ -34,6 +34,10 @@ typedef struct {
     CAT(AlqJumpW, SUFFIX) jump_up[2][ALQ_MAX_LINES], jump_down[2][ALQ_MAX_LINES];
     int n_jump_up[2], n_jump_down[2];
     const AlqSpec *r;               /* the scalar rule parameters */
+    /* lookups made once from the lines (the Python rules' jump_table, and each line's ray) */
+    BB ray[ALQ_MAX_BITS][ALQ_MAX_LINES];              /* the points beyond a point along line i, in order */
+    struct { BB mid, land; } jt[ALQ_MAX_BITS][ALQ_MAX_LINES];   /* a man's jumps from a point, in line order */
+    uint8_t n_jt[ALQ_MAX_BITS];
 } WS;
 
 /* A move of the generator: `n` landings, stored from `route` in the scratch's route pool. */
@@ -68,6 +72,29 @@ typedef struct {
 } LPOS;
 
 static inline BB FN(sh)(BB x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline BB FN(shift)(BB x, int d) { return d >= 0 ? SHL(x, d) : SHR(x, -d); }   /* |d| < 64 */
+static inline BB FN(lowest)(BB x) { return x & (~x + 1); }
+
+/* The ray and jump lookups of the lines (from the masks the Python rules handed over). */
+static void FN(lookups)(WS *w)
+{
+    for (int idx = 0; idx < ALQ_MAX_BITS; idx++) {
+        BB sq = (BB)1 << idx;
+        if (!(sq & w->points))
+            continue;
+        for (int i = 0; i < w->n_lines; i++) {
+            BB ray = 0;
+            for (BB s = FN(shift)(sq & w->line[i], w->delta[i]); s; s = FN(shift)(s & w->line[i], w->delta[i]))
+                ray |= s;
+            w->ray[idx][i] = ray;
+            if (sq & w->jline[i]) {
+                BB mid = FN(shift)(sq, w->delta[i]);
+                w->jt[idx][w->n_jt[idx]].mid = mid;
+                w->jt[idx][w->n_jt[idx]++].land = FN(shift)(mid, w->delta[i]);
+            }
+        }
+    }
+}
 
 static void FN(narrow)(const AlqSpec *r, WS *w)
 {
@@ -99,6 +126,7 @@ static void FN(narrow)(const AlqSpec *r, WS *w)
             w->jump_down[p][i].m = (BB)r->jump_down[p][i].m;
         }
     }
+    FN(lookups)(w);
 }
 
 static void FN(scratch_free)(SCRATCH *s)
@@ -165,8 +193,8 @@ static int FN(king_rays)(const WS *w, BB mine, BB opp, BB empty, SCAN *o, int lo
         int k = d;
         if (d > 0) {
             while (r) {
-                r = (r & m) << d;
-                if (look && (((r & opp & m) << d) & empty)) {
+                r = SHL(r & m, d);
+                if (look && (SHL(r & opp & m, d) & empty)) {
                     found = 1;
                     look = 0;
                 }
@@ -178,8 +206,8 @@ static int FN(king_rays)(const WS *w, BB mine, BB opp, BB empty, SCAN *o, int lo
         } else {
             int a = -d;
             while (r) {
-                r = (r & m) >> a;
-                if (look && (((r & opp & m) >> a) & empty)) {
+                r = SHR(r & m, a);
+                if (look && (SHR(r & opp & m, a) & empty)) {
                     found = 1;
                     look = 0;
                 }
@@ -199,12 +227,12 @@ static void FN(scan)(const WS *w, BB own, BB opp, BB kings, int turn, int steps,
     o->nb = 0;
     o->count = 0;
     for (int i = 0; i < w->n_jump_up[turn]; i++) {
-        const CAT(AlqJumpW, SUFFIX) *j = &w->jump_up[turn][i];
-        jumpers |= (((((own & j->m) << j->d) & opp) << j->d) & empty) >> j->dd;
+        const CAT(AlqJumpW, SUFFIX) *j = &w->jump_up[turn][i];      /* over opp onto empty: */
+        jumpers |= own & j->m & SHR(opp & SHR(empty, j->d), j->d);   /* ((own << d & opp) << d & empty) >> 2d */
     }
     for (int i = 0; i < w->n_jump_down[turn]; i++) {
         const CAT(AlqJumpW, SUFFIX) *j = &w->jump_down[turn][i];
-        jumpers |= (((((own & j->m) >> j->d) & opp) >> j->d) & empty) << j->dd;
+        jumpers |= own & j->m & SHL(opp & SHL(empty, j->d), j->d);
     }
     if (jumpers && !steps) {
         o->jumpers = jumpers | mine;
@@ -212,12 +240,12 @@ static void FN(scan)(const WS *w, BB own, BB opp, BB kings, int turn, int steps,
     }
     if (men) {
         for (int i = 0; i < w->n_step_up[turn]; i++) {
-            BB t = ((men & w->step_up[turn][i].m) << w->step_up[turn][i].d) & empty;
+            BB t = SHL(men & w->step_up[turn][i].m, w->step_up[turn][i].d) & empty;
             if (t)
                 FN(bucket)(o, t, w->step_up[turn][i].d);
         }
         for (int i = 0; i < w->n_step_down[turn]; i++) {
-            BB t = ((men & w->step_down[turn][i].m) >> w->step_down[turn][i].d) & empty;
+            BB t = SHR(men & w->step_down[turn][i].m, w->step_down[turn][i].d) & empty;
             if (t)
                 FN(bucket)(o, t, -w->step_down[turn][i].d);
         }
@@ -244,21 +272,21 @@ static void FN(emit)(DFS *x, BB land, BB cap, int crowned, int n)
     FN(push)(x->s, &m, x->routes ? x->path : NULL);
 }
 
-static int FN(extend_man)(DFS *x, BB sq, BB captured, int depth, BB occupied, BB opp)
+/* A man's jumps from the point `at`, depth first (the Python rules' jump_table); 1 if it has one. */
+static int FN(extend_man)(DFS *x, int at, BB captured, int depth, BB occupied, BB opp)
 {
     const WS *w = x->w;
     const AlqSpec *r = w->r;
     BB free_ = w->points & ~occupied, prey = opp & ~captured, promo = x->promo;
     int found = 0;
-    for (int i = 0; i < w->n_lines; i++) {
-        if (!(sq & w->jline[i]))
-            continue;
-        BB mid = FN(sh)(sq, w->delta[i]), land = FN(sh)(mid, w->delta[i]);
+    for (int k = 0; k < w->n_jt[at]; k++) {
+        BB mid = w->jt[at][k].mid, land = w->jt[at][k].land;
         if (!((mid & prey) && (land & free_)))
             continue;
         found = 1;
         BB cap2 = captured | mid;
-        x->path[depth] = (uint8_t)CTZ(land);
+        int to = CTZ(land);
+        x->path[depth] = (uint8_t)to;
         if ((land & promo) && r->promotion == ALQ_PROMO_STOP) {
             FN(emit)(x, land, cap2, 1, depth + 1);
             continue;
@@ -270,47 +298,58 @@ static int FN(extend_man)(DFS *x, BB sq, BB captured, int depth, BB occupied, BB
         BB occ2 = r->immediate ? occupied ^ mid : occupied, opp2 = r->immediate ? opp ^ mid : opp;
         if (r->chain == ALQ_CHAIN_OPTIONAL) {
             FN(emit)(x, land, cap2, (land & promo) != 0, depth + 1);
-            FN(extend_man)(x, land, cap2, depth + 1, occ2, opp2);
-        } else if (!FN(extend_man)(x, land, cap2, depth + 1, occ2, opp2)) {
+            FN(extend_man)(x, to, cap2, depth + 1, occ2, opp2);
+        } else if (!FN(extend_man)(x, to, cap2, depth + 1, occ2, opp2)) {
             FN(emit)(x, land, cap2, (land & promo) != 0, depth + 1);
         }
     }
     return found;
 }
 
-static int FN(extend_king)(DFS *x, BB sq, BB captured, int depth, int last, BB occupied, BB opp)
+/* The first point of `x` along line i (its lowest bit going up, its highest going down). */
+static inline BB FN(first)(BB x, int d) { return d > 0 ? FN(lowest)(x) : HIGHEST(x); }
+
+/* A flying king's captures from the point `at`: along each line to the first piece, landing on any
+ * free point beyond (the lines' rays find the piece and the landing points at once). */
+static int FN(extend_king)(DFS *x, int at, BB captured, int depth, int last, BB occupied, BB opp)
 {
     const WS *w = x->w;
     const AlqSpec *r = w->r;
-    BB free_ = w->points & ~occupied, prey = opp & ~captured;
+    BB prey = opp & ~captured;
     int found = 0;
     for (int i = 0; i < w->n_lines; i++) {
         int d = w->delta[i];
-        BB m = w->line[i];
         if (d == -last && !r->king_reverse)
             continue;
-        BB s = FN(sh)(sq & m, d);
-        while (s & free_)
-            s = FN(sh)(s & m, d);
+        BB blockers = w->ray[at][i] & occupied;
+        if (!blockers)
+            continue;
+        BB s = FN(first)(blockers, d);
         if (!(s & prey))
             continue;
-        BB land = FN(sh)(s & m, d);
-        if (!(land & free_))
+        BB beyond = w->ray[CTZ(s)][i], stop = beyond & occupied, lands = beyond;
+        if (stop) {
+            BB b = FN(first)(stop, d);
+            lands &= d > 0 ? b - 1 : ~(b | (b - 1));
+        }
+        if (!lands)
             continue;
         found = 1;
         BB cap2 = captured | s;
         BB occ2 = r->immediate ? occupied ^ s : occupied, opp2 = r->immediate ? opp ^ s : opp;
-        while (land & free_) {
-            x->path[depth] = (uint8_t)CTZ(land);
+        while (lands) {
+            BB land = FN(first)(lands, d);
+            lands ^= land;
+            int to = CTZ(land);
+            x->path[depth] = (uint8_t)to;
             if (r->chain == ALQ_CHAIN_COMPULSORY) {
-                if (!FN(extend_king)(x, land, cap2, depth + 1, d, occ2, opp2))
+                if (!FN(extend_king)(x, to, cap2, depth + 1, d, occ2, opp2))
                     FN(emit)(x, land, cap2, 0, depth + 1);
             } else {
                 FN(emit)(x, land, cap2, 0, depth + 1);
                 if (r->chain == ALQ_CHAIN_OPTIONAL)
-                    FN(extend_king)(x, land, cap2, depth + 1, d, occ2, opp2);
+                    FN(extend_king)(x, to, cap2, depth + 1, d, occ2, opp2);
             }
-            land = FN(sh)(land & m, d);
         }
     }
     return found;
@@ -331,9 +370,9 @@ static void FN(captures)(const WS *w, BB own, BB opp, BB kings, int turn, BB sta
         starters ^= frm;
         x.frm = frm;
         if (frm & kings)
-            FN(extend_king)(&x, frm, 0, 0, 0, occupied ^ frm, opp);
+            FN(extend_king)(&x, CTZ(frm), 0, 0, 0, occupied ^ frm, opp);
         else
-            FN(extend_man)(&x, frm, 0, 0, occupied ^ frm, opp);
+            FN(extend_man)(&x, CTZ(frm), 0, 0, occupied ^ frm, opp);
     }
     if (w->r->choice_max && s->n - first > 1) {
         int best = 0;
@@ -386,12 +425,8 @@ static void FN(steps_from)(const WS *w, const SCAN *sc, BB kings, int turn, BB h
 static MOVE FN(step_at)(const WS *w, const SCAN *sc, size_t r, BB kings, int turn, BB huffed)
 {
     for (int i = 0;; i++) {
-        if (r < (size_t)sc->b[i].n) {
-            BB t = sc->b[i].t;
-            for (; r; r--)
-                t &= t - 1;
-            return FN(step_move)(w, t & (~t + 1), sc->b[i].d, kings, turn, huffed);
-        }
+        if (r < (size_t)sc->b[i].n)
+            return FN(step_move)(w, NTH(sc->b[i].t, (int)r), sc->b[i].d, kings, turn, huffed);
         r -= (size_t)sc->b[i].n;
     }
 }
@@ -547,9 +582,9 @@ static int FN(hunter_mobility)(const WS *w, BB hunter, BB prey)
     int n = 0;
     for (int i = 0; i < w->n_lines; i++) {
         int d = w->delta[i];
-        BB m = w->line[i], step = FN(sh)(hunter & m, d);
+        BB m = w->line[i], step = FN(shift)(hunter & m, d);
         n += POPCNT(step & empty);
-        n += POPCNT(FN(sh)(step & prey & m, d) & empty);
+        n += POPCNT(FN(shift)(step & prey & m, d) & empty);
     }
     return n;
 }
