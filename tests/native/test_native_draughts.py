@@ -388,6 +388,7 @@ SEARCH_TESTS = str(Path(__file__).parent.parent / "mcts" / "test_search_core.py"
 FANORONA_TESTS = str(Path(__file__).parent / "test_native_fanorona.py")             # Fanorona's chains, too
 EVALUATION_TESTS = str(Path(__file__).parent / "test_native_evaluation.py")         # the evaluation's terms
 GAMES_TESTS = str(Path(__file__).parent / "test_native_games.py")                   # every native game's interface
+ALQUERQUE_TESTS = str(Path(__file__).parent / "test_native_alquerque.py")           # the Alquerque family's rules
 
 
 def _sanitizer_runtime(name: str) -> str | None:
@@ -400,8 +401,8 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
     Fanorona's chains' (test_native_fanorona.py) and the evaluation's
-    (test_native_evaluation.py) and every native game's interface (test_native_games.py) run on
-    it in a fresh interpreter."""
+    (test_native_evaluation.py) and every native game's interface (test_native_games.py) and the
+    Alquerque family's rules (test_native_alquerque.py) run on it in a fresh interpreter."""
     asan = _sanitizer_runtime("libasan.so")
     if asan is None:
         if in_ci():
@@ -420,7 +421,7 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
         "sys.modules['mcts_engine.native._core'] = module\n"
         "import mcts_engine.native as n; assert n.core is module, n.status()\n"
         "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}]))\n"
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, {ALQUERQUE_TESTS!r}]))\n"
     )
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1")

@@ -158,8 +158,8 @@ static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int jumps)
 
 static int read_board(PyObject *spec, AlqSpec *r)
 {
-    PyObject *name = field(spec, "name"), *points = field(spec, "points");
-    if (!name || !points || int_field(spec, "wide", 0, 1, &r->wide) < 0)
+    PyObject *name, *points;
+    if (!(name = field(spec, "name")) || !(points = field(spec, "points")) || int_field(spec, "wide", 0, 1, &r->wide) < 0)
         return -1;
     const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
     if (!text) {
