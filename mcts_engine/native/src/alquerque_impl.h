@@ -171,20 +171,27 @@ static void FN(push)(SCRATCH *s, const MOVE *m, const uint8_t *route)
 }
 
 /* ------------------------------------------------------------------------------------------
- * scan: jumpers, steps as buckets (AlquerqueGame.scan and _king_rays)
+ * scan: jumpers, steps as buckets (AlquerqueGame.scan and _king_rays).  The bucket count and the
+ * step count stay in locals (`Tally`) until the scan ends.
  * ---------------------------------------------------------------------------------------- */
-static inline void FN(bucket)(SCAN *o, BB t, int d)
+typedef struct {
+    CAT(AlqBucket, SUFFIX) *b;
+    int nb, count;
+} CAT(AlqTally, SUFFIX);
+#define TALLY CAT(AlqTally, SUFFIX)
+
+static inline void FN(bucket)(TALLY *o, BB t, int d)
 {
     int n = POPCNT(t);
-    o->b[o->nb].t = t;
-    o->b[o->nb].d = d;
-    o->b[o->nb].n = n;
-    o->nb++;
+    CAT(AlqBucket, SUFFIX) *b = &o->b[o->nb++];
+    b->t = t;
+    b->d = d;
+    b->n = n;
     o->count += n;
 }
 
 /* Flying king slides into `o` per direction and distance; 1 if a king can capture (`look`). */
-static int FN(king_rays)(const WS *w, BB mine, BB opp, BB empty, SCAN *o, int look)
+static int FN(king_rays)(const WS *w, BB mine, BB opp, BB empty, TALLY *o, int look)
 {
     int found = 0;
     for (int i = 0; i < w->n_lines; i++) {
@@ -221,11 +228,10 @@ static int FN(king_rays)(const WS *w, BB mine, BB opp, BB empty, SCAN *o, int lo
     return found;
 }
 
-static void FN(scan)(const WS *w, BB own, BB opp, BB kings, int turn, int steps, SCAN *o)
+static void FN(scan)(const WS *w, BB own, BB opp, BB kings, int turn, int steps, SCAN *out)
 {
     BB empty = w->points ^ (own | opp), mine = own & kings, men = own ^ mine, jumpers = 0;
-    o->nb = 0;
-    o->count = 0;
+    TALLY o = {out->b, 0, 0};
     for (int i = 0; i < w->n_jump_up[turn]; i++) {
         const CAT(AlqJumpW, SUFFIX) *j = &w->jump_up[turn][i];      /* over opp onto empty: */
         jumpers |= own & j->m & SHR(opp & SHR(empty, j->d), j->d);   /* ((own << d & opp) << d & empty) >> 2d */
@@ -235,24 +241,27 @@ static void FN(scan)(const WS *w, BB own, BB opp, BB kings, int turn, int steps,
         jumpers |= own & j->m & SHL(opp & SHL(empty, j->d), j->d);
     }
     if (jumpers && !steps) {
-        o->jumpers = jumpers | mine;
+        out->jumpers = jumpers | mine;
+        out->nb = out->count = 0;
         return;
     }
     if (men) {
         for (int i = 0; i < w->n_step_up[turn]; i++) {
             BB t = SHL(men & w->step_up[turn][i].m, w->step_up[turn][i].d) & empty;
             if (t)
-                FN(bucket)(o, t, w->step_up[turn][i].d);
+                FN(bucket)(&o, t, w->step_up[turn][i].d);
         }
         for (int i = 0; i < w->n_step_down[turn]; i++) {
             BB t = SHR(men & w->step_down[turn][i].m, w->step_down[turn][i].d) & empty;
             if (t)
-                FN(bucket)(o, t, -w->step_down[turn][i].d);
+                FN(bucket)(&o, t, -w->step_down[turn][i].d);
         }
     }
-    if (mine && (FN(king_rays)(w, mine, opp, empty, o, !jumpers) || jumpers))
+    if (mine && (FN(king_rays)(w, mine, opp, empty, &o, !jumpers) || jumpers))
         jumpers |= mine;
-    o->jumpers = jumpers;
+    out->jumpers = jumpers;
+    out->nb = o.nb;
+    out->count = o.count;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -684,3 +693,4 @@ static int64_t FN(perft_masks)(const WS *w, BB own, BB opp, BB kings, int turn, 
 #undef LPOS
 #undef DFS
 #undef CTX
+#undef TALLY
