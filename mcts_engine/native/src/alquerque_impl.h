@@ -78,7 +78,7 @@ static inline BB FN(lowest)(BB x) { return x & (~x + 1); }
 /* The ray and jump lookups of the lines (from the masks the Python rules handed over). */
 static void FN(lookups)(WS *w)
 {
-    for (int idx = 0; idx < ALQ_MAX_BITS; idx++) {
+    for (int idx = 0; idx < ALQ_MAX_BITS && idx < (int)(8 * sizeof(BB)); idx++) {
         BB sq = (BB)1 << idx;
         if (!(sq & w->points))
             continue;
