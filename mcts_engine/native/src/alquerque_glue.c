@@ -112,8 +112,10 @@ static int read_lines(PyObject *spec, AlqSpec *r)
     return ok;
 }
 
-/* step_up / step_down: per player, ((d, mask), ...); jump_up / jump_down: ((d, 2d, mask), ...). */
-static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int jumps)
+/* One plan per player: ((d, mask), ...) for steps, ((d, 2d, mask), ...) for jumps, read as AlqJump
+ * (dd = 0 for a step). */
+static int read_plan(PyObject *spec, const char *key, u128 points, int jumps, AlqJump out[2][ALQ_MAX_LINES],
+                     int n[2])
 {
     PyObject *both = field(spec, key);
     if (!both || !(both = tuple_of(both, key, 2)))
@@ -125,35 +127,41 @@ static int read_plans(PyObject *spec, const char *key, AlqSpec *r, int jumps)
             ok = -1;
             break;
         }
-        int n = (int)PyTuple_GET_SIZE(plan);
-        for (int i = 0; i < n && ok == 0; i++) {
+        n[p] = (int)PyTuple_GET_SIZE(plan);
+        for (int i = 0; i < n[p] && ok == 0; i++) {
             PyObject *t = tuple_of(PyTuple_GET_ITEM(plan, i), key, jumps ? 3 : 2);
-            long long d, dd = 0;
-            u128 m;
+            long long d = 0, dd = 0;
             ok = !t || int_in(PyTuple_GET_ITEM(t, 0), key, 1, ALQ_MAX_DELTA, &d) < 0
                  || (jumps && int_in(PyTuple_GET_ITEM(t, 1), key, 2 * d, 2 * d, &dd) < 0)
-                 || mask_in(PyTuple_GET_ITEM(t, jumps ? 2 : 1), key, r->points, &m) < 0 ? -1 : 0;
+                 || mask_in(PyTuple_GET_ITEM(t, jumps ? 2 : 1), key, points, &out[p][i].m) < 0 ? -1 : 0;
+            out[p][i].d = (int)d;
+            out[p][i].dd = (int)dd;
             Py_XDECREF(t);
-            if (ok < 0)
-                break;
-            if (!strcmp(key, "step_up"))
-                r->step_up[p][i] = (AlqShift){(int)d, m};
-            else if (!strcmp(key, "step_down"))
-                r->step_down[p][i] = (AlqShift){(int)d, m};
-            else if (!strcmp(key, "jump_up"))
-                r->jump_up[p][i] = (AlqJump){(int)d, (int)dd, m};
-            else
-                r->jump_down[p][i] = (AlqJump){(int)d, (int)dd, m};
-        }
-        if (ok == 0) {
-            int *count = !strcmp(key, "step_up") ? r->n_step_up : !strcmp(key, "step_down") ? r->n_step_down
-                         : !strcmp(key, "jump_up") ? r->n_jump_up : r->n_jump_down;
-            count[p] = n;
         }
         Py_DECREF(plan);
     }
     Py_DECREF(both);
     return ok;
+}
+
+static int read_steps(PyObject *spec, const char *key, u128 points, AlqShift out[2][ALQ_MAX_LINES], int n[2])
+{
+    AlqJump plan[2][ALQ_MAX_LINES];
+    if (read_plan(spec, key, points, 0, plan, n) < 0)
+        return -1;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < n[p]; i++)
+            out[p][i] = (AlqShift){plan[p][i].d, plan[p][i].m};
+    return 0;
+}
+
+/* Each player's step and jump plans (AlquerqueGame.step_up, step_down, jump_up, jump_down). */
+static int read_plans(PyObject *spec, AlqSpec *r)
+{
+    return read_steps(spec, "step_up", r->points, r->step_up, r->n_step_up) < 0
+           || read_steps(spec, "step_down", r->points, r->step_down, r->n_step_down) < 0
+           || read_plan(spec, "jump_up", r->points, 1, r->jump_up, r->n_jump_up) < 0
+           || read_plan(spec, "jump_down", r->points, 1, r->jump_down, r->n_jump_down) < 0 ? -1 : 0;
 }
 
 static int read_board(PyObject *spec, AlqSpec *r)
@@ -176,9 +184,7 @@ static int read_board(PyObject *spec, AlqSpec *r)
     int ok = mask_in(PyTuple_GET_ITEM(promo, 0), "promo", r->points, &r->promo[0]) < 0
              || mask_in(PyTuple_GET_ITEM(promo, 1), "promo", r->points, &r->promo[1]) < 0 ? -1 : 0;
     Py_DECREF(promo);
-    if (ok < 0 || read_lines(spec, r) < 0 || read_plans(spec, "step_up", r, 0) < 0
-        || read_plans(spec, "step_down", r, 0) < 0 || read_plans(spec, "jump_up", r, 1) < 0
-        || read_plans(spec, "jump_down", r, 1) < 0)
+    if (ok < 0 || read_lines(spec, r) < 0 || read_plans(spec, r) < 0)
         return -1;
     return 0;
 }
