@@ -36,7 +36,8 @@ typedef struct {
     const AlqSpec *r;               /* the scalar rule parameters */
     /* lookups made once from the lines (the Python rules' jump_table, and each line's ray) */
     BB ray[ALQ_MAX_BITS][ALQ_MAX_LINES];              /* the points beyond a point along line i, in order */
-    struct { BB mid, land; } jt[ALQ_MAX_BITS][ALQ_MAX_LINES];   /* a man's jumps from a point, in line order */
+    struct { uint8_t mid, land; } jt[ALQ_MAX_BITS][ALQ_MAX_LINES];   /* a man's jumps from a point (bit
+                                                                       indices), in line order */
     uint8_t n_jt[ALQ_MAX_BITS];
 } WS;
 
@@ -89,8 +90,8 @@ static void FN(lookups)(WS *w)
             w->ray[idx][i] = ray;
             if (sq & w->jline[i]) {
                 BB mid = FN(shift)(sq, w->delta[i]);
-                w->jt[idx][w->n_jt[idx]].mid = mid;
-                w->jt[idx][w->n_jt[idx]++].land = FN(shift)(mid, w->delta[i]);
+                w->jt[idx][w->n_jt[idx]].mid = (uint8_t)CTZ(mid);
+                w->jt[idx][w->n_jt[idx]++].land = (uint8_t)CTZ(FN(shift)(mid, w->delta[i]));
             }
         }
     }
@@ -289,12 +290,12 @@ static int FN(extend_man)(DFS *x, int at, BB captured, int depth, BB occupied, B
     BB free_ = w->points & ~occupied, prey = opp & ~captured, promo = x->promo;
     int found = 0;
     for (int k = 0; k < w->n_jt[at]; k++) {
-        BB mid = w->jt[at][k].mid, land = w->jt[at][k].land;
+        BB mid = (BB)1 << w->jt[at][k].mid, land = (BB)1 << w->jt[at][k].land;
         if (!((mid & prey) && (land & free_)))
             continue;
         found = 1;
         BB cap2 = captured | mid;
-        int to = CTZ(land);
+        int to = w->jt[at][k].land;
         x->path[depth] = (uint8_t)to;
         if ((land & promo) && r->promotion == ALQ_PROMO_STOP) {
             FN(emit)(x, land, cap2, 1, depth + 1);
