@@ -373,3 +373,13 @@ def test_the_python_rules_run_with_the_native_core_switched_off():
     env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_the_family_s_rules_tests_pass_on_the_python_rules():
+    """The family's rules tests once more with the native core switched off (``MCTS_ENGINE_NATIVE=0``):
+    where the extension did not build, the games still play by the same rules."""
+    env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+                           "rules/alquerque"], cwd=ROOT / "tests", env=env, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
