@@ -21,6 +21,11 @@ points of a capture (empty for a step), so a move is identified by its full path
 as the rules files say.  With ``huff=yes`` a step that neglects a capture carries
 the mover's huffed pieces in ``captured`` (its route stays empty).
 
+Where the native core is built the same rows run compiled (``alquerque_kernel.py`` hands a row
+to ``native/src/alquerque*.c`` as numbers): the search core plays on them, and ``random_move``,
+``playout`` and ``perft`` take them as their fast path.  These Python rules stay the reference
+(``get_game(name, native=False)``, ``MCTS_ENGINE_NATIVE=0``).
+
 Notation: points are algebraic (Harbagh: see ``geometry.harbagh_board``); a step
 is ``from-to``, a capture ``fromxlandingxlanding...``.  FEN (PDN-like)::
 
@@ -135,7 +140,7 @@ class AlquerqueGame(Game):
     on the Python rules (``native=False``, or no native core): these stay the reference.
     """
 
-    king_value = _KING_VALUE
+    king_value = _KING_VALUE          # a flying king's material weight, as the native rules take it
 
     def __init__(self, rules: Rules, native: bool = True):
         r = self.rules = rules

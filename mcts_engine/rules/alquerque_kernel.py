@@ -15,8 +15,8 @@ from .. import native
 if TYPE_CHECKING:
     from .alquerque import AlquerqueGame
 
-CHAIN = {"compulsory": 0, "optional": 1, "single": 2}
-PROMOTION = {"none": 0, "stop": 1, "pass": 2}
+CHAIN = {"compulsory": 0, "optional": 1, "single": 2}    # the chain option as the C enum (alquerque.h)
+PROMOTION = {"none": 0, "stop": 1, "pass": 2}             # the promotion option as the C enum
 
 
 def rules_spec(game: "AlquerqueGame") -> dict[str, Any]:
