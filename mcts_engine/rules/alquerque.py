@@ -21,6 +21,11 @@ points of a capture (empty for a step), so a move is identified by its full path
 as the rules files say.  With ``huff=yes`` a step that neglects a capture carries
 the mover's huffed pieces in ``captured`` (its route stays empty).
 
+Where the native core is built the same rows run compiled (``alquerque_kernel.py`` hands a row
+to ``native/src/alquerque*.c`` as numbers): the search core plays on them, and ``random_move``,
+``playout`` and ``perft`` take them as their fast path.  These Python rules stay the reference
+(``get_game(name, native=False)``, ``MCTS_ENGINE_NATIVE=0``).
+
 Notation: points are algebraic (Harbagh: see ``geometry.harbagh_board``); a step
 is ``from-to``, a capture ``fromxlandingxlanding...``.  FEN (PDN-like)::
 
@@ -39,6 +44,7 @@ from dataclasses import asdict, dataclass, replace
 from .base import (NO_LIMIT, BadPosition, Game, TurnState, count_limit, is_subsequence, material_share, perft_walk,
                    read_move_squares, single_match)
 from .fen import counters_text, fen_fields, fen_side, read_piece_lists
+from .alquerque_kernel import native_rules
 from .geometry import LineBoard, alquerque_board, cross_board, harbagh_board, indices
 from .view import BoardView, MovePath, ViewPiece, line_view, mask_names
 from .options import option_error, option_field, schema_of
@@ -127,9 +133,16 @@ def _shift(x: int, d: int) -> int:
 
 
 class AlquerqueGame(Game):
-    """A compiled row: the board's line masks, direction plans, jump tables and notation."""
+    """A compiled row: the board's line masks, direction plans, jump tables and notation.
 
-    def __init__(self, rules: Rules):
+    ``kernel`` is the row's native rules (``alquerque_kernel.native_rules``: the search core
+    runs them, and ``random_move``/``playout``/``perft`` take them as their fast path), or None
+    on the Python rules (``native=False``, or no native core): these stay the reference.
+    """
+
+    king_value = _KING_VALUE          # a flying king's material weight, as the native rules take it
+
+    def __init__(self, rules: Rules, native: bool = True):
         r = self.rules = rules
         self.name = r.name
         self.use_options(schema(r.name), asdict(r))
@@ -163,6 +176,23 @@ class AlquerqueGame(Game):
             top = self.grid.rows - 1
             self.promo = (self.grid.row_mask(top), self.grid.row_mask(0))
         self.start = self._start_position()
+        # Fox and Geese's evaluation: the flock beyond the 5 geese that cannot trap the fox
+        self.flock = (self.start[0].bit_count() - 5) or 1
+        self._attach_native(native)
+
+    def _attach_native(self, native: bool) -> None:
+        """Run this game on its native rules where they are built (``native``: unless told not to)."""
+        self.kernel = native_rules(self) if native else None
+        self.native = self.kernel is not None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the native rules (a game outside the registry; registered games pickle
+        as their name): the receiver compiles its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach_native(state["native"])
 
     # --- set-up -------------------------------------------------------------------
     def _setup_directions(self) -> None:
@@ -241,7 +271,10 @@ class AlquerqueGame(Game):
         return state
 
     def perft(self, state: "AlquerqueState", depth: int) -> int:
-        """Leaf count of the legal-move tree (draw rules ignored), on raw masks."""
+        """Leaf count of the legal-move tree (draw rules ignored), on raw masks (natively where
+        the native rules run)."""
+        if self.kernel is not None:
+            return self.kernel.perft(state.raw(), depth)
         return perft_walk(self.legal, self._child, (state.own, state.opp, state.kings, state.turn), depth)
 
     def _child(self, position: tuple, move: Move) -> tuple:
@@ -507,8 +540,22 @@ class AlquerqueState(TurnState):
             return []
         return self.game.legal(self.own, self.opp, self.kings, self.turn)
 
+    # --- across the boundary to the native rules ------------------------------------------
+    def raw(self) -> tuple:
+        """The position as it crosses into the native rules: (own, opp, kings, turn, ply, quiet,
+        drawn, history), one tuple (native/src/alquerque_glue.c)."""
+        return self.own, self.opp, self.kings, self.turn, self.ply, self.quiet, self.drawn, self.history
+
+    def set_raw(self, raw: tuple) -> None:
+        """Take the position ``raw`` describes (as the native rules hand it back after playing)."""
+        self.own, self.opp, self.kings, self.turn, self.ply, self.quiet, self.drawn, self.history = raw
+
     def random_move(self, rng) -> Move | None:
-        """A uniformly random legal move without listing every step, or None when the game is over."""
+        """A uniformly random legal move without listing every step, or None when the game is over
+        (natively where the native rules run, drawing from ``rng`` exactly as the Python loop does)."""
+        kernel = self.game.kernel
+        if kernel is not None:
+            return kernel.random_move(self.raw(), rng)
         if self.drawn:
             return None
         return self._random(rng.random)
@@ -533,8 +580,14 @@ class AlquerqueState(TurnState):
     def playout(self, rng, max_plies: int = NO_LIMIT) -> float | None:
         """Uniformly random moves in place to the end; the outcome, or None if cut off after ``max_plies``.
 
-        The same rules and random draws as ``random_move`` then ``play``.
+        The same rules and random draws as ``random_move`` then ``play`` (natively where the
+        native rules run: given a ``random.Random`` they draw exactly as this loop does).
         """
+        kernel = self.game.kernel
+        if kernel is not None:
+            result, raw = kernel.playout(self.raw(), rng, max_plies)
+            self.set_raw(raw)
+            return result
         rnd, play, pick = rng.random, self.play, self._random
         for _ in range(max_plies):
             if self.drawn:
@@ -620,8 +673,7 @@ class AlquerqueState(TurnState):
         g = self.game
         p0, p1, kings = self.pieces(0), self.pieces(1), self.kings
         if g.hunt:
-            flock = (g.start[0].bit_count() - 5) or 1
-            geese = min(1.0, max(0.0, (p0.bit_count() - 5) / flock))
+            geese = min(1.0, max(0.0, (p0.bit_count() - 5) / g.flock))
             mobility = self._hunter_mobility(p1, p0) / (8 * max(1, p1.bit_count()))
             return 0.5 * geese + 0.5 * (1.0 - min(1.0, mobility))
         a = (p0 & ~kings).bit_count() + _KING_VALUE * (p0 & kings).bit_count()
@@ -708,9 +760,10 @@ class AlquerqueState(TurnState):
         return f"<{self.game.name} {self.fen()}>"
 
 
-def make_game(name: str, **options) -> AlquerqueGame:
-    """The compiled game ``name`` (a key of ``GAMES``) with rule options applied; raises BadOption."""
+def make_game(name: str, native: bool = True, **options) -> AlquerqueGame:
+    """The compiled game ``name`` (a key of ``GAMES``) with rule options applied, on its native
+    rules where they are built unless ``native`` is False (the Python reference); raises BadOption."""
     values = schema(name).parse(options)
     if values["repetition"] == 1:
         raise option_error(name, "repetition", 1, "is not 0 (off) or 2 or more")
-    return AlquerqueGame(replace(GAMES[name], **values))
+    return AlquerqueGame(replace(GAMES[name], **values), native)

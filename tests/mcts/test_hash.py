@@ -19,7 +19,7 @@ def rss_kb(pid: int) -> int:
 
 
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
-@pytest.mark.parametrize("game,nodes", [("english", 20000), ("alquerque", 6000)])
+@pytest.mark.parametrize("game,nodes", [("english", 20000), ("gauntlet", 6000)])
 def test_the_engine_stays_within_its_hash_far_past_the_budget(game, nodes):
     """A 1 MB arena: 16,384 nodes of 64 bytes, or some 6,000 of a game on Python states (each
     node holds its move object); first filled, then searched three times as long."""

@@ -30,7 +30,7 @@ from support.drivers import EngineProcess, processes_in_group
 from support.toy_games import Trouble
 
 LINUX = Path("/proc/self/stat").exists()
-PYTHON_GAME = "alquerque"      # a game on its Python rules: its Threads are processes
+PYTHON_GAME = "gauntlet"       # a game on its Python rules: its Threads are processes (the Alquerque family is native)
 
 
 # --- searching with workers (one private pool for the module) ----------------------------

@@ -86,6 +86,9 @@ extern const GameGlue DRAUGHTS_GLUE;
 /* rith_object.c: Rithmomachia's native rules (a Rules subtype) */
 extern PyTypeObject RithmomachiaRulesType;
 
+/* alquerque_glue.c: the Alquerque family's native rules (AlquerqueRules, a Rules object) */
+extern PyTypeObject AlquerqueRulesType;
+
 /* game_python.c: a game on its Python rules */
 extern const GameGlue PYTHON_GLUE;
 

@@ -54,6 +54,7 @@ static const struct {
     {"DablotRules", &DablotType},
     {"LifeRules", &LifeRulesType},
     {"GauntletRules", &GauntletRulesType},
+    {"AlquerqueRules", &AlquerqueRulesType},
 };
 
 PyMODINIT_FUNC PyInit__core(void)

@@ -13,6 +13,7 @@ from support import (check_copy_is_independent, check_fen_round_trip, check_move
 
 from mcts_engine.rules import BadOption, BadPosition, IllegalMove, get_game, parse_rule_options
 from mcts_engine.rules.alquerque import GAMES
+from support.perft import ALQUERQUE_PERFT
 
 NAMES = sorted(GAMES)
 OPTION_GAMES = [("alquerque", {"chain": "optional"}), ("alquerque", {"chain": "single", "capture": "optional"}),
@@ -316,12 +317,7 @@ def test_geese_variants_and_fox_start():
 # ----------------------------------------------------------------------------------------
 # Perft, uniform random moves, evaluation, options and bad input
 # ----------------------------------------------------------------------------------------
-PERFT = {
-    "alquerque": [4, 5, 6, 12, 29, 109, 541, 2730],
-    "zamma": [4, 6, 8, 20, 91, 267, 1155],
-    "harbagh": [4, 6, 8, 19, 54, 200, 826],
-    "fox-and-geese": [16, 86, 1822, 11418],
-}
+PERFT = ALQUERQUE_PERFT
 TREE_DEPTH = {"alquerque": 6, "zamma": 5, "harbagh": 5, "fox-and-geese": 2}
 
 
