@@ -23,7 +23,7 @@ def rss_kb(pid: int) -> int:
 def test_the_engine_stays_within_its_hash_far_past_the_budget(game, nodes):
     """A 1 MB arena: 16,384 nodes of 64 bytes, or some 6,000 of a game on Python states (each
     node holds its move object); first filled, then searched three times as long."""
-    engine = EngineProcess()
+    engine = EngineProcess(env={} if game == "english" else {"MCTS_ENGINE_NATIVE": "0"})   # gauntlet on Python rules
     try:
         for line in (f"setoption name UCI_Variant value {game}", "setoption name Hash value 1",
                      "setoption name Seed value 5", "position startpos"):

@@ -30,7 +30,8 @@ from support.drivers import EngineProcess, processes_in_group
 from support.toy_games import Trouble
 
 LINUX = Path("/proc/self/stat").exists()
-PYTHON_GAME = "gauntlet"       # a game on its Python rules: its Threads are processes (the Alquerque family is native)
+PYTHON_GAME = "gauntlet"       # searched here on its Python rules (native=False): its Threads are processes
+PYTHON_RULES = {"MCTS_ENGINE_NATIVE": "0"}    # an engine whose games all run their Python rules
 
 
 # --- searching with workers (one private pool for the module) ----------------------------
@@ -68,7 +69,7 @@ def test_threads_2_returns_legal_moves_in_every_game(pool):
 
 @pytest.mark.parametrize("merge", ["visits", "vote"])
 def test_seed_and_nodes_give_the_same_search_twice_over_processes(pool, merge):
-    game = get_game(PYTHON_GAME)
+    game = get_game(PYTHON_GAME, native=False)
     runs = []
     for _ in range(2):
         agent = make_agent(game, Settings(threads=2, merge=merge, seed=5, playout_depth=4), pool)
@@ -95,7 +96,7 @@ def test_the_search_enhancements_reach_the_workers(pool):
 
 def test_both_trees_count_over_processes(pool):
     """The merged root visits are the two searchers' together."""
-    game = get_game(PYTHON_GAME)
+    game = get_game(PYTHON_GAME, native=False)
     agent = make_agent(game, Settings(threads=2, seed=9), pool)
     result = agent.search(game.new_state(), Limits(nodes=400), StopSignal())
     assert result.info.nodes == 400
@@ -105,7 +106,7 @@ def test_both_trees_count_over_processes(pool):
 def test_a_new_agent_on_the_pool_gets_its_workers_help(pool):
     """Job numbers rise across agents: a stop sent for an earlier agent's search must not
     stop the next agent's workers before they start."""
-    game = get_game(PYTHON_GAME)
+    game = get_game(PYTHON_GAME, native=False)
     for seed in (1, 2):
         agent = make_agent(game, Settings(threads=2, seed=seed), pool)
         result = agent.search(game.new_state(), Limits(movetime=0.3), StopSignal())
@@ -121,7 +122,7 @@ def test_stop_ends_a_parallel_search_and_reaches_its_workers(pool, name, monkeyp
     not reach it (a hang is caught by the suite's time-out).  How quickly a stop is answered
     is a benchmark's question, not asserted here."""
     monkeypatch.setattr(root_parallel, "now", lambda: 0.0)
-    game = get_game(name)
+    game = get_game(name, native=name != PYTHON_GAME)
     agent = make_agent(game, Settings(threads=2, seed=2), pool)
     notes: list[str] = []
     agent.on_note = notes.append
@@ -161,7 +162,7 @@ def wait_gone(pid: int, timeout: float = 5.0) -> list[int]:
 @pytest.fixture
 def engine2():
     """The engine with Threads 2 on a game on its Python rules: one worker process."""
-    eng = EngineProcess()
+    eng = EngineProcess(env=PYTHON_RULES)
     eng.ask(f"setoption name UCI_Variant value {PYTHON_GAME}")
     eng.ask("setoption name Threads value 2")
     yield eng
@@ -206,7 +207,8 @@ def test_eof_during_a_threads_2_search_leaves_nothing(engine2):
 
 @pytest.mark.skipif(not LINUX or not native.available(), reason="needs /proc (Linux) and the native rules")
 def test_a_native_game_s_threads_start_no_process():
-    """English's rules are native: Threads 2 are two OS threads of the engine, no worker; the
+    """English's rules are native: Threads 2 are two OS threads of the engine, no worker (in every
+    game of the registry: each has native rules); the
     node limit is shared out exactly and stop ends ``go infinite`` (how soon: the machine's
     speed, not asserted)."""
     eng = EngineProcess()
@@ -219,10 +221,9 @@ def test_a_native_game_s_threads_start_no_process():
         eng.until("info")
         eng.send("stop")
         assert eng.until("bestmove")[-1].split()[1] in eng.query("moves").split()
-        eng.ask(f"setoption name UCI_Variant value {PYTHON_GAME}")    # a Python-rules game: its worker now
-        assert len(children_of(eng.proc.pid)) == 1
-        eng.ask("setoption name UCI_Variant value international")
-        assert children_of(eng.proc.pid) == []
+        for name in list_games():                       # every registered game's rules are native
+            eng.ask(f"setoption name UCI_Variant value {name}")
+            assert children_of(eng.proc.pid) == [], name
         assert eng.close() == 0
     finally:
         if eng.proc.poll() is None:

@@ -35,10 +35,11 @@ def engine_command() -> list[str]:
     return [sys.executable, "-m", "mcts_engine"]
 
 
-def engine_env() -> dict[str, str]:
-    """The environment for an engine subprocess: this tree first on the import path."""
+def engine_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for an engine subprocess: this tree first on the import path, then ``extra``."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra or {})
     return env
 
 
@@ -127,11 +128,11 @@ class LineEngine:
 class EngineProcess(LineEngine):
     """The engine as a subprocess (a reader thread per stream feeds the line queue)."""
 
-    def __init__(self, args: list[str] | None = None):
+    def __init__(self, args: list[str] | None = None, env: dict[str, str] | None = None):
         super().__init__()
         self.proc = subprocess.Popen(engine_command() + (args or []), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                                     env=engine_env(), bufsize=0, start_new_session=True)
+                                     env=engine_env(env), bufsize=0, start_new_session=True)
         self.stderr: list[bytes] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
