@@ -50,10 +50,13 @@ def test_no_module_imports_the_package_from_inside_a_function():
         rel = path.relative_to(ROOT).as_posix()
         if rel in allowed:
             continue
+        type_only = False               # inside ``if TYPE_CHECKING:``: never run, so no cycle at run time
         for number, line in enumerate(path.read_text().splitlines(), 1):
             stripped = line.strip()
-            if line.startswith((" ", "\t")) and stripped.startswith(("from .", "from mcts_engine", "import mcts_engine",
-                                                                      "from tournaments", "from ..")):
+            if stripped and not line.startswith((" ", "\t")):
+                type_only = stripped == "if TYPE_CHECKING:"
+            if line.startswith((" ", "\t")) and not type_only and stripped.startswith((
+                    "from .", "from mcts_engine", "import mcts_engine", "from tournaments", "from ..")):
                 offenders.append(f"{rel}:{number}: {stripped}")
     assert not offenders, offenders
 
