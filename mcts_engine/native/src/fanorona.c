@@ -146,25 +146,77 @@ static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
     return ray & (up ? below_low : above_high);
 }
 
+static inline uint64_t rotl(uint64_t x, int n) { return (x << n) | (x >> (-n & 63)); }
+static inline unsigned gather_near(uint64_t x) { return (unsigned)((x & FN_NEAR_MASK) * FN_NEAR_MUL >> 55); }
+static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MASK) * FN_FAR_MUL >> (64 - FN_FAR_BITS)); }
+
 /* The capturing steps open to the stone on `q`, bit 2k an approach in direction k and bit
  * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first).  The
- * board is moved so that q sits on bit FN_REACH: its neighbours are then bits 11-13 (SW S SE),
- * 21 and 23 (W E) and 31-33 (NW N NE), and the points two steps away bits 0 2 4, 20 24 and 40
- * 42 44, each group gathered into a byte in that order with a few shifts.  A step in direction
- * i needs its neighbour free and, to approach, the point beyond an enemy, or, to withdraw, the
- * opposite neighbour (byte bit 7 - i) an enemy; the tables spread the bytes onto the option
- * bits, and `valid` keeps the steps that have their lines. */
+ * board is turned so that q sits on bit FN_REACH (fanorona.h: the gathers).  A step in a
+ * direction needs its neighbour free and, to approach, the point beyond an enemy, or, to
+ * withdraw, the opposite neighbour an enemy; `valid` keeps the steps that have their lines,
+ * which also drops the points the turn brought round from the other end of the word. */
 static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp, int last)
 {
-    uint64_t f = q <= FN_REACH ? free << (FN_REACH - q) : free >> (q - FN_REACH);
-    uint64_t o = q <= FN_REACH ? opp << (FN_REACH - q) : opp >> (q - FN_REACH);
-#define NEAR(x) (unsigned)(((x) >> 11 & 0x7) | ((x) >> 18 & 0x8) | ((x) >> 19 & 0x10) | ((x) >> 26 & 0xe0))
-    unsigned t = NEAR(f), near = NEAR(o);
-#undef NEAR
-    unsigned beyond = (unsigned)((o & 0x1) | (o >> 1 & 0x2) | (o >> 2 & 0x4) | (o >> 17 & 0x8) | (o >> 20 & 0x10)
-                                 | (o >> 35 & 0x20) | (o >> 36 & 0x40) | (o >> 37 & 0x80));
-    unsigned mask = (r->spread[0][t & beyond] | r->spread[1][t & r->reverse[near]]) & r->valid[q];
+    int turn = (FN_REACH - q) & 63;
+    uint64_t o = rotl(opp, turn);
+    unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
+    unsigned mask = (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
     return last < 0 ? mask : mask & ~(3u << (2 * last));
+}
+
+/* The index bit of the point `d` away from the centre of a 3 x 3 square; -1 outside it. */
+static int square_bit(int d)
+{
+    static const int shifts[9] = {FN_D5, FN_D3, FN_D7, FN_D1, 0, FN_D0, FN_D6, FN_D2, FN_D4};
+    for (int i = 0; i < 9; i++)
+        if (shifts[i] == d)
+            return i;
+    return -1;
+}
+
+/* Whether a gather moves every subset of its points as it moves each point alone. */
+static int gather_exact(uint64_t mask, unsigned (*gather)(uint64_t))
+{
+    for (uint64_t sub = mask;; sub = (sub - 1) & mask) {
+        unsigned alone = 0;
+        for (uint64_t m = sub; m; m &= m - 1)
+            alone |= gather(m & -m);
+        if (gather(sub) != alone)
+            return 0;
+        if (!sub)
+            return 1;
+    }
+}
+
+static unsigned near_of(uint64_t x) { return gather_near(x); }
+static unsigned far_of(uint64_t x) { return gather_far(x); }
+
+int fn_gather_tables(FnRules *r)
+{
+    if (!gather_exact(FN_NEAR_MASK, near_of) || !gather_exact(FN_FAR_MASK, far_of))
+        return -1;
+    for (int x = 0; x < 1 << 9; x++)
+        for (int i = 0; i < 9; i++)
+            if (x >> i & 1)
+                r->opposite[x] |= (uint16_t)(1u << (8 - i));
+    for (int k = 0; k < FN_DIRS; k++) {
+        int i = square_bit(r->delta[k]);
+        if (i < 0)
+            return -1;
+        for (int x = 0; x < 1 << 9; x++)
+            if (x >> i & 1) {
+                r->spread[0][x] |= (uint16_t)(1u << (2 * k));
+                r->spread[1][x] |= (uint16_t)(2u << (2 * k));
+            }
+        unsigned at = gather_far(bit(FN_REACH + 2 * r->delta[k]));
+        if (!at)
+            return -1;
+        for (int x = 0; x < 1 << FN_FAR_BITS; x++)
+            if (x & at)
+                r->far[x] |= (uint16_t)(1u << i);
+    }
+    return 0;
 }
 
 /* One level of the walk: the stone on `q` (a step's end), the points still free, the enemies

@@ -191,20 +191,6 @@ static int check_board(FnRules *r)
             l->up[1] = d < 0;
             r->valid[q] |= (uint16_t)((row->alen ? 1u : 0u) << (2 * row->k) | (row->wlen ? 2u : 0u) << (2 * row->k));
         }
-    /* the options' tables: byte bit i is the neighbour at this shift (fanorona.c, options) */
-    static const int near_shift[FN_DIRS] = {FN_D5, FN_D3, FN_D7, FN_D1, FN_D0, FN_D6, FN_D2, FN_D4};
-    for (int x = 0; x < 256; x++) {
-        for (int i = 0; i < FN_DIRS; i++) {
-            if (!(x >> i & 1))
-                continue;
-            r->reverse[x] |= (uint8_t)(1u << (FN_DIRS - 1 - i));
-            for (int k = 0; k < FN_DIRS; k++)
-                if (r->delta[k] == near_shift[i]) {
-                    r->spread[0][x] |= (uint16_t)(1u << (2 * k));
-                    r->spread[1][x] |= (uint16_t)(2u << (2 * k));
-                }
-        }
-    }
     for (int k = 0; k < FN_DIRS; k++) {
         int back = -1;
         for (int j = 0; j < FN_DIRS; j++)
@@ -217,6 +203,10 @@ static int check_board(FnRules *r)
         int d = r->delta[k];
         r->approach[k] = d >= 0 ? r->lines[k] >> d : r->lines[k] << -d;
         r->withdraw[k] = r->lines[back];
+    }
+    if (fn_gather_tables(r) < 0) {
+        PyErr_SetString(PyExc_ValueError, "fanorona spec: the options' gathers do not fit the board");
+        return -1;
     }
     return 0;
 }
