@@ -142,8 +142,8 @@ static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
 {
     uint64_t gaps = ray & ~opp, g2 = (gaps << 1) | 1;
     uint64_t below_low = (gaps & -gaps) - 1;
-    uint64_t above_high = ~(((uint64_t)1 << (63 - __builtin_clzll(g2))) - 1);
-    return ray & (up ? below_low : above_high);
+    uint64_t above_high = -((uint64_t)1 << (63 - __builtin_clzll(g2))), up_mask = -(uint64_t)up;
+    return ray & ((below_low & up_mask) | (above_high & ~up_mask));
 }
 
 static inline uint64_t rotl(uint64_t x, int n) { return (x << n) | (x >> (-n & 63)); }
@@ -156,13 +156,12 @@ static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MA
  * direction needs its neighbour free and, to approach, the point beyond an enemy, or, to
  * withdraw, the opposite neighbour an enemy; `valid` keeps the steps that have their lines,
  * which also drops the points the turn brought round from the other end of the word. */
-static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp, int last)
+static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp)
 {
     int turn = (FN_REACH - q) & 63;
     uint64_t o = rotl(opp, turn);
     unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
-    unsigned mask = (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
-    return last < 0 ? mask : mask & ~(3u << (2 * last));
+    return (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
 }
 
 /* The index bit of the point `d` away from the centre of a 3 x 3 square; -1 outside it. */
@@ -223,6 +222,7 @@ int fn_gather_tables(FnRules *r)
  * left, the stones taken so far, and the options not yet followed. */
 typedef struct {
     uint64_t free, opp, taken;
+    const FnLine *lines;              /* q's, by direction */
     unsigned mask;
     int q;
 } Frame;
@@ -230,45 +230,72 @@ typedef struct {
 /* Every capturing move of the stone on `w->frm` (``extend``), without recursion.  A step whose
  * chain cannot go on is recorded at once; one that can opens a level, and is recorded when
  * that level closes (after the longer chains it starts) if chains may stop anywhere.  `free`
- * holds the empty points. */
-static void extend(Walk *w, uint64_t free, uint64_t opp)
+ * holds the empty points.  `light`, a constant where it is inlined: light moves, written
+ * through a copy of the sink that stays in registers, and no step codes. */
+static inline __attribute__((always_inline)) void walk(Walk *w, uint64_t free, uint64_t opp, int light, int mode)
 {
     const FnRules *r = w->r;
+    FnSink out = *w->sink;
     Frame stack[FN_MAX_STEPS + 1];
-    int sp = 0, mode = w->mode;
-    stack[0] = (Frame){free, opp, 0, options(r, w->frm, free, opp, -1), w->frm};
+    int sp = 0, frm = w->frm;
+    stack[0] = (Frame){free, opp, 0, r->line[frm], options(r, frm, free, opp), frm};
     while (sp >= 0) {
         Frame *f = &stack[sp];
         if (!f->mask) {
-            if (sp && mode == FN_OPTIONAL)
-                emit(w, f->q, f->taken, sp);
+            if (sp && mode == FN_OPTIONAL) {
+                if (light)
+                    sink_push_light(&out, f->taken, frm, f->q);
+                else
+                    emit(w, f->q, f->taken, sp);
+            }
             sp--;
             continue;
         }
         int j = __builtin_ctz(f->mask);
         f->mask &= f->mask - 1;
-        const FnLine *l = &r->line[f->q][j >> 1];
+        const FnLine *l = &f->lines[j >> 1];
         uint64_t line = run_of(l->ray[j & 1], l->up[j & 1], f->opp);
         uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
-        w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
-        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2, l->k);
+        if (!light)
+            w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
+        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2) & l->keep;
         if (!next) {
-            emit(w, l->to, cap, sp + 1);
+            if (light)
+                sink_push_light(&out, cap, frm, l->to);
+            else
+                emit(w, l->to, cap, sp + 1);
         } else if (sp + 1 >= FN_MAX_STEPS) {     /* more steps than stones a position may hold */
-            w->sink->oom = 1;
-            return;
+            out.oom = 1;
+            break;
         } else {
-            stack[++sp] = (Frame){f2, o2, cap, next, l->to};
+            stack[++sp] = (Frame){f2, o2, cap, r->line[l->to], next, l->to};
         }
     }
+    if (light)
+        *w->sink = out;
+    else
+        w->sink->oom |= out.oom;
+}
+
+static void extend(Walk *w, uint64_t free, uint64_t opp) { walk(w, free, opp, 0, w->mode); }
+
+/* The walk for light moves, compiled for each chain mode. */
+static void extend_light(Walk *w, uint64_t free, uint64_t opp)
+{
+    if (w->mode == FN_OPTIONAL)
+        walk(w, free, opp, 1, FN_OPTIONAL);
+    else if (w->mode == FN_COMPULSORY)
+        walk(w, free, opp, 1, FN_COMPULSORY);
+    else
+        walk(w, free, opp, 1, FN_SINGLE);
 }
 
 /* ``extend_dagaz``: only each line's first stone leaves while the chain is walked; the line
  * a step takes is traced on the board at the start of the turn. */
-static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, int last, uint64_t taken, int depth)
+static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, unsigned keep, uint64_t taken, int depth)
 {
     const FnRules *r = w->r;
-    unsigned mask = options(r, q, free, opp, last);
+    unsigned mask = options(r, q, free, opp) & keep;
     for (unsigned m = mask; m; m &= m - 1) {
         int j = __builtin_ctz(m), kind = j & 1;
         const FnLine *l = &r->line[q][j >> 1];
@@ -279,7 +306,7 @@ static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, int last, u
         uint64_t first = l->first[kind], cap = taken | run_of(l->ray[kind], l->up[kind], w->opp0);
         w->path[depth] = (uint8_t)((l->k << 1) | kind);
         if (w->mode == FN_SINGLE
-            || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->k, cap, depth + 1)
+            || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->keep, cap, depth + 1)
             || w->mode == FN_OPTIONAL)
             emit(w, l->to, cap, depth + 1);
     }
@@ -294,9 +321,11 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
         w.frm = ctz(starters);
         starters &= starters - 1;
         if (r->dagaz)
-            extend_dagaz(&w, w.frm, free, opp, -1, 0, 0);
-        else
+            extend_dagaz(&w, w.frm, free, opp, ~0u, 0, 0);
+        else if (sink->slots)
             extend(&w, free, opp);
+        else
+            extend_light(&w, free, opp);
     }
 }
 

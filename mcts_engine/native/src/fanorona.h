@@ -65,6 +65,7 @@ typedef struct {
  * without a loop or a branch). */
 typedef struct {
     uint64_t to_bit, ray[2], first[2];
+    uint16_t keep;                    /* the option bits of the other directions (a chain turns) */
     int8_t k, to, up[2];
 } FnLine;
 

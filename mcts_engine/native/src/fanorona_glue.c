@@ -186,6 +186,7 @@ static int check_board(FnRules *r)
             l->first[0] = row->alen ? (uint64_t)1 << row->aray[0] : 0;
             l->first[1] = row->wlen ? (uint64_t)1 << row->wray[0] : 0;
             l->k = (int8_t)row->k;
+            l->keep = (uint16_t)~(3u << (2 * row->k));
             l->to = (int8_t)row->to;
             l->up[0] = d > 0;
             l->up[1] = d < 0;
