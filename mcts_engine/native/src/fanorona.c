@@ -24,15 +24,14 @@ static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> 
  * ---------------------------------------------------------------------------------------- */
 
 /* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
- * to the empty Q = P + d and approaches (Q + d holds an enemy, the line going on from Q) or
- * withdraws (P - d holds an enemy, a line coming to P).  The shifts are the board's constants
+ * to the empty Q = P + d and approaches (Q + d holds an enemy, Q in `approach[k]`) or
+ * withdraws (P - d holds an enemy, Q in `withdraw[k]`).  The shifts are the board's constants
  * (fanorona.h), so that each is one instruction. */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 {
     uint64_t e = r->cells & ~(own | opp), c = 0;
-#define CAPTURERS(k, d)                                                                                  \
-    c |= own & r->lines[k] & shift(e, -(d))                                                              \
-         & ((shift(opp, -2 * (d)) & r->approach[k]) | (shift(opp, d) & r->withdraw[k]))
+#define CAPTURERS(k, d) \
+    c |= shift(e & ((shift(opp, -(d)) & r->approach[k]) | (shift(opp, 2 * (d)) & r->withdraw[k])), -(d))
     CAPTURERS(0, FN_D0);
     CAPTURERS(1, FN_D1);
     CAPTURERS(2, FN_D2);
@@ -42,7 +41,7 @@ uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
     CAPTURERS(6, FN_D6);
     CAPTURERS(7, FN_D7);
 #undef CAPTURERS
-    return c;
+    return own & c;
 }
 
 /* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way. */
@@ -232,19 +231,19 @@ typedef struct {
  * that level closes (after the longer chains it starts) if chains may stop anywhere.  `free`
  * holds the empty points.  `light`, a constant where it is inlined: light moves, written
  * through a copy of the sink that stays in registers, and no step codes. */
-static inline __attribute__((always_inline)) void walk(Walk *w, uint64_t free, uint64_t opp, int light, int mode)
+static inline __attribute__((always_inline)) void walk(Walk *w, FnSink *out, int frm, uint64_t free, uint64_t opp,
+                                                      int light, int mode)
 {
     const FnRules *r = w->r;
-    FnSink out = *w->sink;
     Frame stack[FN_MAX_STEPS + 1];
-    int sp = 0, frm = w->frm;
+    int sp = 0;
     stack[0] = (Frame){free, opp, 0, r->line[frm], options(r, frm, free, opp), frm};
     while (sp >= 0) {
         Frame *f = &stack[sp];
         if (!f->mask) {
             if (sp && mode == FN_OPTIONAL) {
                 if (light)
-                    sink_push_light(&out, f->taken, frm, f->q);
+                    sink_push_light(out, f->taken, frm, f->q);
                 else
                     emit(w, f->q, f->taken, sp);
             }
@@ -261,33 +260,39 @@ static inline __attribute__((always_inline)) void walk(Walk *w, uint64_t free, u
         unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2) & l->keep;
         if (!next) {
             if (light)
-                sink_push_light(&out, cap, frm, l->to);
+                sink_push_light(out, cap, frm, l->to);
             else
                 emit(w, l->to, cap, sp + 1);
         } else if (sp + 1 >= FN_MAX_STEPS) {     /* more steps than stones a position may hold */
-            out.oom = 1;
-            break;
+            out->oom = 1;
+            return;
         } else {
             stack[++sp] = (Frame){f2, o2, cap, r->line[l->to], next, l->to};
         }
     }
-    if (light)
-        *w->sink = out;
-    else
-        w->sink->oom |= out.oom;
 }
 
-static void extend(Walk *w, uint64_t free, uint64_t opp) { walk(w, free, opp, 0, w->mode); }
+static void extend(Walk *w, uint64_t free, uint64_t opp) { walk(w, w->sink, w->frm, free, opp, 0, w->mode); }
 
-/* The walk for light moves, compiled for each chain mode. */
-static void extend_light(Walk *w, uint64_t free, uint64_t opp)
+/* The light moves of every stone in `starters`, the sink's fields held in a local copy. */
+static inline __attribute__((always_inline)) void light_chains(Walk *w, uint64_t free, uint64_t opp,
+                                                              uint64_t starters, int mode)
+{
+    FnSink out = *w->sink;
+    for (; starters && !out.oom; starters &= starters - 1)
+        walk(w, &out, ctz(starters), free, opp, 1, mode);
+    *w->sink = out;
+}
+
+/* light_chains compiled for each chain mode. */
+static void chains_light(Walk *w, uint64_t free, uint64_t opp, uint64_t starters)
 {
     if (w->mode == FN_OPTIONAL)
-        walk(w, free, opp, 1, FN_OPTIONAL);
+        light_chains(w, free, opp, starters, FN_OPTIONAL);
     else if (w->mode == FN_COMPULSORY)
-        walk(w, free, opp, 1, FN_COMPULSORY);
+        light_chains(w, free, opp, starters, FN_COMPULSORY);
     else
-        walk(w, free, opp, 1, FN_SINGLE);
+        light_chains(w, free, opp, starters, FN_SINGLE);
 }
 
 /* ``extend_dagaz``: only each line's first stone leaves while the chain is walked; the line
@@ -317,15 +322,17 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
 {
     Walk w = {.r = r, .sink = sink, .mode = mode, .opp0 = opp};
     uint64_t free = r->cells & ~(own | opp);
+    if (!r->dagaz && !sink->slots) {
+        chains_light(&w, free, opp, starters);
+        return;
+    }
     while (starters && !sink->oom) {
         w.frm = ctz(starters);
         starters &= starters - 1;
         if (r->dagaz)
             extend_dagaz(&w, w.frm, free, opp, ~0u, 0, 0);
-        else if (sink->slots)
-            extend(&w, free, opp);
         else
-            extend_light(&w, free, opp);
+            extend(&w, free, opp);
     }
 }
 

@@ -87,8 +87,9 @@ typedef struct {
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
-    uint64_t approach[FN_DIRS];       /* the points whose line goes on beyond the next point */
-    uint64_t withdraw[FN_DIRS];       /* the points with a line coming in along the direction */
+    /* the targets Q = P + d of the steps from P along each direction that can approach (P's
+     * line goes on beyond Q) and that can withdraw (a line comes in to P along it) */
+    uint64_t approach[FN_DIRS], withdraw[FN_DIRS];
     int mode, first_single, dagaz;    /* the chain mode, first_turn_single_capture, Dagaz's removal */
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;

@@ -202,8 +202,10 @@ static int check_board(FnRules *r)
             return -1;
         }
         int d = r->delta[k];
-        r->approach[k] = d >= 0 ? r->lines[k] >> d : r->lines[k] << -d;
-        r->withdraw[k] = r->lines[back];
+        uint64_t goes_on = r->lines[k] & (d >= 0 ? r->lines[k] >> d : r->lines[k] << -d);
+        uint64_t comes_in = r->lines[k] & r->lines[back];
+        r->approach[k] = d >= 0 ? goes_on << d : goes_on >> -d;
+        r->withdraw[k] = d >= 0 ? comes_in << d : comes_in >> -d;
     }
     if (fn_gather_tables(r) < 0) {
         PyErr_SetString(PyExc_ValueError, "fanorona spec: the options' gathers do not fit the board");
