@@ -236,6 +236,20 @@ def test_the_perft_counts_of_random_positions():
         assert game.kernel.perft(state.raw(), 3) == reference.perft(state, 3)
 
 
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_the_playouts_walk_finds_the_listed_moves(options):
+    """The playouts' own chain walk (light moves, compiled per chain mode; perft runs it too)
+    finds the moves the Python rules list, and after them the same positions: perft 2 on
+    seeded random positions, some of them in the first turns, under every rule option."""
+    game, reference = games(**options)
+    rng = random.Random(29)
+    for i in range(40):
+        state = random_position(reference, rng)
+        if i % 4 == 0:
+            state = reference.parse_fen(state.fen().rsplit(" ", 1)[0] + f" {i % 8 // 4}")
+        assert game.kernel.perft(state.raw(), 2) == reference.perft(state, 2), state.fen()
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_search_on_the_native_rules_plays_a_legal_move(threads):
     game, _ = games()

@@ -24,15 +24,14 @@ static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> 
  * ---------------------------------------------------------------------------------------- */
 
 /* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
- * to the empty Q = P + d and approaches (Q + d holds an enemy, the line going on from Q) or
- * withdraws (P - d holds an enemy, a line coming to P).  The shifts are the board's constants
+ * to the empty Q = P + d and approaches (Q + d holds an enemy, Q in `approach[k]`) or
+ * withdraws (P - d holds an enemy, Q in `withdraw[k]`).  The shifts are the board's constants
  * (fanorona.h), so that each is one instruction. */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 {
     uint64_t e = r->cells & ~(own | opp), c = 0;
-#define CAPTURERS(k, d)                                                                                  \
-    c |= own & r->lines[k] & shift(e, -(d))                                                              \
-         & ((shift(opp, -2 * (d)) & r->approach[k]) | (shift(opp, d) & r->withdraw[k]))
+#define CAPTURERS(k, d) \
+    c |= shift(e & ((shift(opp, -(d)) & r->approach[k]) | (shift(opp, 2 * (d)) & r->withdraw[k])), -(d))
     CAPTURERS(0, FN_D0);
     CAPTURERS(1, FN_D1);
     CAPTURERS(2, FN_D2);
@@ -42,7 +41,7 @@ uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
     CAPTURERS(6, FN_D6);
     CAPTURERS(7, FN_D7);
 #undef CAPTURERS
-    return c;
+    return own & c;
 }
 
 /* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way. */
@@ -142,35 +141,87 @@ static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
 {
     uint64_t gaps = ray & ~opp, g2 = (gaps << 1) | 1;
     uint64_t below_low = (gaps & -gaps) - 1;
-    uint64_t above_high = ~(((uint64_t)1 << (63 - __builtin_clzll(g2))) - 1);
-    return ray & (up ? below_low : above_high);
+    uint64_t above_high = -((uint64_t)1 << (63 - __builtin_clzll(g2))), up_mask = -(uint64_t)up;
+    return ray & ((below_low & up_mask) | (above_high & ~up_mask));
 }
+
+static inline uint64_t rotl(uint64_t x, int n) { return (x << n) | (x >> (-n & 63)); }
+static inline unsigned gather_near(uint64_t x) { return (unsigned)((x & FN_NEAR_MASK) * FN_NEAR_MUL >> 55); }
+static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MASK) * FN_FAR_MUL >> (64 - FN_FAR_BITS)); }
 
 /* The capturing steps open to the stone on `q`, bit 2k an approach in direction k and bit
  * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first).  The
- * board is moved so that q sits on bit FN_REACH: its neighbours are then bits 11-13 (SW S SE),
- * 21 and 23 (W E) and 31-33 (NW N NE), and the points two steps away bits 0 2 4, 20 24 and 40
- * 42 44, each group gathered into a byte in that order with a few shifts.  A step in direction
- * i needs its neighbour free and, to approach, the point beyond an enemy, or, to withdraw, the
- * opposite neighbour (byte bit 7 - i) an enemy; the tables spread the bytes onto the option
- * bits, and `valid` keeps the steps that have their lines. */
-static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp, int last)
+ * board is turned so that q sits on bit FN_REACH (fanorona.h: the gathers).  A step in a
+ * direction needs its neighbour free and, to approach, the point beyond an enemy, or, to
+ * withdraw, the opposite neighbour an enemy; `valid` keeps the steps that have their lines,
+ * which also drops the points the turn brought round from the other end of the word. */
+static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp)
 {
-    uint64_t f = q <= FN_REACH ? free << (FN_REACH - q) : free >> (q - FN_REACH);
-    uint64_t o = q <= FN_REACH ? opp << (FN_REACH - q) : opp >> (q - FN_REACH);
-#define NEAR(x) (unsigned)(((x) >> 11 & 0x7) | ((x) >> 18 & 0x8) | ((x) >> 19 & 0x10) | ((x) >> 26 & 0xe0))
-    unsigned t = NEAR(f), near = NEAR(o);
-#undef NEAR
-    unsigned beyond = (unsigned)((o & 0x1) | (o >> 1 & 0x2) | (o >> 2 & 0x4) | (o >> 17 & 0x8) | (o >> 20 & 0x10)
-                                 | (o >> 35 & 0x20) | (o >> 36 & 0x40) | (o >> 37 & 0x80));
-    unsigned mask = (r->spread[0][t & beyond] | r->spread[1][t & r->reverse[near]]) & r->valid[q];
-    return last < 0 ? mask : mask & ~(3u << (2 * last));
+    int turn = (FN_REACH - q) & 63;
+    uint64_t o = rotl(opp, turn);
+    unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
+    return (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
+}
+
+/* The index bit of the point `d` away from the centre of a 3 x 3 square; -1 outside it. */
+static int square_bit(int d)
+{
+    static const int shifts[9] = {FN_D5, FN_D3, FN_D7, FN_D1, 0, FN_D0, FN_D6, FN_D2, FN_D4};
+    for (int i = 0; i < 9; i++)
+        if (shifts[i] == d)
+            return i;
+    return -1;
+}
+
+/* Whether a gather moves every subset of its points as it moves each point alone. */
+static int gather_exact(uint64_t mask, unsigned (*gather)(uint64_t))
+{
+    for (uint64_t sub = mask;; sub = (sub - 1) & mask) {
+        unsigned alone = 0;
+        for (uint64_t m = sub; m; m &= m - 1)
+            alone |= gather(m & -m);
+        if (gather(sub) != alone)
+            return 0;
+        if (!sub)
+            return 1;
+    }
+}
+
+static unsigned near_of(uint64_t x) { return gather_near(x); }
+static unsigned far_of(uint64_t x) { return gather_far(x); }
+
+int fn_gather_tables(FnRules *r)
+{
+    if (!gather_exact(FN_NEAR_MASK, near_of) || !gather_exact(FN_FAR_MASK, far_of))
+        return -1;
+    for (int x = 0; x < 1 << 9; x++)
+        for (int i = 0; i < 9; i++)
+            if (x >> i & 1)
+                r->opposite[x] |= (uint16_t)(1u << (8 - i));
+    for (int k = 0; k < FN_DIRS; k++) {
+        int i = square_bit(r->delta[k]);
+        if (i < 0)
+            return -1;
+        for (int x = 0; x < 1 << 9; x++)
+            if (x >> i & 1) {
+                r->spread[0][x] |= (uint16_t)(1u << (2 * k));
+                r->spread[1][x] |= (uint16_t)(2u << (2 * k));
+            }
+        unsigned at = gather_far(bit(FN_REACH + 2 * r->delta[k]));
+        if (!at)
+            return -1;
+        for (int x = 0; x < 1 << FN_FAR_BITS; x++)
+            if (x & at)
+                r->far[x] |= (uint16_t)(1u << i);
+    }
+    return 0;
 }
 
 /* One level of the walk: the stone on `q` (a step's end), the points still free, the enemies
  * left, the stones taken so far, and the options not yet followed. */
 typedef struct {
     uint64_t free, opp, taken;
+    const FnLine *lines;              /* q's, by direction */
     unsigned mask;
     int q;
 } Frame;
@@ -178,45 +229,78 @@ typedef struct {
 /* Every capturing move of the stone on `w->frm` (``extend``), without recursion.  A step whose
  * chain cannot go on is recorded at once; one that can opens a level, and is recorded when
  * that level closes (after the longer chains it starts) if chains may stop anywhere.  `free`
- * holds the empty points. */
-static void extend(Walk *w, uint64_t free, uint64_t opp)
+ * holds the empty points.  `light`, a constant where it is inlined: light moves, written
+ * through a copy of the sink that stays in registers, and no step codes. */
+static inline __attribute__((always_inline)) void walk(Walk *w, FnSink *out, int frm, uint64_t free, uint64_t opp,
+                                                      int light, int mode)
 {
     const FnRules *r = w->r;
     Frame stack[FN_MAX_STEPS + 1];
-    int sp = 0, mode = w->mode;
-    stack[0] = (Frame){free, opp, 0, options(r, w->frm, free, opp, -1), w->frm};
+    int sp = 0;
+    stack[0] = (Frame){free, opp, 0, r->line[frm], options(r, frm, free, opp), frm};
     while (sp >= 0) {
         Frame *f = &stack[sp];
         if (!f->mask) {
-            if (sp && mode == FN_OPTIONAL)
-                emit(w, f->q, f->taken, sp);
+            if (sp && mode == FN_OPTIONAL) {
+                if (light)
+                    sink_push_light(out, f->taken, frm, f->q);
+                else
+                    emit(w, f->q, f->taken, sp);
+            }
             sp--;
             continue;
         }
         int j = __builtin_ctz(f->mask);
         f->mask &= f->mask - 1;
-        const FnLine *l = &r->line[f->q][j >> 1];
+        const FnLine *l = &f->lines[j >> 1];
         uint64_t line = run_of(l->ray[j & 1], l->up[j & 1], f->opp);
         uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
-        w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
-        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2, l->k);
+        if (!light)
+            w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
+        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2) & l->keep;
         if (!next) {
-            emit(w, l->to, cap, sp + 1);
+            if (light)
+                sink_push_light(out, cap, frm, l->to);
+            else
+                emit(w, l->to, cap, sp + 1);
         } else if (sp + 1 >= FN_MAX_STEPS) {     /* more steps than stones a position may hold */
-            w->sink->oom = 1;
+            out->oom = 1;
             return;
         } else {
-            stack[++sp] = (Frame){f2, o2, cap, next, l->to};
+            stack[++sp] = (Frame){f2, o2, cap, r->line[l->to], next, l->to};
         }
     }
 }
 
+static void extend(Walk *w, uint64_t free, uint64_t opp) { walk(w, w->sink, w->frm, free, opp, 0, w->mode); }
+
+/* The light moves of every stone in `starters`, the sink's fields held in a local copy. */
+static inline __attribute__((always_inline)) void light_chains(Walk *w, uint64_t free, uint64_t opp,
+                                                              uint64_t starters, int mode)
+{
+    FnSink out = *w->sink;
+    for (; starters && !out.oom; starters &= starters - 1)
+        walk(w, &out, ctz(starters), free, opp, 1, mode);
+    *w->sink = out;
+}
+
+/* light_chains compiled for each chain mode. */
+static void chains_light(Walk *w, uint64_t free, uint64_t opp, uint64_t starters)
+{
+    if (w->mode == FN_OPTIONAL)
+        light_chains(w, free, opp, starters, FN_OPTIONAL);
+    else if (w->mode == FN_COMPULSORY)
+        light_chains(w, free, opp, starters, FN_COMPULSORY);
+    else
+        light_chains(w, free, opp, starters, FN_SINGLE);
+}
+
 /* ``extend_dagaz``: only each line's first stone leaves while the chain is walked; the line
  * a step takes is traced on the board at the start of the turn. */
-static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, int last, uint64_t taken, int depth)
+static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, unsigned keep, uint64_t taken, int depth)
 {
     const FnRules *r = w->r;
-    unsigned mask = options(r, q, free, opp, last);
+    unsigned mask = options(r, q, free, opp) & keep;
     for (unsigned m = mask; m; m &= m - 1) {
         int j = __builtin_ctz(m), kind = j & 1;
         const FnLine *l = &r->line[q][j >> 1];
@@ -227,7 +311,7 @@ static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, int last, u
         uint64_t first = l->first[kind], cap = taken | run_of(l->ray[kind], l->up[kind], w->opp0);
         w->path[depth] = (uint8_t)((l->k << 1) | kind);
         if (w->mode == FN_SINGLE
-            || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->k, cap, depth + 1)
+            || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->keep, cap, depth + 1)
             || w->mode == FN_OPTIONAL)
             emit(w, l->to, cap, depth + 1);
     }
@@ -238,11 +322,15 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
 {
     Walk w = {.r = r, .sink = sink, .mode = mode, .opp0 = opp};
     uint64_t free = r->cells & ~(own | opp);
+    if (!r->dagaz && !sink->slots) {
+        chains_light(&w, free, opp, starters);
+        return;
+    }
     while (starters && !sink->oom) {
         w.frm = ctz(starters);
         starters &= starters - 1;
         if (r->dagaz)
-            extend_dagaz(&w, w.frm, free, opp, -1, 0, 0);
+            extend_dagaz(&w, w.frm, free, opp, ~0u, 0, 0);
         else
             extend(&w, free, opp);
     }

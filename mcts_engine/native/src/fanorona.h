@@ -37,6 +37,16 @@
 #define FN_D6 9
 #define FN_D7 (-9)
 #define FN_REACH 22       /* the farthest a step's test looks: two steps of the longest shift */
+/* The options' gathers (fanorona.c), on the board turned so that the point sits on bit
+ * FN_REACH: a multiplication moves the neighbours (three rows of three bits, the point's
+ * always clear) into the top nine bits, the neighbourhood index; another moves the points two
+ * steps away into the top FN_FAR_BITS bits, in an order the table `far` undoes.  No two
+ * partial products meet, so that nothing carries (fn_check_gathers tries every subset). */
+#define FN_NEAR_MASK 0x380a03800ULL   /* bits 11-13, 21, 23, 31-33 */
+#define FN_NEAR_MUL ((1ULL << 44) | (1ULL << 37) | (1ULL << 30))
+#define FN_FAR_MASK 0x150001100015ULL /* bits 0 2 4, 20 24, 40 42 44 */
+#define FN_FAR_MUL ((1ULL << 59) | (1ULL << 34) | (1ULL << 13))
+#define FN_FAR_BITS 11
 
 enum { FN_OPTIONAL = 0, FN_COMPULSORY = 1, FN_SINGLE = 2 };   /* rules/fanorona.py's chain modes */
 enum { FN_SLOT_FROM = 8, FN_SLOT_TO = 9, FN_SLOT_STEPS = 10, FN_SLOT_CODES = 11 };   /* the slot's bytes */
@@ -55,6 +65,7 @@ typedef struct {
  * without a loop or a branch). */
 typedef struct {
     uint64_t to_bit, ray[2], first[2];
+    uint16_t keep;                    /* the option bits of the other directions (a chain turns) */
     int8_t k, to, up[2];
 } FnLine;
 
@@ -66,16 +77,19 @@ typedef struct {
     /* per point, the capturing steps its lines allow: bit 2k an approach in direction k (a
      * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
     uint16_t valid[FN_POINTS];
-    /* the options' tables (fanorona.c, options): the neighbours of a point taken in the order
-     * SW S SE W E NW N NE (bit i of a byte; bit 7 - i the opposite one), and such a byte spread
-     * onto the option bits of those directions, approach (2k) or withdrawal (2k + 1) */
-    uint8_t reverse[256];
-    uint16_t spread[2][256];
+    /* the options' tables (fanorona.c, options), on a point's neighbourhood gathered into nine
+     * bits, 3 * row + column of its 3 x 3 square (bit 4 the point): that index mirrored through
+     * the centre, the gather of the points two steps away turned into it, and such an index
+     * spread onto the option bits of its directions, approach (2k) or withdrawal (2k + 1) */
+    uint16_t opposite[1 << 9];
+    uint16_t far[1 << FN_FAR_BITS];
+    uint16_t spread[2][1 << 9];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
-    uint64_t approach[FN_DIRS];       /* the points whose line goes on beyond the next point */
-    uint64_t withdraw[FN_DIRS];       /* the points with a line coming in along the direction */
+    /* the targets Q = P + d of the steps from P along each direction that can approach (P's
+     * line goes on beyond Q) and that can withdraw (a line comes in to P along it) */
+    uint64_t approach[FN_DIRS], withdraw[FN_DIRS];
     int mode, first_single, dagaz;    /* the chain mode, first_turn_single_capture, Dagaz's removal */
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;
@@ -110,6 +124,7 @@ typedef struct {
     FnSink sink;
 } FnCtx;
 
+int fn_gather_tables(FnRules *r);     /* the options' tables (its `delta` set); -1 if a gather is not exact */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp);
 /* every capturing move of the stones in `starters` in chain `mode`, appended to the sink */
 void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink);

@@ -186,25 +186,12 @@ static int check_board(FnRules *r)
             l->first[0] = row->alen ? (uint64_t)1 << row->aray[0] : 0;
             l->first[1] = row->wlen ? (uint64_t)1 << row->wray[0] : 0;
             l->k = (int8_t)row->k;
+            l->keep = (uint16_t)~(3u << (2 * row->k));
             l->to = (int8_t)row->to;
             l->up[0] = d > 0;
             l->up[1] = d < 0;
             r->valid[q] |= (uint16_t)((row->alen ? 1u : 0u) << (2 * row->k) | (row->wlen ? 2u : 0u) << (2 * row->k));
         }
-    /* the options' tables: byte bit i is the neighbour at this shift (fanorona.c, options) */
-    static const int near_shift[FN_DIRS] = {FN_D5, FN_D3, FN_D7, FN_D1, FN_D0, FN_D6, FN_D2, FN_D4};
-    for (int x = 0; x < 256; x++) {
-        for (int i = 0; i < FN_DIRS; i++) {
-            if (!(x >> i & 1))
-                continue;
-            r->reverse[x] |= (uint8_t)(1u << (FN_DIRS - 1 - i));
-            for (int k = 0; k < FN_DIRS; k++)
-                if (r->delta[k] == near_shift[i]) {
-                    r->spread[0][x] |= (uint16_t)(1u << (2 * k));
-                    r->spread[1][x] |= (uint16_t)(2u << (2 * k));
-                }
-        }
-    }
     for (int k = 0; k < FN_DIRS; k++) {
         int back = -1;
         for (int j = 0; j < FN_DIRS; j++)
@@ -215,8 +202,14 @@ static int check_board(FnRules *r)
             return -1;
         }
         int d = r->delta[k];
-        r->approach[k] = d >= 0 ? r->lines[k] >> d : r->lines[k] << -d;
-        r->withdraw[k] = r->lines[back];
+        uint64_t goes_on = r->lines[k] & (d >= 0 ? r->lines[k] >> d : r->lines[k] << -d);
+        uint64_t comes_in = r->lines[k] & r->lines[back];
+        r->approach[k] = d >= 0 ? goes_on << d : goes_on >> -d;
+        r->withdraw[k] = d >= 0 ? comes_in << d : comes_in >> -d;
+    }
+    if (fn_gather_tables(r) < 0) {
+        PyErr_SetString(PyExc_ValueError, "fanorona spec: the options' gathers do not fit the board");
+        return -1;
     }
     return 0;
 }
