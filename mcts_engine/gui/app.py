@@ -192,7 +192,7 @@ async def close_quietly(websocket: WebSocket, code: int) -> None:
     """Close the WebSocket if it is still open (it may be gone already)."""
     try:
         await asyncio.wait_for(websocket.close(code=code), CLOSE_TIMEOUT)
-    except (RuntimeError, OSError, asyncio.TimeoutError):
+    except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):   # the page already gone
         pass
 
 
