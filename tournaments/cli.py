@@ -122,6 +122,9 @@ def tournament_options(f):
                           'cutechess\'s "conf=NAME [key=value ...]" (the file\'s entry with those keys)'),
         click.option("--each", "each", metavar="KEY=VALUE ...", default=None,
                      help='keys laid over every engine, as cutechess\'s -each: "tc=10+0.1 option.Hash=64 proto=uci"'),
+        click.option("--pondering", is_flag=True,
+                     help="let every engine think on its opponent's time (cutechess's -pondering; one engine: "
+                          "ponder in its SPEC); each pondering engine takes a core of its own"),
         click.option("--event", default=None, help="the PDN records' Event tag (default: mcts-tournament)"),
         click.option("--games", type=click.IntRange(1), default=2, show_default=True,
                      help="games per pair of engines (played in colour-swapped pairs); more than a journal's "
@@ -199,7 +202,7 @@ def _sprt(args: tuple[float, float, float, float] | None) -> SPRT | None:
 def _run(kind: str, **o) -> None:
     try:
         c = play_conditions(o, max(1, (o["games"] + 1) // 2), o["seed"])
-        engines = engines_of(o["engines"], o["engines_file"], o["each"])
+        engines = engines_of(o["engines"], o["engines_file"], o["each"], o["pondering"])
         settings = TournamentSettings(c, tuple(engines), kind=kind, games=o["games"])
         if o["resume"] and not os.path.exists(o["journal"]):
             raise ValueError(f"--resume: journal {o['journal']} does not exist")

@@ -180,8 +180,7 @@ class DxpEngineProcess(ProcessEngine):
 
     def _answer(self, state, timeout: float) -> GoResult:
         """The engine's MOVE, in our notation."""
-        start = time.monotonic()
-        deadline = start + timeout + STOP_GRACE
+        start, deadline = self.timer(), time.monotonic() + timeout + STOP_GRACE
         infos: list[str] = []
         while True:
             message = self._receive(deadline, "MOVE")
@@ -203,7 +202,7 @@ class DxpEngineProcess(ProcessEngine):
                 except RulesError:
                     pass      # handed on as written: our rules refuse it
                 self.known.append(text)
-                return GoResult(text, None, time.monotonic() - start, lines=tuple(infos))
+                return GoResult(text, None, self.timer() - start, lines=tuple(infos))
 
     def _numbers(self, state, move) -> tuple[int, int, tuple[int, ...]]:
         """A legal move as DXP's square numbers: from, to, captured."""

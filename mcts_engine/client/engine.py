@@ -17,6 +17,7 @@ from .errors import EngineProtocolError, EngineStartError, EngineTimeout
 from .hub import HubEngineProcess
 from .info import GoResult, merged, parse_info
 from .limits import GoLimits
+from .ponder import PonderingEngine
 from .process import AdvertisedOption, ProcessEngine
 from .specs import EngineSpec
 
@@ -26,9 +27,10 @@ DEFAULT_GAME = "english"    # the protocol's default UCI_Variant
 NEW_GAME_TIMEOUT = 5.0    # seconds for ucinewgame + isready -> readyok
 
 
-class EngineProcess(ProcessEngine):
+class EngineProcess(PonderingEngine):
     """An engine spoken to in our protocol (UCI-like): uci/uciok, setoption, isready/readyok,
-    ucinewgame, position/go/bestmove."""
+    ucinewgame, position/go/bestmove, and pondering (``go ponder``, ``ponderhit``, ``stop``:
+    ``ponder.py``; the ``Ponder`` option set at the handshake)."""
 
     def _handshake(self) -> None:
         self.send("uci")
@@ -47,7 +49,7 @@ class EngineProcess(ProcessEngine):
                 if declared is not None:
                     self.options_declared[declared.name] = declared
         declared = {n.lower(): n for n in self.options_declared}
-        for key, value in list(self.spec.options.items()) + self._game_options(declared):
+        for key, value in list(self.spec.options.items()) + self._ponder_option(declared) + self._game_options(declared):
             if self.strict_options and declared and " ".join(key.split()).lower() not in declared:
                 raise self._error(EngineStartError, f"option {key!r} is not declared by the engine "
                                   f"(its options: {', '.join(self.options_declared)})")
@@ -60,6 +62,17 @@ class EngineProcess(ProcessEngine):
         errors = self._sync(deadline_in=self.startup_timeout, what="isready")
         if errors:
             raise self._error(EngineStartError, f"error during the handshake: {'; '.join(errors)}")
+
+    def _ponder_option(self, declared: dict[str, str]) -> list[tuple[str, str]]:
+        """``Ponder true`` for an engine that ponders (``EngineSpec.ponder``) and does not set
+        the option itself, as UCI asks of a GUI; EngineStartError when it declares none (it
+        may not be sent ``go ponder``)."""
+        if not self.spec.ponder or any(key.lower() == "ponder" for key in self.spec.options):
+            return []
+        if "ponder" not in declared:
+            raise self._error(EngineStartError, "ponder is on, but the engine declares no Ponder option, so it "
+                              "may not be sent go ponder (leave ponder off for it)")
+        return [("Ponder", "true")]
 
     def _game_options(self, declared: dict[str, str]) -> list[tuple[str, str]]:
         """The options that tell the engine the tournament's game: ``UCI_Variant`` and, with
@@ -79,7 +92,8 @@ class EngineProcess(ProcessEngine):
         return options + self._rules_setting(declared, "option")
 
     def new_game(self, timeout: float = NEW_GAME_TIMEOUT) -> None:
-        """``ucinewgame`` then isready/readyok."""
+        """``ucinewgame`` then isready/readyok (a ponder search stopped first)."""
+        self.stop_pondering()
         self._drain()
         self.send("ucinewgame")
         self._sync(deadline_in=timeout, what="ucinewgame")
@@ -92,13 +106,8 @@ class EngineProcess(ProcessEngine):
         self._sync(deadline_in=timeout, what="isready", send=False)
         return time.monotonic() - start
 
-    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
-        """Set the position, search with ``limits``, return the answer.
-
-        ``timeout`` is wall seconds until ``bestmove``; past it we send ``stop`` and
-        wait STOP_GRACE more (the answer then has ``stopped=True``) before raising
-        EngineTimeout.  The move is not validated here.
-        """
+    def _start(self, start_fen: str | None, moves: list[str], limits: GoLimits, ponder: bool) -> str:
+        """Send ``position`` and ``go`` (``go ponder`` when ``ponder``); the go line (for messages)."""
         for move in moves:
             if not move or any(c.isspace() for c in move):
                 raise ValueError(f"bad move token {move!r}")
@@ -107,11 +116,14 @@ class EngineProcess(ProcessEngine):
         position = "position startpos" if start_fen is None else f"position fen {start_fen.strip()}"
         if moves:
             position += " moves " + " ".join(moves)
-        go = go_command(limits)
+        go = go_command(limits, ponder)
         self._drain()
         self.send(position)
         self.send(go)
-        start = time.monotonic()
+        return go
+
+    def _answer(self, timeout: float, go: str, started: float) -> GoResult:
+        """The ``info`` lines up to ``bestmove``: the answer, its time from ``started``."""
         infos: list[str] = []
         errors: list[str] = []
         for line, stopped in self._search_lines(timeout, "bestmove", f" for {go!r}", f"during {go!r}"):
@@ -126,11 +138,10 @@ class EngineProcess(ProcessEngine):
                         errors.append(text)
                 continue
             if tokens[0] == "bestmove":
-                elapsed = time.monotonic() - start
                 if len(tokens) < 2:
                     raise self._error(EngineProtocolError, f"bestmove without a move after {go!r}")
                 ponder = tokens[3] if len(tokens) >= 4 and tokens[2] == "ponder" else None
-                return self._result(tokens[1], ponder, infos, errors, elapsed, stopped)
+                return self._result(tokens[1], ponder, infos, errors, self.timer() - started, stopped)
             # anything else (readyok, a stray line) is ignored
 
     @staticmethod
@@ -152,10 +163,11 @@ class EngineProcess(ProcessEngine):
         return errors
 
 
-def go_command(limits: GoLimits) -> str:
+def go_command(limits: GoLimits, ponder: bool = False) -> str:
     """``limits`` as our protocol's ``go`` line: ``go movetime 100``, ``go nodes 50``, ``go infinite``,
-    or both clocks by player (UGI's p1time ...) and by colour (UCI's wtime ...)."""
-    words = ["go"]
+    or both clocks by player (UGI's p1time ...) and by colour (UCI's wtime ...); ``go ponder ...``
+    when ``ponder``."""
+    words = ["go", "ponder"] if ponder else ["go"]
     for key in ("movetime", "nodes", "depth"):
         value = getattr(limits, key)
         if value is not None:

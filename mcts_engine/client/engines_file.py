@@ -4,7 +4,7 @@ Two shapes are read (``load_engines_file``):
 
 * ours: ``{"engines": [{"name": ..., "cmd": ..., "options": {...}}]}`` (TOML: ``[[engines]]``
   tables with the same keys: ``name``, ``cmd``, ``options``, ``cwd``, ``protocol``, ``host``,
-  ``port``, ``tc``/``st``/``nodes``);
+  ``port``, ``tc``/``st``/``nodes``, ``ponder``);
 * cutechess-cli's own ``engines.json`` (its manual page cutechess-engines.json(5), and what
   its GUI writes): a top-level list of objects with ``name``, ``command``, ``protocol`` and
   optionally ``workingDirectory``, ``stderrFile``, ``initStrings``, ``whitepov``, ``ponder``,
@@ -12,9 +12,9 @@ Two shapes are read (``load_engines_file``):
   (a list of ``{"name", "value"}`` objects, with ``type``, ``default``, ``min``, ``max``,
   ``choices``, ``alias`` as cutechess writes them; a ``{name: value}`` object works too).
   What the manager does the same way is read; a setting it cannot honour (an ``xboard``
-  engine, init strings, pondering, scores from White's side, a stderr file, a restart after
-  every game, a button option) is an error naming the engine, the key and what to do instead,
-  never silently dropped.  ``validateClaims`` and ``variants`` are accepted and change
+  engine, init strings, scores from White's side, a stderr file, a restart after every game, a
+  button option) is an error naming the engine, the key and what to do instead, never silently
+  dropped; ``ponder`` is honoured (the manager lets the engine ponder, as ``-pondering``).  ``validateClaims`` and ``variants`` are accepted and change
   nothing: our rules check every move and end every game, and the game is ``--game``.
 
 A relative ``cwd`` (``workingDirectory``) is relative to the file; ``cmd`` (``command``) is a
@@ -31,14 +31,13 @@ from .specs import TIME_KEYS, EngineSpec, EngineSpecError, check_connection, opt
 
 __all__ = ["load_engines_file", "CUTECHESS_KEYS"]
 
-OUR_KEYS = ("name", "cmd", "options", "cwd", "protocol", "host", "port", *TIME_KEYS)
+OUR_KEYS = ("name", "cmd", "options", "cwd", "protocol", "host", "port", "ponder", *TIME_KEYS)
 CUTECHESS_KEYS = ("name", "command", "workingDirectory", "stderrFile", "protocol", "initStrings", "whitepov",
                   "ponder", "restart", "validateClaims", "debug", "variants", "timeoutScale", "options")
 # cutechess settings the manager cannot honour: the value it may have, and why not
 _CUTECHESS_ONLY = {"stderrFile": ("", "--log FILE keeps every engine's stderr"),
                    "initStrings": ([], "the manager sends no init strings; set options instead"),
                    "whitepov": (False, "engines must score from the mover's side"),
-                   "ponder": (False, "the manager does not let engines ponder"),
                    "debug": (False, "--log FILE keeps every line to and from each engine"),
                    "timeoutScale": (1, "the manager's timeouts are --margin MS and --game-timeout S")}
 
@@ -118,7 +117,8 @@ def _our_entry(path: Path, entry: dict, where: str) -> EngineSpec:
     return EngineSpec(name=entry["name"], cmd=cmd, options=_options(options.items(), where),
                       cwd=_directory(path, entry.get("cwd"), where, "cwd"), protocol=protocol,
                       host=str(entry.get("host", "127.0.0.1")), port=port,
-                      tc=time_control_text(times[0], str(entry[times[0]])) if times else None)
+                      tc=time_control_text(times[0], str(entry[times[0]])) if times else None,
+                      ponder=_ponder(entry, where))
 
 
 def _cutechess_entry(path: Path, entry: dict, where: str) -> EngineSpec:
@@ -142,7 +142,15 @@ def _cutechess_entry(path: Path, entry: dict, where: str) -> EngineSpec:
     return EngineSpec(name=entry["name"], cmd=_command(entry.get("command"), protocol.lower(), where, "command"),
                       options=_cutechess_options(entry.get("options", []), where),
                       cwd=_directory(path, entry.get("workingDirectory") or None, where, "workingDirectory"),
-                      protocol=protocol.lower())
+                      protocol=protocol.lower(), ponder=_ponder(entry, where))
+
+
+def _ponder(entry: dict, where: str) -> bool:
+    """The entry's ``ponder`` (a boolean; absent: off)."""
+    value = entry.get("ponder", False)
+    if not isinstance(value, bool):
+        raise EngineSpecError(f"{where}: ponder must be true or false, not {json.dumps(value)}")
+    return value
 
 
 def _cutechess_options(options, where: str) -> dict[str, str]:

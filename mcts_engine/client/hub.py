@@ -5,7 +5,8 @@ The handshake is Hub's: ``hub`` -> ``id``/``param`` lines -> ``wait``; ``set-par
 spec's options and the game (``variant``: our name, or the name the engine declares for it,
 e.g. Scan's ``normal`` for international), ``ping``/``pong`` to collect any ``error``, then
 ``init`` -> ``ready``.  A move is ``pos pos=<position> moves="..."``, ``level ...``, ``go
-think`` -> ``info ...`` lines -> ``done move=<move> [ponder=<move>]``.
+think`` -> ``info ...`` lines -> ``done move=<move> [ponder=<move>]``; pondering is ``go ponder``,
+then ``ponder-hit`` or ``stop`` (``ponder.py``).
 
 Positions and moves go out in the Hub notation of our rules, numbered as the Hub clients
 number the game (``mcts_engine.protocol.conventions``: the same table our own Hub dialect
@@ -24,7 +25,8 @@ from ..rules import RulesError, aliases_of, get_game
 from .errors import EngineProtocolError, EngineStartError, EngineTimeout
 from .info import EngineInfo, GoResult, Score, merged
 from .limits import GoLimits
-from .process import AdvertisedOption, ProcessEngine
+from .ponder import PonderingEngine
+from .process import AdvertisedOption
 
 __all__ = ["HubEngineProcess", "variant_names", "hub_score", "level_command", "parse_hub_info"]
 
@@ -79,8 +81,12 @@ def level_command(limits: GoLimits, mover: int) -> str:
     return "level infinite" if limits.infinite else "level move-time=1"
 
 
-class HubEngineProcess(ProcessEngine):
-    """An engine spoken to over Hub (Scan's ``protocol.txt``), translated to and from our rules."""
+class HubEngineProcess(PonderingEngine):
+    """An engine spoken to over Hub (Scan's ``protocol.txt``), translated to and from our
+    rules; it ponders with ``go ponder``, ``ponder-hit`` and ``stop`` (``ponder.py``)."""
+
+    PONDERHIT = "ponder-hit"
+    ANSWER = "done"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -142,7 +148,8 @@ class HubEngineProcess(ProcessEngine):
 
     # --- games -------------------------------------------------------------------------------
     def new_game(self, timeout: float = SYNC_TIMEOUT) -> None:
-        """``new-game``, then ping/pong."""
+        """``new-game``, then ping/pong (a ponder search stopped first)."""
+        self.stop_pondering()
         self._drain()
         self.send("new-game")
         self._sync("new-game", timeout)
@@ -154,9 +161,10 @@ class HubEngineProcess(ProcessEngine):
         self._sync("ping", timeout)
         return time.monotonic() - start
 
-    def go(self, start_fen: str | None, moves: list[str], limits: GoLimits, timeout: float) -> GoResult:
-        """The engine's move after ``moves`` (our notation) from ``start_fen`` (None: the start
-        position); ``timeout`` as for our protocol (then ``stop`` and a grace)."""
+    def _start(self, start_fen: str | None, moves: list[str], limits: GoLimits, ponder: bool):
+        """``pos``, ``level`` and ``go think`` (``go ponder`` when ``ponder``) for the position
+        after ``moves`` (our notation) from ``start_fen`` (None: the start position); that
+        position, in which the answer is read."""
         game = self.rules_game
         state = game.parse_fen(start_fen) if start_fen else game.new_state()
         position = hub_quote(self.translation.position_out(state.hub_position()))
@@ -168,11 +176,14 @@ class HubEngineProcess(ProcessEngine):
         self._drain()
         self.send(f"pos pos={position}" + (f' moves="{" ".join(hub_moves)}"' if hub_moves else ""))
         self.send(level_command(limits, state.to_move))
-        self.send("go think")
-        start = time.monotonic()
+        self.send("go ponder" if ponder else "go think")
+        return state
+
+    def _answer(self, timeout: float, state, started: float) -> GoResult:
+        """The ``info`` lines up to ``done``: the answer in our notation, its time from ``started``."""
         infos: list[str] = []
         errors: list[str] = []
-        for line, stopped in self._search_lines(timeout, "done", "", "during go think"):
+        for line, stopped in self._search_lines(timeout, "done", "", "during go"):
             words = line.split(None, 1)
             args = hub_args(words[1] if len(words) > 1 else "")
             if words[:1] == ["info"]:
@@ -183,7 +194,7 @@ class HubEngineProcess(ProcessEngine):
                 if not args.get("move"):
                     raise self._error(EngineProtocolError, "done without a move")
                 return self._result(state, args["move"], args.get("ponder"), infos, errors,
-                                    time.monotonic() - start, stopped)
+                                    self.timer() - started, stopped)
 
     def _result(self, state, move: str, ponder: str | None, infos: list[str], errors: list[str],
                 elapsed: float, stopped: bool) -> GoResult:

@@ -123,3 +123,5 @@ class GoResult:
     lines: tuple[str, ...] = ()               # the info lines as the engine wrote them (DXP: its chats)
     errors: tuple[str, ...] = ()              # error texts the engine sent since the position
     stopped: bool = False                     # the answer came only after our stop (timeout exceeded)
+    pondered: str | None = None               # "hit": it continued a ponder search after ponderhit;
+                                              # "miss": a ponder search was stopped first; None: none ran

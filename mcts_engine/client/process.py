@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .errors import EngineCrash, EngineError, EngineStartError, EngineTimeout
+from .errors import EngineCrash, EngineError, EngineProtocolError, EngineStartError, EngineTimeout
 from .info import GoResult
 from .limits import GoLimits
 from .specs import EngineSpec, rules_text
@@ -105,6 +105,9 @@ class ProcessEngine:
     sent), ``<`` (a line of its stdout) or ``!`` (of its stderr), and the line, from the
     thread that sent or read it (the manager's ``--log``).
 
+    ``timer`` (public) is the clock a ``go``'s ``elapsed`` is read from (``time.monotonic``;
+    a test may give a fake one): the time the manager charges to the engine's clock.
+
     ``on_info`` (public, may be set between searches) is the hook for a live view of a
     search: during ``go`` it is called with every ``info`` line, as the engine wrote it in
     its protocol, the moment the line arrives (on the thread running ``go``); the lines
@@ -122,6 +125,7 @@ class ProcessEngine:
         self.rules = dict(rules or {})         # its rule options (the Rules option)
         self.on_info = on_info                 # called with each info line of a go as it arrives
         self.io_log = io_log                   # called with (name, direction, line) for every line
+        self.timer: Callable[[], float] = time.monotonic   # what a go's elapsed time is read from
         self.id_name: str | None = None
         self.id_author: str | None = None
         self.options_declared: dict[str, AdvertisedOption] = {}   # by the name the engine declared
@@ -278,6 +282,23 @@ class ProcessEngine:
         """The engine's move in the game from ``start_fen`` (None: the start position) after
         ``moves`` (our notation) under ``limits``; the move is not validated here."""
         raise NotImplementedError
+
+    # --- pondering: the drivers whose protocol ponders override these (``ponder.py``) ----------
+    @property
+    def pondering(self) -> bool:
+        """Whether a ponder search runs (``ponder`` was called and no ``go`` has answered it)."""
+        return False
+
+    def ponder(self, start_fen: str | None, moves: list[str], reply: str, limits: GoLimits) -> None:
+        """Think on the opponent's time on ``reply`` after ``moves``; EngineProtocolError here:
+        this protocol has no pondering."""
+        raise self._error(EngineProtocolError, f"protocol {self.spec.protocol} has no pondering")
+
+    def stop_pondering(self) -> None:
+        """End a ponder search, its move dropped (none runs here)."""
+
+    def check_pondering(self) -> None:
+        """EngineCrash when the engine died while pondering (nothing to check here)."""
 
     # --- talking -------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -489,16 +510,18 @@ class ProcessEngine:
                 return None
             return line
 
-    def _drain(self) -> None:
-        """Drop lines left from earlier exchanges (e.g. a late answer)."""
+    def _drain(self) -> list[str]:
+        """Drop lines left from earlier exchanges (e.g. a late answer); the lines dropped."""
+        dropped = []
         while True:
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
-                return
+                return dropped
             if line is None:
                 self._eof = True
-                return
+                return dropped
+            dropped.append(line)
 
     def _error(self, cls, what: str, returncode: int | None = None) -> EngineError:
         message = f"engine {self.name!r}: {what}"

@@ -2,7 +2,7 @@
 ``--engine`` and engines files, the GUI's engines).
 
 ``parse_engine_arg`` reads the command line form ``name=uct1 cmd=mcts-engine
-option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P] [tc=40/60+0.6 | st=0.1 | nodes=200]``
+option.UCT_C=0.7 [protocol=hub|dxp] [host=H port=P] [tc=40/60+0.6 | st=0.1 | nodes=200] [ponder]``
 (cutechess-cli's ``dir=`` and ``proto=`` too), ``with_fields`` lays such keys over a spec
 (cutechess's ``-each``, and ``conf=NAME key=value ...``); engines files are
 ``engines_file.py``'s.
@@ -50,12 +50,14 @@ class EngineSpec:
     host: str = "127.0.0.1"
     port: int | None = None
     tc: str | None = None     # the engine's own time control, as the tournament manager reads it
+    ponder: bool = False      # think on the opponent's time (cutechess's ponder; not over DXP)
 
     def identity(self) -> dict:
         """What a journal records of the engine (the new fields only when they are not the default,
         so journals written before they existed still resume)."""
         out = asdict(self)
-        for key, default in (("protocol", "uci"), ("host", "127.0.0.1"), ("port", None), ("tc", None)):
+        for key, default in (("protocol", "uci"), ("host", "127.0.0.1"), ("port", None), ("tc", None),
+                             ("ponder", False)):
             if out[key] == default:
                 del out[key]
         return out
@@ -71,6 +73,9 @@ def check_connection(spec: EngineSpec, where: str) -> EngineSpec:
         raise EngineSpecError(f"{where}: missing cmd=<command>")
     if spec.port is not None and not 0 < spec.port < 65536:
         raise EngineSpecError(f"{where}: port {spec.port} is not in 1..65535")
+    if spec.ponder and spec.protocol == "dxp":
+        raise EngineSpecError(f"{where}: DXP has no pondering (no ponder search, no ponder hit in its messages): "
+                              "ponder is for protocol=uci and protocol=hub")
     if spec.protocol == "dxp" and spec.port is None and not any("{port}" in c for c in spec.cmd):
         return replace(spec, port=DXP_PORT)
     return spec
@@ -119,13 +124,14 @@ def option_text(value) -> str:
     raise EngineSpecError(f"option value {value!r} is not a string, number or boolean")
 
 
-SPEC_KEYS = "name=, cmd=, cwd= (dir=), protocol= (proto=), host=, port=, tc=, st=, nodes=, option.<Name>="
+SPEC_KEYS = "name=, cmd=, cwd= (dir=), protocol= (proto=), host=, port=, tc=, st=, nodes=, ponder, option.<Name>="
+PONDER_VALUES = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False,
+                 "0": False}
 TIME_KEYS = ("tc", "st", "nodes")     # an engine's own time control: a clock, seconds a move, nodes a move
 ALIASES = {"dir": "cwd", "proto": "protocol"}     # cutechess-cli's names of the same keys
 # cutechess-cli's engine keys that have no meaning here, and what to use instead
 NOT_HERE = {"timemargin": "the manager's --margin MS applies to every engine",
             "restart": "an engine is restarted only after a crash or a forfeit (--recover)",
-            "ponder": "the manager does not let engines ponder",
             "whitepov": "engines must score from the mover's side, as our protocol says",
             "book": "give the openings with --openings (plies=N to cut them)",
             "bookdepth": "give the openings with --openings (plies=N to cut them)",
@@ -164,6 +170,8 @@ def spec_fields(text: str, where: str) -> dict:
     seen_options: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
+        if key.lower() == "ponder" and not sep:
+            sep, value = "=", "true"             # cutechess's bare ``ponder``
         if not sep or not key:
             raise EngineSpecError(f"{where}: token {token!r} is not key=value (keys: {SPEC_KEYS})")
         lowered = ALIASES.get(key.lower(), key.lower())
@@ -207,6 +215,10 @@ def _field_value(key: str, value: str, token: str, where: str):
         return value.lower()
     if key == "host":
         return value
+    if key == "ponder":
+        if value.lower() not in PONDER_VALUES:
+            raise EngineSpecError(f"{where}: ponder={value!r} is not true or false (or a bare ponder)")
+        return PONDER_VALUES[value.lower()]
     if key == "port":
         if not value.isdigit():
             raise EngineSpecError(f"{where}: port {value!r} is not a number")

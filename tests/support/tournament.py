@@ -35,3 +35,24 @@ def fake(name, script, *options):
 
 def games_of(journal):
     return Journal(str(journal)).load()[1]
+
+
+def go_fields(line: str) -> dict[str, int]:
+    """A logged ``go`` line's limits as numbers (a ``ponder`` word left out)."""
+    words = [w for w in line.split()[1:] if w != "ponder"]
+    return {k: int(v) for k, v in zip(words[::2], words[1::2])}
+
+
+def expected_clocks(times_ms: list[int], base: int, inc: int, moves: int | None = None):
+    """Per ply, the (mover, p1time, p2time, movestogo) the manager should send, from the
+    moves' recorded times: each move costs its time, then adds the increment, and every
+    ``moves`` moves of a player add ``base`` again (None: one period, movestogo None)."""
+    clock, played, out = [base, base], [0, 0], []
+    for ply, spent in enumerate(times_ms):
+        p = ply % 2
+        out.append((p, clock[0], clock[1], moves - played[p] % moves if moves else None))
+        clock[p] = max(clock[p] - spent, 0) + inc
+        played[p] += 1
+        if moves and played[p] % moves == 0:
+            clock[p] += base
+    return out

@@ -95,7 +95,8 @@ def test_the_docs_cutechess_example_runs_as_written(tmp_path):
 @pytest.mark.parametrize("entry, words", [
     ({"name": "x", "command": "x", "protocol": "xboard"}, 'protocol "xboard"'),
     ({"name": "x", "command": "x"}, "missing protocol"),
-    ({"name": "x", "command": "x", "protocol": "uci", "ponder": True}, "ponder true cannot be honoured"),
+    ({"name": "x", "command": "x", "protocol": "uci", "ponder": "yes"}, 'ponder must be true or false, not "yes"'),
+    ({"name": "x", "command": "x", "protocol": "dxp", "ponder": True}, "DXP has no pondering"),
     ({"name": "x", "command": "x", "protocol": "uci", "whitepov": True}, "whitepov true cannot be honoured"),
     ({"name": "x", "command": "x", "protocol": "uci", "initStrings": ["a"]}, "initStrings"),
     ({"name": "x", "command": "x", "protocol": "uci", "stderrFile": "e.txt"}, "--log FILE"),
@@ -128,6 +129,9 @@ def test_cutechess_engines_file_reads_what_it_can(tmp_path):
     assert specs["UCT"] == EngineSpec("UCT", resolve_cmd(["mcts-engine"]), {"UCT_C": "0.7", "Seed": "3"})
     assert specs["Scan"].cwd == str((tmp_path / "scan").resolve()) and specs["Scan"].protocol == "hub"
     assert specs["Scan"].options == {"variant": "normal", "threads": "2", "book": "false"}
+    assert not specs["Scan"].ponder
+    path.write_text(json.dumps([{"name": "P", "command": "mcts-engine", "protocol": "uci", "ponder": True}]))
+    assert load_engines_file(path)["P"].ponder
 
 
 def test_each_and_conf_keys_lie_over_an_engine_as_cutechess_lays_them(tmp_path):
@@ -138,11 +142,16 @@ def test_each_and_conf_keys_lie_over_an_engine_as_cutechess_lays_them(tmp_path):
                     str(path), "proto=uci dir=/tmp option.Hash=64 st=0.2")
     assert a.options == {"Seed": "3", "uct_c": "0.5", "Hash": "64"} and a.tc == "st=0.2" and a.cwd == "/tmp"
     assert b.options == {"Agent": "random", "Hash": "64"} and b.protocol == "uci"
+    assert not a.ponder and not b.ponder
+    assert [e.ponder for e in engines_of((ours("A"), ours("B") + " ponder=false"), None, None)] == [False, False]
+    assert [e.ponder for e in engines_of((ours("A") + " ponder", ours("B")), None, None)] == [True, False]
+    assert [e.ponder for e in engines_of((ours("A"), ours("B")), None, "ponder")] == [True, True]
     for args, each, words in (((ours("A"), ours("B")), "name=X", "name one engine, not every engine"),
                               ((ours("A"), ours("B")), "conf=UCT", "name one engine, not every engine"),
                               (("conf=Nobody", ours("B")), None, "no engine 'Nobody'"),
                               ((ours("A"), ours("B")), "timemargin=50", "--margin MS"),
-                              ((ours("A"), ours("B")), "ponder=on", "does not let engines ponder")):
+                              ((ours("A"), ours("B")), "ponder=maybe", "ponder='maybe' is not true or false"),
+                              ((ours("A"), "name=D protocol=dxp port=5000"), "ponder", "DXP has no pondering")):
         with pytest.raises(ValueError, match=re.escape(words)):
             engines_of(args, str(path), each)
 

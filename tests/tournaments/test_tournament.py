@@ -19,7 +19,7 @@ from tournaments.play.runner import TournamentSettings, schedule
 from mcts_engine.client import EngineSpec
 from support import FAKES
 from support.drivers import engine_command, engine_env
-from support.tournament import PY, fake, games_of, ours, run, tournament_command
+from support.tournament import PY, expected_clocks, fake, games_of, go_fields, ours, run, tournament_command
 
 def test_a_match_journals_every_game_in_colour_swapped_pairs(tmp_path):
     journal, pdn = tmp_path / "j.jsonl", tmp_path / "g.pdn"
@@ -335,27 +335,6 @@ def test_rule_options_reach_the_engines(tmp_path):
 def clock_fake(name, log, *options):
     """The clock fake (tests/fake_engines/clock.py) logging its go lines to ``log``."""
     return " ".join([f"name={name}", f'cmd="{PY} {FAKES / "clock.py"} {log}"'] + [f"option.{o}" for o in options])
-
-
-def go_fields(line: str) -> dict[str, int]:
-    """A logged ``go`` line's limits as numbers."""
-    words = line.split()[1:]
-    return {k: int(v) for k, v in zip(words[::2], words[1::2])}
-
-
-def expected_clocks(times_ms: list[int], base: int, inc: int, moves: int):
-    """Per ply, the (mover, p1time, p2time, movestogo) the manager should send, from the
-    moves' recorded times: each move costs its time, then adds the increment, and every
-    ``moves`` moves of a player add ``base`` again."""
-    clock, played, out = [base, base], [0, 0], []
-    for ply, spent in enumerate(times_ms):
-        p = ply % 2
-        out.append((p, clock[0], clock[1], moves - played[p] % moves))
-        clock[p] = max(clock[p] - spent, 0) + inc
-        played[p] += 1
-        if played[p] % moves == 0:
-            clock[p] += base
-    return out
 
 
 def test_a_clock_game_sends_each_side_its_own_clock_with_increments_and_periods(tmp_path):

@@ -5,7 +5,7 @@ An ``--engine`` is a SPEC (``name=A cmd=X option.O=V``), a name of the engines f
 as ``name=NAME``), or cutechess-cli's ``conf=NAME [key=value ...]``: the file's entry with the
 keys laid over it, the file ``./engines.json`` when no ``--engines-file`` is given, as
 cutechess reads it.  ``--each`` lays its keys over every engine after its own, as cutechess's
-``-each``.
+``-each``; ``--pondering`` lets every engine ponder, as cutechess's ``-pondering``.
 """
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ from mcts_engine.client.specs import spec_fields
 __all__ = ["engines_of", "conf_engine"]
 
 
-def engines_of(args: tuple[str, ...], engines_file: str | None, each: str | None = None) -> list[EngineSpec]:
+def engines_of(args: tuple[str, ...], engines_file: str | None, each: str | None = None,
+               pondering: bool = False) -> list[EngineSpec]:
     """The ``--engine`` arguments as specs: a SPEC, a name of the engines file (alone or as
     ``name=NAME``), or cutechess's ``conf=NAME [key=value ...]`` (the file's entry with the keys
     laid over it; without ``--engines-file`` the file is ``./engines.json``, as cutechess
-    reads it); then ``--each``'s keys laid over every engine."""
+    reads it); then ``--each``'s keys laid over every engine, and ``pondering``
+    (``--pondering``, cutechess's ``-pondering``) lets every engine ponder."""
     files: dict[str, dict[str, EngineSpec]] = {}
 
     def known(path: str | None) -> dict[str, EngineSpec]:
@@ -48,6 +50,8 @@ def engines_of(args: tuple[str, ...], engines_file: str | None, each: str | None
         if "name" in given or "conf" in given:
             raise ValueError(f"--each {each!r}: name= and conf= name one engine, not every engine")
         out = [with_fields(spec, each, f"--each {each!r}") for spec in out]
+    if pondering:
+        out = [with_fields(spec, "ponder", f"--pondering (engine {spec.name!r})") for spec in out]
     return out
 
 

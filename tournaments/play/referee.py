@@ -6,6 +6,13 @@ everything it is given is a plain, picklable, frozen value (a ``Lineup``: the en
 the ``PlayConditions`` every game of a run shares; ``GameSpec`` for the one game), and it
 returns the game's journal record (a dict of JSON values).
 
+Engines whose spec says ``ponder`` think on the opponent's time, as under cutechess-cli's
+``-pondering``: after its move an engine ponders on the reply it expects (the driver sends
+``go ponder``), and its next turn is a ``ponderhit`` when the opponent played that reply, else
+``stop`` and a fresh search (``mcts_engine.client.ponder``); the time charged to its clock is
+what the driver measured from its turn's start (from the ponderhit; from the ``stop``), never
+the pondering.  An engine that dies while pondering forfeits as after any crash.
+
 The referee validates every move with our rules and adjudicates: the game's end by
 the rules, the ply cap, an illegal move, a crash, a silence past the move's limit,
 a lost clock, a failed start, optional resign and draw by engine scores, and the
@@ -95,6 +102,11 @@ class Engines:
         engine.start()
         return engine
 
+    def current(self, name: str) -> ProcessEngine | None:
+        """The process started for engine ``name``, alive or not (None: none started): a
+        pondering engine that died is reported as a crash, never restarted in mid-game."""
+        return self._live.get(name)
+
     def tables(self):
         """The endgame tables the referee adjudicates by (``Adjudication.tablebases``), loaded
         once per worker; None when table adjudication is off."""
@@ -158,7 +170,14 @@ class _Game:
         self.adjudicator = Adjudicator(conditions.adjudication, engines.tables())
 
     def play(self) -> tuple[float, str]:
-        """(score of the first player, why the game ended)."""
+        """(score of the first player, why the game ended); a ponder search still running at
+        the end is stopped."""
+        try:
+            return self._play()
+        finally:
+            self._stop_pondering()
+
+    def _play(self) -> tuple[float, str]:
         if self.engines.live_feed is not None:
             self.engines.live_feed.started(self.record, self.clock)
         for p in (0, 1):
@@ -192,14 +211,20 @@ class _Game:
         name, tc = self.players[p], self.tcs[p]
         limits, timeout = self._limits(p)
         timeout = min(timeout, self.deadline - time.monotonic())
+        engine = self.engines.current(name)
         try:
-            answer = self.engines.get(name).go(self.start_fen, self.before + self.record["moves"], limits, timeout)
+            if engine is None or not engine.pondering:
+                engine = self.engines.get(name)
+            answer = engine.go(self.start_fen, self.before + self.record["moves"], limits, timeout)
         except EngineTimeout as err:
             if time.monotonic() >= self.deadline:
                 return self._over_time(p)
             return self._forfeit(p, err)
         except EngineError as err:
             return self._forfeit(p, err)
+        crashed = self._ponderer_crashed(1 - p)
+        if crashed is not None:
+            return crashed
         if self.clock[p] is not None:
             self.clock[p] -= answer.elapsed
             if self.clock[p] < -tc.margin:
@@ -219,7 +244,51 @@ class _Game:
         self.record["infos"].append(_journaled_info(answer))
         if self.engines.live_feed is not None:
             self.engines.live_feed.moved(self.record, answer, self.clock)
-        return self._adjudicate(answer, p)
+        return self._adjudicate(answer, p) or self._ponder(p, engine, answer)
+
+    # --- pondering (cutechess's): the mover thinks on the opponent's time on its expected reply ---
+    def _ponder(self, p: int, engine: ProcessEngine, answer: GoResult) -> tuple[float, str] | None:
+        """Player ``p`` (its spec's ``ponder``) ponders on the reply it expects, when that reply
+        is legal and does not end the game (an illegal one is ignored, as cutechess does),
+        with its clock as it stands; a verdict when the engine fails to take it."""
+        if not self.engines.lineup.engine(self.players[p]).ponder or answer.ponder is None:
+            return None
+        try:
+            reply = self.state.parse_move(answer.ponder)
+        except RulesError:
+            return None
+        after = self.state.copy()
+        after.play(reply)
+        if after.outcome() is not None or len(self.record["moves"]) + 1 >= self.c.adjudication.max_plies:
+            return None
+        try:
+            engine.ponder(self.start_fen, self.before + self.record["moves"], self.state.move_str(reply),
+                          self._limits(p)[0])
+        except EngineError as err:
+            return self._forfeit(p, err)
+        return None
+
+    def _ponderer_crashed(self, q: int) -> tuple[float, str] | None:
+        """Player ``q``'s engine died while it pondered (the other side thinking): it forfeits,
+        as after any crash."""
+        engine = self.engines.current(self.players[q])
+        try:
+            if engine is not None:
+                engine.check_pondering()
+        except EngineError as err:
+            return self._forfeit(q, err)
+        return None
+
+    def _stop_pondering(self) -> None:
+        """The game is over: stop any ponder search; an engine that fails to stop is killed
+        (a fresh one starts next game) and the game's result stands."""
+        for name in self.players:
+            engine = self.engines.current(name)
+            if engine is not None and engine.pondering:
+                try:
+                    engine.stop_pondering()
+                except EngineError:
+                    self.engines.discard(name)
 
     def _forfeit(self, p: int, err: EngineError) -> tuple[float, str]:
         """Player ``p`` loses by its engine's fault; the process group is killed."""
@@ -260,10 +329,11 @@ class _Game:
 
 
 def _journaled_info(answer: GoResult) -> dict:
-    """What the journal keeps of a move's search: its score (cp or mate), depth and nodes, when said."""
+    """What the journal keeps of a move's search: its score (cp or mate), depth and nodes, when
+    said, and ``ponder`` ``hit`` or ``miss`` when the engine had pondered before it."""
     info, score = answer.info, answer.info.score
     fields = (("cp", score.cp if score else None), ("mate", score.mate if score else None),
-              ("depth", info.depth), ("nodes", info.nodes))
+              ("depth", info.depth), ("nodes", info.nodes), ("ponder", answer.pondered))
     return {key: value for key, value in fields if value is not None}
 
 
