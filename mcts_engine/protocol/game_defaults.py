@@ -43,6 +43,11 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # not tuned: PlayoutDepth 4 alone beat Eval 200-0 at 200 iterations a move and plain UCT
     # 20-0 at 200 ms (docs/benchmarks.md#life-uct-against-eval-issue-17)
     "life": MappingProxyType({"PlayoutDepth": "4"}),
+    # not tuned: Dablot's first guess, on the native rules (issue 35), against plain UCT at 100 ms:
+    # Zamma 32 games 30-2-0 (+470), Alquerque 64 games +55 [+11, +88], Harbagh 64 games +66 [+4, +132]
+    "alquerque": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
+    "zamma": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
+    "harbagh": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
 })
 
 

@@ -76,7 +76,7 @@ def test_uci_lists_the_current_games_defaults():
     english = defaults()
     assert (english["PlayoutDepth"], english["MinimaxWeight"], english["EndgameTables"]) == ("6", "0.37", "true")
     assert defaults("setoption name UCI_Variant value russian")["PlayoutDepth"] == "4"
-    assert defaults("setoption name UCI_Variant value zamma")["PlayoutDepth"] == "0"
+    assert defaults("setoption name UCI_Variant value gauntlet")["PlayoutDepth"] == "0"     # a game with no row
     plain = defaults("setoption name Defaults value plain")
     assert (plain["PlayoutDepth"], plain["MinimaxWeight"], plain["EndgameTables"]) == ("0", "0", "false")
     # a value the client set is the value in force, not the listed default
