@@ -16,12 +16,12 @@ DEFAULTS_MODES = ("game", "plain")
 # game name -> {option name: value as a client would send it}
 GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # each: SPSA at 50 ms a move on the Python core (English 192 games from PlayoutDepth 12,
-    # MinimaxWeight 0.2; the others 160 games from English's answer), confirmed against plain UCT
-    # at 200 ms; tuned again on the native core (English, Fanorona self-play; International against
-    # TurboEngine), where no answer beat these
+    # MinimaxWeight 0.2; International 160 games from English's answer), confirmed against plain UCT
+    # at 200 ms; tuned again on the native core (English self-play; International against
+    # TurboEngine), where no answer beat these.  Fanorona's row (PlayoutDepth 1, MinimaxWeight 0.31)
+    # was dropped once its rules were native (issue 35): 96 games against plain UCT, -18 [-56, +22]
     "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true"}),
     "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true"}),
-    "fanorona": MappingProxyType({"PlayoutDepth": "1", "MinimaxWeight": "0.31"}),
     # SPSA on the native core (self-play, 240 games at 50 ms from PlayoutDepth 1, MinimaxWeight 0.63),
     # then 80 games of the answer against those values: +57 Elo [+6, +106]
     "russian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.2", "EndgameTables": "true"}),
