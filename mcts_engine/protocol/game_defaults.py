@@ -41,8 +41,9 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # 32 games against plain UCT at 100 ms on the native core: 20-10-2, +221 [+92, +338]
     "dablot": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
     # not tuned: PlayoutDepth 4 alone beat Eval 200-0 at 200 iterations a move and plain UCT
-    # 20-0 at 200 ms (docs/benchmarks.md#life-uct-against-eval-issue-17)
-    "life": MappingProxyType({"PlayoutDepth": "4"}),
+    # 20-0 at 200 ms (docs/benchmarks.md#life-uct-against-eval-issue-17); on the native rules
+    # (issue 35) 8 plies beat 4, 64 games at 100 ms: +89 [+16, +159]
+    "life": MappingProxyType({"PlayoutDepth": "8"}),
     # not tuned: Dablot's first guess, on the native rules (issue 35), against plain UCT at 100 ms:
     # Zamma 32 games 30-2-0 (+470), Alquerque 64 games +55 [+11, +88], Harbagh 64 games +66 [+4, +132]
     "alquerque": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.3"}),
