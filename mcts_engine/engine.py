@@ -75,13 +75,16 @@ class EngineOutput(Protocol):
 class GoRequest:
     """One ``go``: the position (its state and its history, which identifies it for tree
     reuse), the limits, whether it ponders, and a move to play without searching (a single
-    ``searchmoves``), all already checked where they entered."""
+    ``searchmoves``, a book move) with what to report of it (``forced_info``: a book move's
+    score and line, whose second move is the ponder move), all already checked where they
+    entered."""
 
     state: State
     history: tuple[Hashable, ...]
     limits: Limits
     ponder: bool = False
     forced: Move | None = None
+    forced_info: SearchInfo | None = None
 
 
 class _Job:
@@ -221,7 +224,8 @@ class Engine:
                 stop = job.stop
             limits = Limits(infinite=True) if pondering else replace(request.limits, received=job.clock_start)
             if request.forced is not None:
-                result = SearchResult(request.forced, None, SearchInfo(nodes=0, pv=[request.forced]))
+                info = request.forced_info or SearchInfo(nodes=0, pv=[request.forced])
+                result = SearchResult(request.forced, info.pv[1] if len(info.pv) > 1 else None, info)
             else:
                 result = job.agent.search(job.state.copy(), limits, stop, lambda info: self._progress(job, info),
                                           request.history)

@@ -24,7 +24,7 @@ LAYERS = (
     ("mcts_engine.echo",),
     ("mcts_engine.engine_options",),
     ("mcts_engine", "mcts_engine.rules"),
-    ("mcts_engine.tables", "mcts_engine.records", "mcts_engine.journal_format"),
+    ("mcts_engine.tables", "mcts_engine.records", "mcts_engine.journal_format", "mcts_engine.book"),
     ("mcts_engine.parallel",),
     ("mcts_engine.mcts",),
     ("mcts_engine.agents", "mcts_engine.endgame_suite"),
@@ -37,7 +37,7 @@ LAYERS = (
     ("mcts_engine.__main__",),
     ("tournaments", "tournaments.results"),
     ("tournaments.play",),
-    ("tournaments.tune",),
+    ("tournaments.tune", "tournaments.book"),
     ("tournaments.cli",),
     ("tournaments.__main__",),
 )

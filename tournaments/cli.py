@@ -15,6 +15,7 @@ from mcts_engine import __version__, records
 from mcts_engine.client import EngineSpec
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
+from .book.cli import book
 from .play.cluster import ClusterError, ClusterTarget, open_executor
 from .play.adjudication import Adjudication, parse_draw, parse_resign
 from .play.conditions import Opening, PlayConditions, TimeControl, random_openings
@@ -554,3 +555,6 @@ def _tune_answer(summary, files, as_json: bool, no_plots: bool) -> None:
     elif not no_plots and not available():
         lines.insert(-1, "plots need matplotlib: pip install 'mcts-engine[tune]'")
     click.echo("\n".join(lines))
+
+
+main.add_command(book)

@@ -2,7 +2,7 @@
 
 Each option is declared once, as metadata on the field it sets (``engine_options``): the
 search's options on ``Settings``, the session's own (the game, its rules, the defaults mode,
-the endgame tables, pondering) on ``SessionOptions`` below, and a game's own search
+the endgame tables, pondering, the opening book) on ``SessionOptions`` below, and a game's own search
 parameters on the dataclass the game declares (``Game.search_parameters``: the draughts
 family's ``Eval*`` terms), listed only while that game is played.  The table
 every dialect lists (``uci`` as ``option`` lines, Hub as ``param`` lines), the parser
@@ -51,6 +51,13 @@ class SessionOptions:
         "TablePath", "string", "the endgame tables' directory; empty = `~/.cache/mcts-engine/tables` "
         "(`$XDG_CACHE_HOME`)", values_text="a directory"))
     ponder: bool = engine_field(False, EngineOption("Ponder", "check", "the GUI may send `go ponder`"))
+    own_book: bool = engine_field(False, EngineOption(
+        "OwnBook", "check", "play the opening book's move, without a search, where the position is in the book "
+        "(looked up by the position's key; a missing or broken book is an error line, then a search as usual); "
+        "off: it did not gain ([strength.md](strength.md#the-opening-book))"))
+    book_file: str = engine_field("", EngineOption(
+        "BookFile", "string", "the book `OwnBook` reads; empty = the one that ships for the game (english, "
+        "international), `mcts-tournament book build` makes one", values_text="a book file"))
 
 
 def all_options(game: Game | None = None) -> tuple[DeclaredOption, ...]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from ..book import BookReader
 from ..echo import short
-from ..engine import Engine, EngineOutput, FinishedSearch, GoRequest, Limits
-from ..rules import Game, State
+from ..engine import Engine, EngineOutput, FinishedSearch, GoRequest, Limits, SearchInfo
+from ..rules import Game, State, parse_rule_options
 from ..rules.base import IllegalMove
 from .errors import ProtocolError
 from .options import OptionChange, OptionValues
@@ -145,6 +146,7 @@ class Session:
         self.position = self.start_position()
         self.engine = Engine(output)
         self.engine.use(self.game, self.options.settings())
+        self.book = BookReader()
         self.closed = False
 
     @property
@@ -212,9 +214,10 @@ class Session:
     def go(self, limits: Limits, ponder: bool = False, forced: Move | None = None) -> None:
         """Search the current position in the background; exactly one ``finished`` follows.
 
-        ``forced`` is played without a search; on a finished game the answer is at
-        once a note saying why and a move-less ``finished``, and so it is (with an error)
-        on a position the rules cannot judge.  Raises ProtocolError while a search runs.
+        ``forced`` is played without a search, and so is the opening book's move under
+        ``OwnBook`` (``book_move``); on a finished game the answer is at once a note saying
+        why and a move-less ``finished``, and so it is (with an error) on a position the
+        rules cannot judge.  Raises ProtocolError while a search runs.
         """
         self.check_idle()
         try:
@@ -227,7 +230,26 @@ class Session:
             self.output.note(why)
             self.output.finished(FinishedSearch(self.state, None))
             return
-        self.engine.go(GoRequest(self.state, self.position.history(), limits, ponder, forced))
+        book = self.book_move() if forced is None and not limits.searchmoves else None
+        if book is not None:
+            self.output.note("book move")
+        self.engine.go(GoRequest(self.state, self.position.history(), limits, ponder,
+                                 book.pv[0] if book else forced, book))
+
+    def book_move(self) -> SearchInfo | None:
+        """Under ``OwnBook``, the book's move in the current position as a report (its line
+        the move and the expected reply, the book's score); None when the option is off or
+        the position is not in the book (a book that cannot be used is an error line)."""
+        values = self.options.effective()
+        if not values["ownbook"]:
+            return None
+        found = self.book.find(values["bookfile"], self.game, parse_rule_options(values["rules"]), self.state,
+                               self.output.error)
+        if found is None:
+            return None
+        entry = found.entry
+        return SearchInfo(nodes=0, score=entry.score, wdl=entry.wdl,
+                          pv=[found.move] + ([found.ponder] if found.ponder is not None else []))
 
     def stop(self) -> None:
         """End the search now (its move is delivered); no search: nothing."""
