@@ -82,6 +82,8 @@ EXPECTED_OPTIONS = {
     "finalmove": "type combo default robust var robust var max",
     "moveoverhead": "type spin default 30 min 0 max 5000",
     "ponder": "type check default false",
+    "ownbook": "type check default false",
+    "bookfile": "type string default <empty>",
     "rules": "type string default <empty>",
 }
 

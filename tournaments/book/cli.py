@@ -11,6 +11,8 @@ import click
 from mcts_engine.book import write_book
 from mcts_engine.rules import RulesError, get_game, parse_rule_options
 
+from .build import BookSettings, build_book, default_openings
+
 __all__ = ["book"]
 
 
@@ -35,7 +37,6 @@ def book() -> None:
 def build(game: str, rules: str | None, openings: str | None, plies: int, nodes: int, seed: int, out: str) -> None:
     """Search every position of the book with the engine and write the move chosen in each,
     with its score (the same command builds the same book)."""
-    from .build import BookSettings, build_book, default_openings
     try:
         name = get_game(game, **(parse_rule_options(rules) if rules else {})).name
         settings = BookSettings(name, parse_rule_options(rules) if rules else {}, openings or default_openings(name),
