@@ -10,6 +10,7 @@ from ..rules import get_game
 from ..rules.base import RulesError
 from ..rules.draughts import DraughtsGame
 from ..tables import default_directory
+from .command import TrainConfig, train
 from .dataset import DataError
 from .fit import FitConfig
 from .selfplay import PlayConfig, play_settings
@@ -63,7 +64,6 @@ def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int,
     held-out loss printed; the weights written to a file (docs/search.md#the-learned-evaluation)."""
     from tqdm import tqdm
 
-    from .command import TrainConfig, train
     try:
         g = get_game(game)
     except RulesError as err:
