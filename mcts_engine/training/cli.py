@@ -39,7 +39,9 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="an engine option of the self-play games (repeatable; over the game's measured defaults)")
 @click.option("--tables/--no-tables", default=True, show_default=True,
-              help="label the positions the endgame tables know (those built in the user's cache) by them")
+              help="label the positions the endgame tables know by them (`mcts-engine tables` builds them)")
+@click.option("--table-path", type=click.Path(file_okay=False), default="",
+              help="the endgame tables' directory [default: the user's cache, as the engine option TablePath]")
 @click.option("--label-mix", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
               help="each label's share of the game's result (the search's value for the side to move the rest)")
 @click.option("--steps", type=click.IntRange(1, 100_000), default=300, show_default=True,
@@ -56,7 +58,7 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--out", type=click.Path(dir_okay=False), default="",
               help="the weights file to write [default: GAME.v1.weights here]")
 def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int, options: tuple[str, ...],
-               tables: bool, label_mix: float, steps: int, learning_rate: float, l2: float, holdout: float,
+               tables: bool, table_path: str, label_mix: float, steps: int, learning_rate: float, l2: float, holdout: float,
                concurrency: int, data: str, out: str) -> None:
     """Train the learned draughts evaluation of GAME (the engine option Evaluation learned) on the
     engine's own games: self-play at NODES iterations a move, each position labelled by the
@@ -71,7 +73,7 @@ def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int,
     if not isinstance(g, DraughtsGame):
         raise click.UsageError(f"{g.name}: the learned evaluation is for the draughts family only")
     play = PlayConfig(g.name, games, seed, nodes, opening_plies, _options(options),
-                      str(default_directory()) if tables else "", concurrency)
+                      (table_path or str(default_directory())) if tables else "", concurrency)
     try:
         play_settings(play)
     except (OptionError, RulesError) as err:

@@ -19,6 +19,7 @@ from ..rules import get_game
 from ..rules.draughts import evaluation
 from ..rules.draughts.learned import pattern_layout
 from ..rules.draughts.weights import write_weights
+from ..tables import default_directory
 from .dataset import Positions, collect, labels, load_positions, save_positions
 from .features import features
 from .fit import FitConfig, cross_entropy, fit, held_out_games, integer_model, integer_weights
@@ -49,6 +50,8 @@ def command_line(config: TrainConfig) -> str:
         words += ["--option", f"{name}={value}"]
     if not p.tables:
         words.append("--no-tables")
+    elif p.tables != str(default_directory()):
+        words += ["--table-path", p.tables]
     words += ["--label-mix", repr(config.label_mix), "--steps", str(f.steps), "--learning-rate", repr(f.learning_rate),
               "--l2", repr(f.l2), "--holdout", repr(f.holdout)]
     return shlex.join(words)
