@@ -61,6 +61,10 @@ class EvalTerms:
         "`learned` (pattern weights fitted to the engine's own games by `mcts-engine train-eval`, shipped for some "
         "variants; the `Eval*` terms are then ignored) (native draughts rules; see "
         f"[the learned evaluation]({LEARNED_DOCS}))", choices=EVALUATIONS, game_default=True))
+    weights_file: str = engine_field("", EngineOption(
+        "EvalWeights", "string", "the learned evaluation's weights file (`Evaluation learned`); empty = the one "
+        "shipped for the variant, `rules/draughts/weights/<variant>.v1.weights` (a file `mcts-engine train-eval` "
+        "wrote, to try before shipping it)"))
 
     def weights(self) -> tuple[float, float, float, float, float]:
         """The positional terms' weights, in the kernel's order (``DraughtsKernel.with_terms``)."""

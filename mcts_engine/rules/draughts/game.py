@@ -77,7 +77,7 @@ class DraughtsGame(MoveGenerator, Game):
         the kernel against.
         """
         self.kernel = native_kernel(self) if native else None
-        self._learned = None       # the learned evaluation's kernel, made on first use
+        self._learned: dict = {}   # the learned evaluation's kernel of each weights file, made on first use
         self.native = self.kernel is not None
         if self.kernel is not None:
             self.legal = self.kernel.legal
@@ -95,30 +95,31 @@ class DraughtsGame(MoveGenerator, Game):
         if self.kernel is None:
             return None
         if parameters.evaluation == "learned":
-            return self.learned_kernel()
+            return self.learned_kernel(parameters.weights_file)
         if not parameters.any():
             return self.kernel
         return self.kernel.with_terms(parameters.weights())
 
-    def learned_kernel(self):
-        """The kernel evaluating with the variant's learned weights (``weights_path``), read on
-        the first call and kept (a few milliseconds, once per game); WeightsError naming the
-        file where it is missing, damaged or of another board."""
-        if self._learned is None:
-            path = weights_path(self.name)
+    def learned_kernel(self, weights_file: str = ""):
+        """The kernel evaluating with the learned weights of ``weights_file`` (the
+        ``EvalWeights`` option; "" = the variant's shipped file, ``weights_path``), read on the
+        first call and kept (once per game and file); WeightsError naming the file where it is
+        missing, damaged or of another board."""
+        if weights_file not in self._learned:
+            path = weights_file or weights_path(self.name)
             weights = read_weights(path)
             layout = pattern_layout(self)
             if weights.variant != self.name or weights.layout != layout.signature:
                 raise WeightsError(f"learned evaluation weights {path}: made for {weights.variant} "
                                    f"({weights.layout}), not {self.name} ({layout.signature})")
-            self._learned = self.kernel.with_learned(learned_spec(layout, weights))
-        return self._learned
+            self._learned[weights_file] = self.kernel.with_learned(learned_spec(layout, weights))
+        return self._learned[weights_file]
 
     def check_search_parameters(self, parameters: EvalTerms) -> None:
         """Refuse ``parameters`` the search could not run: the learned evaluation without its
         weights (WeightsError naming the file)."""
         if parameters.evaluation == "learned" and self.kernel is not None:
-            self.learned_kernel()
+            self.learned_kernel(parameters.weights_file)
 
     def __getstate__(self) -> dict:
         """Pickled without the kernels (a game outside the registry; registered games pickle as

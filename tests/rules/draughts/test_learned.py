@@ -146,7 +146,7 @@ def weights_dir(tmp_path, monkeypatch):
     """The package's weights directory replaced by an empty one (and the games' kernels forgotten)."""
     monkeypatch.setattr(weights_mod, "WEIGHTS_DIR", tmp_path)
     for name in ("english", "frisian"):
-        monkeypatch.setattr(get_game(name), "_learned", None)
+        monkeypatch.setattr(get_game(name), "_learned", {})
     return tmp_path
 
 
@@ -191,3 +191,24 @@ def test_weights_of_another_board_are_refused(weights_dir):
     write_weights(weights_dir / "frisian.v1.weights", small_weights(get_game("english")))
     with pytest.raises(WeightsError, match="made for english"):
         get_game("frisian").learned_kernel()
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_eval_weights_names_another_file_and_a_bad_one_is_refused_naming_it(weights_dir, tmp_path):
+    game = get_game("english")
+    mine = tmp_path / "mine" / "english.weights"
+    mine.parent.mkdir()
+    write_weights(mine, small_weights(game))
+    values = OptionValues()
+    values.apply(values.check("UCI_Variant", "english"))
+    values.apply(values.check("EvalWeights", str(mine)))
+    values.apply(values.check("Evaluation", "learned"))
+    parameters = values.settings().game_parameters
+    assert parameters == EvalTerms(evaluation="learned", weights_file=str(mine))
+    s = game.parse_fen("B:W21,22:B9,10,11")
+    kernel = game.search_rules(parameters)
+    assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+        learned_evaluate(pattern_layout(game), small_weights(game), s.own, s.opp, s.kings, s.turn)
+    with pytest.raises(OptionError, match=r"EvalWeights value '.*nothere\.weights' rejected: .*no such file"):
+        values.check("EvalWeights", str(tmp_path / "nothere.weights"))
+    assert values.settings().game_parameters.weights_file == str(mine)     # the previous value stays
