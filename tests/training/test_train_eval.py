@@ -67,3 +67,13 @@ def test_bad_input_is_one_clear_error(args, message):
     result = CliRunner().invoke(main, ["train-eval", "--game", "english", "--games", "1", *args])
     assert result.exit_code != 0 and message.lower() in result.output.lower(), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_the_games_do_not_depend_on_the_concurrency(tmp_path):
+    """Each game is seeded from the run's seed and its number: two worker processes play the
+    same games, in the same order, as one."""
+    one, two = tmp_path / "one.weights", tmp_path / "two.weights"
+    assert run("--seed", "5", "--out", str(one)).exit_code == 0
+    result = run("--seed", "5", "--concurrency", "2", "--out", str(two))
+    assert result.exit_code == 0, result.output
+    assert one.read_bytes() == two.read_bytes()
