@@ -389,3 +389,12 @@ def _reference_engine_command() -> click.Command:
 
 
 main.add_command(_reference_engine_command())
+
+
+def _train_eval_command() -> click.Command:
+    """``mcts-engine train-eval``: the learned draughts evaluation's training (``training``)."""
+    from .training.cli import train_eval
+    return train_eval
+
+
+main.add_command(_train_eval_command())

@@ -31,7 +31,7 @@ LAYERS = (
     ("mcts_engine.engine",),
     ("mcts_engine.protocol", "mcts_engine.endgames"),
     ("mcts_engine.client", "mcts_engine.play", "mcts_engine.bench", "mcts_engine.reference",
-     "mcts_engine.reference_engines"),
+     "mcts_engine.reference_engines", "mcts_engine.training"),
     ("mcts_engine.gui",),
     ("mcts_engine.cli",),
     ("mcts_engine.__main__",),

@@ -26,7 +26,7 @@ START_WAIT = 30.0        # seconds a new worker may take to start (imports on a 
 
 
 @contextlib.contextmanager
-def _main_module_hidden():
+def main_module_hidden():
     """Hide ``__main__``'s file and spec while a worker is spawned.
 
     ``spawn`` re-runs the parent's main script in the child unless told otherwise; a
@@ -52,7 +52,7 @@ class Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=worker_main, args=(child, index),
                                    name=f"mcts-worker-{index}", daemon=True)
-        with _main_module_hidden():
+        with main_module_hidden():
             self.process.start()
         child.close()
         self.ready = False

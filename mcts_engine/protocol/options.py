@@ -132,6 +132,7 @@ class OptionValues:
                 pass
         parsed = declared.option.parse(value)
         if key not in ("uci_variant", "rules"):
+            self._check_game_parameter(declared, parsed)
             return OptionChange(declared, parsed)
         variant = parsed if key == "uci_variant" else self.values["uci_variant"]
         rules = parsed if key == "rules" else self.values["rules"]
@@ -141,6 +142,22 @@ class OptionValues:
             what = f"Rules {short(rules)!r}" if key == "rules" else f"UCI_Variant {variant} with Rules {short(rules)!r}"
             raise OptionError(f"option {declared.option.name}: {what} rejected: {err}; the previous rules stay") from None
         return OptionChange(declared, parsed, game)
+
+    def _check_game_parameter(self, declared: DeclaredOption, value: Any) -> None:
+        """Raise OptionError where ``value`` of one of the game's own options gives search
+        parameters the game refuses (``Game.check_search_parameters``: the learned evaluation
+        without its weights file, say)."""
+        game = self.game()
+        own = declared_options(game.search_parameters)
+        if declared.key not in {d.key for d in own}:
+            return
+        values = {**self.effective(), declared.key: value}
+        try:
+            game.check_search_parameters(game.search_parameters(**{d.field: d.option.to_field(values[d.key])
+                                                                   for d in own}))
+        except RulesError as err:
+            raise OptionError(f"option {declared.option.name} value {declared.option.text(value)!r} rejected: {err}; "
+                              "the previous value stays") from None
 
     def apply(self, change: OptionChange) -> None:
         """Store a checked value (a new game lists its own options from now on)."""

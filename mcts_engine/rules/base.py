@@ -289,6 +289,11 @@ class Game(ABC):
         calls its states back).  Default: ``kernel``, for games that declare no parameters."""
         return self.kernel
 
+    def check_search_parameters(self, parameters: Any) -> None:
+        """Raise RulesError (naming what is missing) where the search could not run with
+        ``parameters`` (an instance of ``search_parameters``): the protocol asks before it takes
+        a value of the game's own options.  Default: every value runs."""
+
     @abstractmethod
     def new_state(self) -> State:
         """The start position."""

@@ -410,6 +410,7 @@ SEARCH_TESTS = str(Path(__file__).parent.parent / "mcts" / "test_search_core.py"
 FANORONA_TESTS = str(Path(__file__).parent / "test_native_fanorona.py")             # Fanorona's rules, too
 DABLOT_TESTS = str(Path(__file__).parent / "test_native_dablot.py")                 # Dablot's rules, too
 EVALUATION_TESTS = str(Path(__file__).parent / "test_native_evaluation.py")         # the evaluation's terms
+LEARNED_TESTS = str(Path(__file__).parent / "test_native_learned.py")               # the learned evaluation
 GAMES_TESTS = str(Path(__file__).parent / "test_native_games.py")                   # every native game's interface
 LIFE_TESTS = str(Path(__file__).parent / "test_native_life.py")                     # Life's native rules
 GAUNTLET_TESTS = str(Path(__file__).parent / "test_native_gauntlet.py")             # Gauntlet's native rules
@@ -427,10 +428,10 @@ def _sanitizer_runtime(name: str) -> str | None:
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
-    Fanorona's and Dablot's rules' (test_native_fanorona.py, test_native_dablot.py) and the evaluation's
-    (test_native_evaluation.py), every native game's interface (test_native_games.py) and
-    Rithmomachia's, Life's, Gauntlet's and the Alquerque family's native rules
-    (test_native_rithmomachia.py, test_native_life.py, test_native_gauntlet.py,
+    Fanorona's and Dablot's rules' (test_native_fanorona.py, test_native_dablot.py), the evaluation's
+    (test_native_evaluation.py) and the learned evaluation's (test_native_learned.py), every native
+    game's interface (test_native_games.py) and Rithmomachia's, Life's, Gauntlet's and the Alquerque
+    family's native rules (test_native_rithmomachia.py, test_native_life.py, test_native_gauntlet.py,
     test_native_alquerque.py) run on it in a fresh interpreter."""
     asan = _sanitizer_runtime("libasan.so")
     if asan is None:
@@ -450,7 +451,7 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
         "sys.modules['mcts_engine.native._core'] = module\n"
         "import mcts_engine.native as n; assert n.core is module, n.status()\n"
         "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {DABLOT_TESTS!r}, {EVALUATION_TESTS!r}, {GAMES_TESTS!r}, "
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {DABLOT_TESTS!r}, {EVALUATION_TESTS!r}, {LEARNED_TESTS!r}, {GAMES_TESTS!r}, "
         f"{RITHMOMACHIA_TESTS!r}, {LIFE_TESTS!r}, {GAUNTLET_TESTS!r}, {ALQUERQUE_TESTS!r}]))\n"
     )
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",

@@ -73,6 +73,8 @@ EXPECTED_OPTIONS = {
     "evalbackrank": "type string default 0",
     "evalcentre": "type string default 0",
     "evalrunaway": "type string default 0",
+    "evaluation": "type combo default handset var handset var learned",
+    "evalweights": "type string default <empty>",
     "leafdepth": "type spin default 0 min 0 max 16",
     "playoutdepth": "type spin default 6 min 0 max 10000",
     "epsilon": "type string default 0.1",

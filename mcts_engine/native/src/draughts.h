@@ -44,6 +44,27 @@ typedef struct {
     int n_shared_up, n_shared_down, n_split_up, n_split_down;
 } Plan;
 
+/* The learned evaluation (rules/draughts/learned.py): pattern weights over regions of the board,
+ * handed over as numbers by DraughtsKernel.with_learned (kernel.c).  A region's men are gathered
+ * by runs of consecutive bits (shift, width, the digit of the run's first square). */
+#define MAX_REGIONS 32
+#define MAX_RUNS 8
+#define REGION_SQUARES 8
+#define PATTERN_SIZE 6561          /* 3^REGION_SQUARES */
+#define N_SCALARS 5                /* learned.SCALARS: to_move, men, kings, king_lead, diagonal_kings */
+typedef struct { int shift, width, digit; } Run;
+
+typedef struct {
+    const int32_t *patterns;       /* regions x PATTERN_SIZE x 2 (full board, empty board); NULL: hand-set */
+    int n_regions, n_runs[MAX_REGIONS];
+    Run runs[MAX_REGIONS][MAX_RUNS];
+    int64_t scalars[N_SCALARS][2];
+    int top_bit;                   /* the half turn maps bit b to top_bit - b */
+    int64_t unit;
+    u128 diagonal;
+    uint16_t ternary[1 << REGION_SQUARES];   /* bits -> the base-3 number of the same digits */
+} Learned;
+
 /* A compiled variant.  Masks are kept as 128-bit words; the 64-bit generator narrows them. */
 typedef struct {
     int wide;                         /* 1: the 128-bit generator */
@@ -64,6 +85,7 @@ typedef struct {
     int any_term;
     u128 back_rank[2], centre, near_crown[2], tempo_bits[2][TEMPO_BITS];
     int man_step[2][MAX_DIRS], n_man_step[2];
+    Learned learned;                  /* the learned evaluation, where learned.patterns is set */
     int ordinal[128];                 /* bit -> the square's rank among the points, -1 for none */
     int n_points;
 } Rules;

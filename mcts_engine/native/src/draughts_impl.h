@@ -878,8 +878,74 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
     return total;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * The learned evaluation (rules/draughts/learned.py, learned_evaluate), to the last bit: integer
+ * sums of the pattern and scalar weights, blended by the pieces left, then the same logistic.
+ * ---------------------------------------------------------------------------------------- */
+static inline u64 reverse64(u64 x)
+{
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    return __builtin_bswap64(x);
+}
+
+/* The half turn of the board: bit b to bit top - b (learned.rotate). */
+static inline BB half_turn(BB x, int top)
+{
+    if (sizeof(BB) == sizeof(u64))
+        return (BB)(reverse64((u64)x) >> (63 - top));
+    u128 w = (u128)x;
+    u128 turned = ((u128)reverse64((u64)w) << 64) | reverse64((u64)(w >> 64));
+    return (BB)(turned >> (127 - top));
+}
+
+/* A region's squares of `x` as the bits of its digits. */
+static inline unsigned gather(const Run *runs, int n, BB x)
+{
+    unsigned v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (unsigned)((x >> runs[i].shift) & (BB)((1u << runs[i].width) - 1u)) << runs[i].digit;
+    return v;
+}
+
+static double learned_evaluate(const Rules *r, BB own, BB opp, BB kings, int turn)
+{
+    const Learned *l = &r->learned;
+    BB mine = own & ~kings, theirs = opp & ~kings;
+    if (turn) {
+        mine = half_turn(mine, l->top_bit);
+        theirs = half_turn(theirs, l->top_bit);
+    }
+    int64_t full = 0, empty = 0;
+    for (int k = 0; k < l->n_regions; k++) {
+        unsigned index = l->ternary[gather(l->runs[k], l->n_runs[k], mine)]
+                         + 2u * l->ternary[gather(l->runs[k], l->n_runs[k], theirs)];
+        const int32_t *w = l->patterns + ((size_t)k * PATTERN_SIZE + index) * 2;
+        full += w[0];
+        empty += w[1];
+    }
+    BB own_k = own & kings, opp_k = opp & kings, diagonal = (BB)l->diagonal;
+    int n_own_k = POPCNT(own_k), n_opp_k = POPCNT(opp_k);
+    int64_t f[N_SCALARS] = {1, POPCNT(own & ~kings) - POPCNT(opp & ~kings), n_own_k - n_opp_k,
+                            (n_own_k > 0) - (n_opp_k > 0), POPCNT(own_k & diagonal) - POPCNT(opp_k & diagonal)};
+    for (int i = 0; i < N_SCALARS; i++) {
+        full += l->scalars[i][0] * f[i];
+        empty += l->scalars[i][1] * f[i];
+    }
+    int64_t start = r->start_pieces, p = POPCNT(own | opp);
+    if (p > start)
+        p = start;
+    int64_t num = full * p + empty * (start - p);
+    double x = (double)num / (double)(start * l->unit);
+    double mover = x < -700.0 ? 0.0 : 1.0 / (1.0 + exp(-x));
+    return turn == 0 ? mover : 1.0 - mover;
+}
+
 static double evaluate(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
+    if (r->learned.patterns)
+        return learned_evaluate(r, own, opp, kings, turn);
     BB own_men = own & ~kings, opp_men = opp & ~kings;
     int n_own_k = POPCNT(own & kings), n_opp_k = POPCNT(opp & kings);
     int n_own_m = POPCNT(own_men), n_opp_m = POPCNT(opp_men);

@@ -75,6 +75,7 @@ typedef struct {
     RulesObject base;
     Rules rules;
     const KernelWord *word;   /* the board's word (draughts.h), chosen once in Kernel_init */
+    PyObject *learned;        /* the bytes rules.learned.patterns points into (with_learned), or NULL */
     ScratchBuf scratch;       /* the word's scratch buffers, zeroed when the object is made */
     int busy;                 /* the scratch buffers are in use (a callback ran Python code) */
 } KernelObject;

@@ -189,6 +189,7 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
         self->word = NULL;
         self->base.glue = NULL;
     }
+    Py_CLEAR(self->learned);
     Rules *r = &self->rules;
     memset(r, 0, sizeof(*r));
     PyObject *v;
@@ -273,6 +274,7 @@ static void Kernel_dealloc(KernelObject *self)
 {
     if (self->word)
         self->word->scratch_free(&self->scratch);
+    Py_CLEAR(self->learned);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -676,6 +678,7 @@ static PyObject *Kernel_with_terms(KernelObject *self, PyObject *weights)
     k->base.glue = self->base.glue;
     k->word = self->word;
     k->rules = self->rules;
+    k->learned = Py_XNewRef(self->learned);
     k->rules.any_term = 0;
     for (int i = 0; i < N_TERMS; i++) {
         double w = PyFloat_AsDouble(PyTuple_GET_ITEM(weights, i));
@@ -691,12 +694,172 @@ static PyObject *Kernel_with_terms(KernelObject *self, PyObject *weights)
     return (PyObject *)k;
 }
 
+/* --- the learned evaluation ------------------------------------------------------------------ */
+#define MAX_LEARNED_WEIGHT (1 << 24)     /* learned.MAX_WEIGHT: the sums stay exact in 64 bits */
+
+static int spec_long(PyObject *spec, const char *key, long low, long high, long *out)
+{
+    PyObject *v = PyDict_GetItemString(spec, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "learned spec lacks %s", key);
+        return -1;
+    }
+    *out = PyLong_AsLong(v);
+    if (*out == -1 && PyErr_Occurred())
+        return -1;
+    if (*out < low || *out > high) {
+        PyErr_Format(PyExc_ValueError, "learned spec %s=%ld out of range [%ld, %ld]", key, *out, low, high);
+        return -1;
+    }
+    return 0;
+}
+
+/* The regions' runs of bits: a tuple of regions, each a tuple of (shift, width, digit). */
+static int read_regions(Learned *l, PyObject *spec, int bits)
+{
+    PyObject *regions = PyDict_GetItemString(spec, "regions");
+    if (!regions || !PyTuple_Check(regions) || PyTuple_GET_SIZE(regions) < 1 || PyTuple_GET_SIZE(regions) > MAX_REGIONS) {
+        PyErr_Format(PyExc_ValueError, "learned spec regions: a tuple of 1 to %d regions expected", MAX_REGIONS);
+        return -1;
+    }
+    l->n_regions = (int)PyTuple_GET_SIZE(regions);
+    for (int k = 0; k < l->n_regions; k++) {
+        PyObject *runs = PyTuple_GET_ITEM(regions, k);
+        if (!PyTuple_Check(runs) || PyTuple_GET_SIZE(runs) < 1 || PyTuple_GET_SIZE(runs) > MAX_RUNS) {
+            PyErr_Format(PyExc_ValueError, "learned spec regions: a region of 1 to %d runs expected", MAX_RUNS);
+            return -1;
+        }
+        l->n_runs[k] = (int)PyTuple_GET_SIZE(runs);
+        for (int i = 0; i < l->n_runs[k]; i++) {
+            PyObject *run = PyTuple_GET_ITEM(runs, i);
+            long v[3];
+            if (!PyTuple_Check(run) || PyTuple_GET_SIZE(run) != 3) {
+                PyErr_SetString(PyExc_ValueError, "learned spec regions: a run is (shift, width, digit)");
+                return -1;
+            }
+            for (int j = 0; j < 3; j++)
+                if ((v[j] = PyLong_AsLong(PyTuple_GET_ITEM(run, j))) == -1 && PyErr_Occurred())
+                    return -1;
+            if (v[0] < 0 || v[1] < 1 || v[0] + v[1] > bits || v[2] < 0 || v[2] + v[1] > REGION_SQUARES) {
+                PyErr_SetString(PyExc_ValueError, "learned spec regions: a run out of range");
+                return -1;
+            }
+            l->runs[k][i] = (Run){(int)v[0], (int)v[1], (int)v[2]};
+        }
+    }
+    return 0;
+}
+
+static int read_scalars(Learned *l, PyObject *spec)
+{
+    PyObject *v = PyDict_GetItemString(spec, "scalars");
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != N_SCALARS) {
+        PyErr_Format(PyExc_ValueError, "learned spec scalars: %d pairs expected", N_SCALARS);
+        return -1;
+    }
+    for (int i = 0; i < N_SCALARS; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(v, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_Format(PyExc_ValueError, "learned spec scalars: %d pairs expected", N_SCALARS);
+            return -1;
+        }
+        for (int j = 0; j < 2; j++) {
+            long w = PyLong_AsLong(PyTuple_GET_ITEM(pair, j));
+            if (w == -1 && PyErr_Occurred())
+                return -1;
+            if (w < -MAX_LEARNED_WEIGHT || w > MAX_LEARNED_WEIGHT) {
+                PyErr_SetString(PyExc_ValueError, "learned spec scalars: a weight out of range");
+                return -1;
+            }
+            l->scalars[i][j] = w;
+        }
+    }
+    return 0;
+}
+
+/* The pattern weights: bytes of n_regions x PATTERN_SIZE x 2 native int32, kept alive by the kernel. */
+static PyObject *read_patterns(Learned *l, PyObject *spec)
+{
+    PyObject *v = PyDict_GetItemString(spec, "patterns");
+    Py_ssize_t want = (Py_ssize_t)l->n_regions * PATTERN_SIZE * 2 * (Py_ssize_t)sizeof(int32_t);
+    if (!v || !PyBytes_Check(v) || PyBytes_GET_SIZE(v) != want) {
+        PyErr_Format(PyExc_ValueError, "learned spec patterns: %zd bytes (int32 weights) expected", want);
+        return NULL;
+    }
+    const int32_t *w = (const int32_t *)PyBytes_AS_STRING(v);
+    for (Py_ssize_t i = 0; i < want / (Py_ssize_t)sizeof(int32_t); i++)
+        if (w[i] < -MAX_LEARNED_WEIGHT || w[i] > MAX_LEARNED_WEIGHT) {
+            PyErr_SetString(PyExc_ValueError, "learned spec patterns: a weight out of range");
+            return NULL;
+        }
+    l->patterns = w;
+    return Py_NewRef(v);
+}
+
+/* with_learned(spec): a kernel of the same rules evaluating with the learned evaluation (spec:
+ * rules/draughts/learned.py, learned_spec). */
+static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
+{
+    if (!set_up(self))
+        return NULL;
+    if (!PyDict_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "with_learned: a dict expected (learned.learned_spec)");
+        return NULL;
+    }
+    Learned l;
+    memset(&l, 0, sizeof(l));
+    int bits = self->rules.wide ? 128 : 64;
+    long top, unit, start, k;
+    u128 diagonal;
+    PyObject *d = PyDict_GetItemString(spec, "diagonal");
+    if (spec_long(spec, "top_bit", 0, bits - 1, &top) < 0 || spec_long(spec, "unit", 1, MAX_LEARNED_WEIGHT, &unit) < 0
+        || spec_long(spec, "start_pieces", self->rules.start_pieces, self->rules.start_pieces, &start) < 0
+        || read_regions(&l, spec, (int)top + 1) < 0 || read_scalars(&l, spec) < 0)
+        return NULL;
+    if (!d) {
+        PyErr_SetString(PyExc_KeyError, "learned spec lacks diagonal");
+        return NULL;
+    }
+    if (to_u128(d, &diagonal) < 0)
+        return NULL;
+    l.top_bit = (int)top;
+    l.unit = unit;
+    l.diagonal = diagonal & self->rules.points;
+    for (unsigned b = 0; b < (1u << REGION_SQUARES); b++) {
+        unsigned t = 0;
+        for (k = REGION_SQUARES - 1; k >= 0; k--)
+            t = 3 * t + ((b >> k) & 1);
+        l.ternary[b] = (uint16_t)t;
+    }
+    PyObject *owner = read_patterns(&l, spec);
+    if (!owner)
+        return NULL;
+    KernelObject *out = (KernelObject *)KernelType.tp_alloc(&KernelType, 0);
+    if (!out) {
+        Py_DECREF(owner);
+        return NULL;
+    }
+    out->base.glue = self->base.glue;
+    out->word = self->word;
+    out->rules = self->rules;
+    out->rules.learned = l;
+    out->learned = owner;
+    return (PyObject *)out;
+}
+
+static PyObject *Kernel_get_learned(KernelObject *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->rules.learned.patterns != NULL);
+}
+
 static PyObject *Kernel_get_wide(KernelObject *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->rules.wide);
 }
 
 static PyMethodDef Kernel_methods[] = {
+    {"with_learned", (PyCFunction)Kernel_with_learned, METH_O,
+     "with_learned(spec): these rules evaluating with the learned evaluation (learned.learned_spec; a new kernel)."},
     {"with_terms", (PyCFunction)Kernel_with_terms, METH_O,
      "with_terms(weights): these rules evaluating with the positional terms' weights (a new kernel)."},
     {"legal", (PyCFunction)(void (*)(void))Kernel_legal, METH_FASTCALL,
@@ -730,6 +893,7 @@ static PyMethodDef Kernel_methods[] = {
 
 static PyGetSetDef Kernel_getset[] = {
     {"wide", (getter)Kernel_get_wide, NULL, "Whether the board takes the 128-bit generator.", NULL},
+    {"learned", (getter)Kernel_get_learned, NULL, "Whether it evaluates with the learned evaluation.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -10,7 +10,7 @@ the same operations in the same order.
 """
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 from ...engine_options import EngineOption, engine_field
 from ..base import balance_score
@@ -21,6 +21,8 @@ EVAL_ADVANCE = 0.1    # the extra worth of a man in the opponent's half
 TEMPO_BITS = 4        # a row index (0..11) as four bits: tempo = sum of 2^j * men on rows with bit j
 MAX_TERM = 10.0       # the largest weight of a term (men per unit)
 EVALUATION_DOCS = "search.md#the-draughts-evaluation"
+EVALUATIONS = ("handset", "learned")
+LEARNED_DOCS = "search.md#the-learned-evaluation"
 
 
 def eval_term(name: str, unit: str):
@@ -33,9 +35,11 @@ def eval_term(name: str, unit: str):
 
 @dataclass(frozen=True)
 class EvalTerms:
-    """The weights of the positional terms, in men per unit of the term (0 = off): the draughts
-    family's own search parameters (``DraughtsGame.search_parameters``), each field an engine
-    option (``EvalMobility`` ...) that the protocol lists for a draughts game.
+    """The draughts family's own search parameters (``DraughtsGame.search_parameters``), each
+    field an engine option that the protocol lists for a draughts game: which evaluation the
+    search runs (``Evaluation``: this module's hand-set one, or the learned one of
+    ``learned.py``, whose weights ``mcts-engine train-eval`` fits), and the weights of the
+    hand-set evaluation's positional terms, in men per unit of the term (0 = off):
 
     * ``mobility``: per quiet move the side has more than the other (the steps its men and
       kings could make if it were to move, captures left out; MoveGenerator.scan's count);
@@ -52,10 +56,23 @@ class EvalTerms:
     back_rank: float = eval_term("EvalBackRank", "man on its own back rank")
     centre: float = eval_term("EvalCentre", "man on the centre squares")
     runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
+    evaluation: str = engine_field("handset", EngineOption(
+        "Evaluation", "combo", "draughts evaluation: `handset` (material, advanced men and the `Eval*` terms) or "
+        "`learned` (pattern weights fitted to the engine's own games by `mcts-engine train-eval`, shipped for some "
+        "variants; the `Eval*` terms are then ignored) (native draughts rules; see "
+        f"[the learned evaluation]({LEARNED_DOCS}))", choices=EVALUATIONS, game_default=True))
+    weights_file: str = engine_field("", EngineOption(
+        "EvalWeights", "string", "the learned evaluation's weights file (`Evaluation learned`); empty = the one "
+        "shipped for the variant, `rules/draughts/weights/<variant>.v1.weights` (a file `mcts-engine train-eval` "
+        "wrote, to try before shipping it)"))
+
+    def weights(self) -> tuple[float, float, float, float, float]:
+        """The positional terms' weights, in the kernel's order (``DraughtsKernel.with_terms``)."""
+        return (self.mobility, self.tempo, self.back_rank, self.centre, self.runaway)
 
     def any(self) -> bool:
         """Whether any term is on (the plain material evaluation otherwise)."""
-        return any(w != 0.0 for w in astuple(self))
+        return any(w != 0.0 for w in self.weights())
 
 
 NO_TERMS = EvalTerms()

@@ -16,7 +16,7 @@ plus the ``kings`` mask and ``turn``; ``play`` swaps ``own`` and ``opp``.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, astuple
+from dataclasses import asdict
 
 from ..base import BadPosition, Game, count_limit, perft_walk
 from ..errors import BadOption
@@ -25,7 +25,9 @@ from ..geometry import DarkGrid, Grid, indices
 from .evaluation import EvalTerms, eval_masks
 from .generator import Move, MoveGenerator
 from .kernel import native_kernel
+from .learned import learned_spec, pattern_layout
 from .state import DraughtsState
+from .weights import WeightsError, read_weights, weights_path
 from .variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
 
 
@@ -75,27 +77,55 @@ class DraughtsGame(MoveGenerator, Game):
         the kernel against.
         """
         self.kernel = native_kernel(self) if native else None
+        self._learned: dict = {}   # the learned evaluation's kernel of each weights file, made on first use
         self.native = self.kernel is not None
         if self.kernel is not None:
             self.legal = self.kernel.legal
             self.jumpers = self.kernel.jumpers
             self.endgame_limit = self.kernel.endgame_limit
 
-    search_parameters = EvalTerms      # the evaluation's positional terms: EvalMobility, ...
+    search_parameters = EvalTerms      # the evaluation (Evaluation) and its positional terms (EvalMobility, ...)
 
     def search_rules(self, parameters: EvalTerms):
-        """The kernel evaluating with the positional terms ``parameters`` (the search's
-        ``Eval*`` options): ``kernel`` itself when every term is off, else a copy of its rules
-        with those weights (made per search: a copy of one struct).  None where the kernel is
-        not running."""
-        if self.kernel is None or not parameters.any():
+        """The kernel the search runs with ``parameters`` (the ``Evaluation`` and ``Eval*``
+        options): the learned evaluation's kernel (``learned_kernel``), or ``kernel`` itself
+        when every term is off, else a copy of its rules with those weights (made per search: a
+        copy of one struct).  None where the kernel is not running; WeightsError where the
+        learned evaluation's weights cannot be read."""
+        if self.kernel is None:
+            return None
+        if parameters.evaluation == "learned":
+            return self.learned_kernel(parameters.weights_file)
+        if not parameters.any():
             return self.kernel
-        return self.kernel.with_terms(astuple(parameters))
+        return self.kernel.with_terms(parameters.weights())
+
+    def learned_kernel(self, weights_file: str = ""):
+        """The kernel evaluating with the learned weights of ``weights_file`` (the
+        ``EvalWeights`` option; "" = the variant's shipped file, ``weights_path``), read on the
+        first call and kept (once per game and file); WeightsError naming the file where it is
+        missing, damaged or of another board."""
+        if weights_file not in self._learned:
+            path = weights_file or weights_path(self.name)
+            weights = read_weights(path)
+            layout = pattern_layout(self)
+            if weights.variant != self.name or weights.layout != layout.signature:
+                raise WeightsError(f"learned evaluation weights {path}: made for {weights.variant} "
+                                   f"({weights.layout}), not {self.name} ({layout.signature})")
+            self._learned[weights_file] = self.kernel.with_learned(learned_spec(layout, weights))
+        return self._learned[weights_file]
+
+    def check_search_parameters(self, parameters: EvalTerms) -> None:
+        """Refuse ``parameters`` the search could not run: the learned evaluation without its
+        weights (WeightsError naming the file)."""
+        if parameters.evaluation == "learned" and self.kernel is not None:
+            self.learned_kernel(parameters.weights_file)
 
     def __getstate__(self) -> dict:
-        """Pickled without the kernel (a game outside the registry; registered games pickle as
+        """Pickled without the kernels (a game outside the registry; registered games pickle as
         their name): the receiver compiles its own."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("kernel", "legal", "jumpers", "endgame_limit")}
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("kernel", "legal", "jumpers", "endgame_limit", "_learned")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

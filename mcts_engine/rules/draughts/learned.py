@@ -1,0 +1,185 @@
+"""The learned draughts evaluation: pattern weights over board regions, fitted to the engine's
+own games by ``mcts-engine train-eval`` (``mcts_engine/training``), and material terms.
+
+What it reads (docs/search.md#the-learned-evaluation), all from the side to move's point of
+view (the board turned half a turn when the second player moves, so that the mover's men always
+run up the board):
+
+* **patterns**: the board is covered by overlapping regions of 8 squares each (``PatternLayout``:
+  4x4 windows on a dark-square board, 2x4 on a board played on every square); a region's
+  contents (empty, the mover's man, the other side's man, square by square; kings count as
+  empty) are one base-3 index into that region's table of weights;
+* **scalars** (``SCALARS``): a constant (the worth of the move), men and kings each side has
+  more than the other, having a king where the other side has none, kings on the long diagonal.
+
+Each weight is a pair of integers, one for a full board and one for an empty board, blended by
+the pieces left (a tapered evaluation: ``num = S_full * p + S_empty * (P - p)`` with ``p`` the
+pieces on the board, at most ``P`` = the start position's).  The sum is a logit in 1/``unit``
+per ``P`` pieces: the side to move's winning chance is ``1 / (1 + exp(-num / (P * unit)))``.
+Integers add exactly, so this module (the reference) and the native kernel's copy
+(native/src/draughts_impl.h, ``learned_evaluate``) agree to the last bit.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..geometry import DarkGrid
+
+REGION_SQUARES = 8              # squares a region reads (at most)
+PATTERN_SIZE = 3 ** REGION_SQUARES
+SCALARS = ("to_move", "men", "kings", "king_lead", "diagonal_kings")
+MAX_WEIGHT = 1 << 24            # the largest weight a file may hold (the sums stay exact in 64 bits)
+
+
+@dataclass(frozen=True)
+class PatternLayout:
+    """The regions the learned evaluation reads on one board (``pattern_layout``).
+
+    ``regions``: each region's squares as bit indices, lowest first (digit j of the region's
+    index is its j-th square); ``top_bit``: the half turn of the board maps bit ``b`` to
+    ``top_bit - b`` (the mover's view of the second player); ``diagonal``: the long diagonal's
+    squares; ``start_pieces``: ``P``, the pieces of the start position; ``signature``: names
+    the layout in a weights file (a file of another layout is refused).
+    """
+
+    regions: tuple[tuple[int, ...], ...]
+    top_bit: int
+    diagonal: int
+    start_pieces: int
+    signature: str
+
+
+def pattern_layout(game) -> PatternLayout:
+    """The layout of a ``DraughtsGame``'s board: 4x4 windows every two rows and columns on a
+    dark-square board (8 squares each: 9 regions at 8x8, 16 at 10x10, 25 at 12x12), 2x4 windows on
+    every row pair and every two columns on a board played on every square (21 at 8x8)."""
+    grid, n = game.grid, game.variant.size
+    dark = isinstance(grid, DarkGrid)
+    height = 4 if dark else 2
+    rows = range(0, n - height + 1, 2 if dark else 1)
+    regions = []
+    for r0 in rows:
+        for c0 in range(0, n - 3, 2):
+            squares = sorted(grid.mask(r, c).bit_length() - 1 for r in range(r0, r0 + height)
+                             for c in range(c0, c0 + 4) if grid.mask(r, c) & game.points)
+            regions.append(tuple(squares))
+    if not regions or any(len(r) > REGION_SQUARES for r in regions):
+        raise ValueError(f"{game.name}: no pattern layout for a {n}x{n} board")
+    top = game.points.bit_length() - 1
+    for r in range(n):
+        for c in range(n):
+            here, there = grid.mask(r, c), grid.mask(n - 1 - r, n - 1 - c)
+            if here and there != 1 << (top - (here.bit_length() - 1)):
+                raise ValueError(f"{game.name}: the half turn of the board is no bit reversal")
+    diagonal = sum(grid.mask(i, i) for i in range(n)) or sum(grid.mask(i, n - 1 - i) for i in range(n))
+    digest = hashlib.sha1(repr((regions, top, diagonal)).encode()).hexdigest()[:12]
+    signature = f"{'dark' if dark else 'all'}-{n}x{n}-{len(regions)}x{height}x4-{digest}"
+    return PatternLayout(tuple(regions), top, diagonal, game.start_pieces, signature)
+
+
+def rotate(x: int, top_bit: int) -> int:
+    """The half turn of the board: bit ``b`` of ``x`` to bit ``top_bit - b``."""
+    return int(format(x, f"0{top_bit + 1}b")[::-1], 2) if x else 0
+
+
+def segments(region: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """A region's squares as runs of consecutive bits ``(shift, width, digit)``: the native
+    kernel gathers a region's men with one shift and mask per run (the digits of the run's
+    squares start at ``digit``)."""
+    runs: list[list[int]] = []
+    for digit, bit in enumerate(region):
+        if runs and runs[-1][0] + runs[-1][1] == bit:
+            runs[-1][1] += 1
+        else:
+            runs.append([bit, 1, digit])
+    return tuple((shift, width, digit) for shift, width, digit in runs)
+
+
+def region_index(region: tuple[int, ...], mine: int, theirs: int) -> int:
+    """A region's base-3 index: digit j is 1 for the mover's man on its j-th square, 2 for the
+    other side's, 0 otherwise."""
+    index = 0
+    for j, bit in enumerate(region):
+        index += 3 ** j * (1 if mine >> bit & 1 else 2 if theirs >> bit & 1 else 0)
+    return index
+
+
+def scalar_features(layout: PatternLayout, own: int, opp: int, kings: int) -> tuple[int, ...]:
+    """The scalar features (``SCALARS``' order) for the side to move (``own``)."""
+    own_k, opp_k = own & kings, opp & kings
+    n_own_k, n_opp_k = own_k.bit_count(), opp_k.bit_count()
+    men = (own & ~kings).bit_count() - (opp & ~kings).bit_count()
+    lead = int(n_own_k > 0) - int(n_opp_k > 0)
+    diagonal = (own_k & layout.diagonal).bit_count() - (opp_k & layout.diagonal).bit_count()
+    return (1, men, n_own_k - n_opp_k, lead, diagonal)
+
+
+@dataclass(frozen=True, eq=False)
+class LearnedWeights:
+    """One variant's learned evaluation: its weights and where they came from.
+
+    ``patterns``: int32 of shape (regions, ``PATTERN_SIZE``, 2), the full-board and empty-board
+    weight of each index; ``scalars``: the pair of each of ``SCALARS``; ``unit``: weights per
+    unit of logit; ``layout``: the ``PatternLayout.signature`` they were fitted on;
+    ``header``: the provenance lines of the file (the command that made it, its data).
+    """
+
+    variant: str
+    layout: str
+    unit: int
+    scalars: tuple[tuple[int, int], ...]
+    patterns: np.ndarray
+    header: tuple[str, ...] = ()
+
+
+def learned_balance(layout: PatternLayout, weights: LearnedWeights, own: int, opp: int, kings: int,
+                    turn: int) -> int:
+    """The integer ``num`` of the side to move (see the module's docstring)."""
+    own_men, opp_men = own & ~kings, opp & ~kings
+    mine, theirs = (own_men, opp_men) if turn == 0 else (rotate(own_men, layout.top_bit),
+                                                         rotate(opp_men, layout.top_bit))
+    full = empty = 0
+    for r, region in enumerate(layout.regions):
+        pair = weights.patterns[r, region_index(region, mine, theirs)]
+        full += int(pair[0])
+        empty += int(pair[1])
+    for value, (w_full, w_empty) in zip(scalar_features(layout, own, opp, kings), weights.scalars):
+        full += w_full * value
+        empty += w_empty * value
+    p = min((own | opp).bit_count(), layout.start_pieces)
+    return full * p + empty * (layout.start_pieces - p)
+
+
+def logistic(num: int, start_pieces: int, unit: int) -> float:
+    """The winning chance of a balance ``num`` (as the kernel computes it, to the last bit)."""
+    x = float(num) / float(start_pieces * unit)
+    return 0.0 if x < -700.0 else 1.0 / (1.0 + math.exp(-x))
+
+
+def learned_evaluate(layout: PatternLayout, weights: LearnedWeights, own: int, opp: int, kings: int,
+                     turn: int) -> float:
+    """The first player's winning chance in [0, 1] by the learned evaluation (the reference of
+    the kernel's ``learned_evaluate``)."""
+    mover = logistic(learned_balance(layout, weights, own, opp, kings, turn), layout.start_pieces, weights.unit)
+    return mover if turn == 0 else 1.0 - mover
+
+
+def learned_spec(layout: PatternLayout, weights: LearnedWeights) -> dict:
+    """What the kernel's ``with_learned`` takes: the layout and weights as numbers (the
+    pattern weights as the bytes of a native int32 array, never text)."""
+    if weights.layout != layout.signature:
+        raise ValueError(f"weights of layout {weights.layout} for a board of layout {layout.signature}")
+    patterns = np.ascontiguousarray(weights.patterns, dtype=np.int32)
+    if patterns.shape != (len(layout.regions), PATTERN_SIZE, 2):
+        raise ValueError(f"pattern weights of shape {patterns.shape}, not {(len(layout.regions), PATTERN_SIZE, 2)}")
+    return {
+        "regions": tuple(segments(r) for r in layout.regions),
+        "patterns": patterns.tobytes(),
+        "scalars": tuple((int(a), int(b)) for a, b in weights.scalars),
+        "unit": weights.unit, "top_bit": layout.top_bit, "diagonal": layout.diagonal,
+        "start_pieces": layout.start_pieces,
+    }

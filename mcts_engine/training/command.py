@@ -1,0 +1,145 @@
+"""One training run, as ``mcts-engine train-eval`` asks for it: play (or read back) the games,
+label and featurize their positions, fit, report the held-out loss, write the weights file.
+
+The file's header names the command that made it (every setting that changes the weights,
+written out in full) and the data it learned from, so that the same command gives the same file
+again (tests/training/test_train_eval.py checks it on a tiny run).
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .. import __version__
+from ..rules import get_game
+from ..rules.draughts import evaluation
+from ..rules.draughts.learned import pattern_layout
+from ..rules.draughts.weights import write_weights
+from ..tables import default_directory
+from .dataset import Positions, collect, labels, load_positions, save_positions
+from .features import features
+from .fit import FitConfig, cross_entropy, fit, held_out_games, integer_model, integer_weights
+from .selfplay import PlayConfig, play_games, play_settings
+
+Report = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A training run: the games (``play``), the fit, the labels' blend (``label_mix``: the
+    game's result's share, the search's value the rest), where the weights go (``out``) and
+    where the games are kept between runs (``data``, "" = nowhere)."""
+
+    play: PlayConfig
+    fit: FitConfig
+    label_mix: float = 0.5
+    out: str = ""
+    data: str = ""
+
+
+def command_line(config: TrainConfig) -> str:
+    """The command that makes these weights, every setting that changes them written out."""
+    p, f = config.play, config.fit
+    words = ["mcts-engine", "train-eval", "--game", p.game, "--games", str(p.games), "--seed", str(p.seed),
+             "--nodes", str(p.nodes), "--opening-plies", str(p.opening_plies)]
+    for name, value in p.options:
+        words += ["--option", f"{name}={value}"]
+    if not p.tables:
+        words.append("--no-tables")
+    elif p.tables != str(default_directory()):
+        words += ["--table-path", p.tables]
+    words += ["--label-mix", repr(config.label_mix), "--steps", str(f.steps), "--learning-rate", repr(f.learning_rate),
+              "--l2", repr(f.l2), "--holdout", repr(f.holdout)]
+    return shlex.join(words)
+
+
+def positions_of(config: TrainConfig, progress) -> Positions:
+    """The games' positions: read back from ``config.data`` where it exists, else played (and
+    kept there when it is named)."""
+    if config.data and Path(config.data).exists():
+        return load_positions(config.data, config.play)
+    games = progress(play_games(config.play), total=config.play.games, unit="game", desc="self-play")
+    positions = collect(games)
+    if config.data:
+        save_positions(config.data, positions, config.play)
+    return positions
+
+
+def handset_chances(game_name: str, positions: Positions) -> np.ndarray:
+    """The hand-set evaluation's winning chance of each position for its side to move."""
+    game = get_game(game_name)
+    out = np.empty(len(positions))
+    for row in range(len(positions)):
+        own, opp, kings, turn = positions.masks(row)
+        first = (game.kernel.evaluate(own, opp, kings, turn) if game.kernel is not None
+                 else evaluation.evaluate(game, own, opp, kings, turn))
+        out[row] = first if turn == 0 else 1.0 - first
+    return out
+
+
+def settings_text(config: PlayConfig) -> str:
+    """The self-play engine's search settings, in words (the header's data line)."""
+    s = play_settings(config)
+    parts = [f"PlayoutDepth {s.playout_depth}", f"MinimaxWeight {s.minimax_weight:g}", f"LeafDepth {s.leaf_depth}",
+             f"Playout {s.playout}"]
+    if s.game_parameters is not None:
+        parts.append(f"Evaluation {s.game_parameters.evaluation}")
+    return ", ".join(parts)
+
+
+def train(config: TrainConfig, report: Report, progress) -> None:
+    """Run ``config`` to its weights file, reporting each stage's figures through ``report``
+    (``progress(iterable, total=..., unit=..., desc=...)`` wraps the long loops: tqdm)."""
+    p = config.play
+    game = get_game(p.game)
+    layout = pattern_layout(game)
+    positions = positions_of(config, progress)
+    if not len(positions):
+        raise ValueError("the games gave no position to learn from (more --games?)")
+    known = int((positions.table >= 0).sum())
+    report(f"{p.games} games, {len(positions)} positions ({known} labelled by the endgame tables)")
+    f = features(layout, positions)
+    targets = labels(positions, config.label_mix)
+    held = held_out_games(positions.game, config.fit.holdout, config.fit.seed)
+    train_f, train_y = f.take(~held), targets[~held]
+    bar = progress(None, total=config.fit.steps, unit="step", desc="fit")
+    model = fit(train_f, train_y, len(layout.regions), config.fit,
+                on_step=lambda step, loss: _tick(bar, loss))
+    bar.close()
+    weights = integer_weights(model, layout, p.game, ())
+    shipped = integer_model(weights)          # the weights as the file holds them, integers
+    test, test_f = positions.take(held), f.take(held)
+    losses = {
+        "learned": cross_entropy(shipped.chances(test_f), test.result),
+        "hand-set": cross_entropy(handset_chances(p.game, test), test.result) if len(test) else float("nan"),
+        "constant 0.5": cross_entropy(np.full(len(test), 0.5), test.result),
+    }
+    fitted = cross_entropy(shipped.chances(train_f), train_y)
+    held_label = cross_entropy(shipped.chances(test_f), targets[held])
+    header = (
+        f"mcts-engine {__version__}: the learned evaluation of {p.game} (docs/search.md#the-learned-evaluation)",
+        f"command: {command_line(config)}",
+        f"data: {p.games} self-play games at {p.nodes} iterations a move ({settings_text(p)}) after "
+        f"{p.opening_plies} random plies; {len(positions)} positions, {int(held.sum())} of them in the "
+        f"{config.fit.holdout:g} of the games held out",
+        f"labels: {config.label_mix:g} x the game's result + {1 - config.label_mix:g} x the search's value; "
+        f"{known} positions by the endgame tables",
+        f"loss (cross-entropy) on the labels: training {fitted:.4f}, held out {held_label:.4f}",
+        "held-out loss against the game results: " + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()),
+    )
+    weights = replace(weights, header=header)
+    for line in header[2:]:
+        report(line)
+    out = config.out or f"{p.game}.v1.weights"
+    write_weights(out, weights)
+    report(f"weights written to {out}")
+
+
+def _tick(bar, loss: float) -> None:
+    bar.update(1)
+    if loss == loss:
+        bar.set_postfix(loss=f"{loss:.4f}")

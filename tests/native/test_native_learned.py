@@ -1,0 +1,112 @@
+"""The native kernel's learned evaluation (draughts_impl.h, learned_evaluate) against its
+reference, rules/draughts/learned.py, to the last bit: every variant, with seeded random weights
+on seeded games and random placements, and the shipped weights files; the kernel's checks of
+the numbers it is handed.  Run under ASan/UBSan too (test_native_draughts.py's slow test)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from mcts_engine import native
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts import VARIANTS, make_game
+from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_evaluate, learned_spec,
+                                                pattern_layout)
+from mcts_engine.rules.draughts.weights import WEIGHTS_DIR, read_weights
+
+if not native.available():
+    pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
+
+from test_native_draughts import placements, seeded_positions  # noqa: E402  (needs the kernel)
+
+NAMES = sorted(VARIANTS)
+SHIPPED = sorted(p.name.split(".")[0] for p in WEIGHTS_DIR.glob("*.weights"))
+
+
+def random_weights(game, seed: int, scale: int = 5000) -> LearnedWeights:
+    """Seeded weights of every size the file allows, on ``game``'s layout."""
+    layout = pattern_layout(game)
+    rng = np.random.default_rng(seed)
+    patterns = rng.integers(-scale, scale, size=(len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
+    scalars = tuple((int(a), int(b)) for a, b in rng.integers(-4 * scale, 4 * scale, size=(len(SCALARS), 2)))
+    return LearnedWeights(game.name, layout.signature, 1000, scalars, patterns)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_kernel_evaluates_as_the_reference_along_games(name):
+    fast, ref = make_game(name), make_game(name, native=False)
+    layout = pattern_layout(ref)
+    weights = random_weights(ref, seed=len(name))
+    kernel = fast.kernel.with_learned(learned_spec(layout, weights))
+    assert kernel.learned and not fast.kernel.learned
+    for s in seeded_positions(ref, 300, seed=len(name)):
+        assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+            learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_kernel_evaluates_as_the_reference_on_random_placements(name):
+    fast, ref = make_game(name), make_game(name, native=False)
+    layout = pattern_layout(ref)
+    weights = random_weights(ref, seed=7, scale=1 << 20)
+    kernel = fast.kernel.with_learned(learned_spec(layout, weights))
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(placements(name))
+    def check(raw):
+        own, opp, kings, turn = raw
+        assert kernel.evaluate(own, opp, kings, turn) == learned_evaluate(layout, weights, own, opp, kings, turn)
+    check()
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_weights_evaluate_as_the_reference(name):
+    game, ref = get_game(name), make_game(name, native=False)
+    weights = read_weights(WEIGHTS_DIR / f"{name}.v1.weights")
+    layout = pattern_layout(ref)
+    kernel = game.learned_kernel()
+    for s in seeded_positions(ref, 500, seed=11):
+        assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+            learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
+
+
+def test_the_terms_and_the_learned_evaluation_copy_the_rules_they_came_from():
+    """with_terms of a learned kernel keeps the learned evaluation (and its weights alive);
+    the plain kernel stays hand-set."""
+    game = make_game("english")
+    layout = pattern_layout(game)
+    kernel = game.kernel.with_learned(learned_spec(layout, random_weights(game, 1)))
+    copy = kernel.with_terms((0.1, 0.0, 0.0, 0.0, 0.0))
+    del kernel
+    s = game.parse_fen("W:W21,22,23,K30:B9,10,11")
+    assert copy.learned and copy.evaluate(s.own, s.opp, s.kings, s.turn) == \
+        learned_evaluate(layout, random_weights(game, 1), s.own, s.opp, s.kings, s.turn)
+    assert game.kernel.evaluate(s.own, s.opp, s.kings, s.turn) == s.evaluate()
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(patterns=b"\0" * 16), "bytes"),
+    (dict(regions=()), "regions"),
+    (dict(regions=(((0, 9, 0),),)), "out of range"),
+    (dict(regions=(((60, 8, 0),),)), "out of range"),
+    (dict(scalars=((1, 2),)), "scalars"),
+    (dict(scalars=((1 << 30, 0),) * len(SCALARS)), "out of range"),
+    (dict(unit=0), "unit"),
+    (dict(top_bit=64), "top_bit"),
+    (dict(start_pieces=3), "start_pieces"),
+])
+def test_the_kernel_refuses_bad_numbers(change, message):
+    game = make_game("english")
+    spec = learned_spec(pattern_layout(game), random_weights(game, 1))
+    spec.update(change)
+    with pytest.raises(ValueError, match=message):
+        game.kernel.with_learned(spec)
+
+
+def test_the_kernel_refuses_a_pattern_weight_out_of_range():
+    game = make_game("english")
+    weights = random_weights(game, 1)
+    weights.patterns[2, 17, 1] = 1 << 25
+    with pytest.raises(ValueError, match="out of range"):
+        game.kernel.with_learned(learned_spec(pattern_layout(game), weights))

@@ -1,0 +1,214 @@
+"""The learned evaluation's reference (rules/draughts/learned.py) and its weights files
+(weights.py): the regions each board is read by, worked examples of the features, the file's
+round trip and every fault a file may have, and the engine option that chooses the evaluation.
+The native kernel's copy is checked against the reference in tests/native/test_native_learned.py."""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from mcts_engine import native
+from mcts_engine.engine_options import OptionError
+from mcts_engine.protocol.options import OptionValues, all_options
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts import VARIANTS, make_game, weights as weights_mod
+from mcts_engine.rules.draughts.evaluation import EvalTerms
+from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_balance,
+                                                learned_evaluate, pattern_layout, region_index, rotate,
+                                                scalar_features, segments)
+from mcts_engine.rules.draughts.weights import WeightsError, format_weights, parse_weights, read_weights, write_weights
+
+
+def squares(game, mask_bits) -> list[int]:
+    return sorted(int(game.square_name(1 << b)) for b in mask_bits)
+
+
+def small_weights(game) -> LearnedWeights:
+    layout = pattern_layout(game)
+    patterns = np.zeros((len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
+    patterns[0, 5] = (120, -40)
+    patterns[len(layout.regions) - 1, PATTERN_SIZE - 1] = (-7, 9)
+    return LearnedWeights(game.name, layout.signature, 1000, ((10, 0), (800, 2000), (2000, 3500), (300, 900), (0, 150)),
+                          patterns, ("made by hand for a test", "second line"))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_board_has_a_layout_of_eight_square_regions_that_cover_it(name):
+    game = make_game(name, native=False)
+    layout = pattern_layout(game)
+    assert all(len(r) == 8 for r in layout.regions)
+    covered = sum(1 << b for b in {b for r in layout.regions for b in r})     # the regions overlap
+    assert covered == game.points
+    assert layout.signature.split("-")[2].startswith(str(len(layout.regions)))
+
+
+def test_the_english_regions_are_the_4x4_windows():
+    """English: Black (the first player) on 1-12; the first window is its side's corner."""
+    game = get_game("english", native=False)
+    layout = pattern_layout(game)
+    assert [squares(game, r) for r in layout.regions[:3]] == [
+        [3, 4, 7, 8, 11, 12, 15, 16], [2, 3, 6, 7, 10, 11, 14, 15], [1, 2, 5, 6, 9, 10, 13, 14]]
+    assert squares(game, layout.regions[-1]) == [17, 18, 21, 22, 25, 26, 29, 30]
+    assert len(segments(layout.regions[0])) == 4 and all(width == 2 for _, width, _ in segments(layout.regions[0]))
+
+
+def test_the_half_turn_maps_each_square_to_its_opposite():
+    game = get_game("international", native=False)
+    layout = pattern_layout(game)
+    for n in range(1, 51):
+        square = game.parse_square(str(n))
+        assert rotate(square, layout.top_bit) == game.parse_square(str(51 - n))
+
+
+def test_a_region_index_counts_the_movers_men_1_and_the_others_2():
+    region = (3, 5, 9)
+    assert region_index(region, 1 << 5, 1 << 9) == 1 * 3 + 2 * 9
+    assert region_index(region, 1 << 3 | 1 << 9, 0) == 1 + 9
+    assert region_index(region, 0, 0) == 0
+
+
+def test_the_scalar_features_of_a_position():
+    game = get_game("international", native=False)
+    layout = pattern_layout(game)
+    s = game.parse_fen("W:W31,32,33,K46,K27:B5,19,20,K1")   # 46-5 is the long diagonal: White's king 46 on it, 27 and Black's 1 off
+    assert dict(zip(SCALARS, scalar_features(layout, s.own, s.opp, s.kings))) == \
+        dict(to_move=1, men=0, kings=1, king_lead=0, diagonal_kings=1)
+
+
+def test_the_blend_of_full_and_empty_boards_and_the_logistic():
+    game = get_game("english", native=False)
+    w = small_weights(game)
+    layout = pattern_layout(game)
+    s = game.parse_fen("B:W21,22:B9,10,11")       # Black (first) to move, a man up, 5 pieces of 24
+    num = learned_balance(layout, w, s.own, s.opp, s.kings, s.turn)
+    assert num == (10 + 800) * 5 + (0 + 2000) * 19      # no pattern weight touched
+    assert learned_evaluate(layout, w, s.own, s.opp, s.kings, s.turn) == 1.0 / (1.0 + np.exp(-num / 24000))
+    white = game.parse_fen("W:W21,22:B9,10,11")   # White to move, a man down: the first player's chance is high
+    assert learned_evaluate(layout, w, white.own, white.opp, white.kings, white.turn) > 0.5
+
+
+def test_a_weights_file_round_trips(tmp_path):
+    game = get_game("english", native=False)
+    w = small_weights(game)
+    path = tmp_path / "english.v1.weights"
+    write_weights(path, w)
+    text = path.read_text()
+    assert text.startswith("# made by hand for a test\n# second line\nformat 1\nvariant english\n")
+    back = read_weights(path)
+    assert (back.variant, back.layout, back.unit, back.scalars, back.header) == \
+        (w.variant, w.layout, w.unit, w.scalars, w.header)
+    assert np.array_equal(back.patterns, w.patterns)
+    assert format_weights(back) == text
+
+
+def faults(text: str):
+    lines = text.split("\n")
+    body = "\n".join(lines[:-2]) + "\n"
+    yield "", "no checksum"
+    yield text[: len(text) // 2], "no checksum"
+    yield text.replace("scalar men 800", "scalar men 801"), "checksum does not match"
+    for old, new, why in [("format 1", "format 2", "format 2"), ("unit 1000", "unit 0", "unit 0"),
+                          ("scalar kings", "scalar queens", "scalar kings"), ("patterns 9 2", "patterns 9 3", "3"),
+                          ("scalar men 800", f"scalar men {1 << 25}", "beyond"),
+                          ("0 5 120 -40", "0 6561 120 -40", "out of range")]:
+        changed = body.replace(old, new)
+        yield changed + f"checksum {zlib.crc32(changed.encode()):08x}\n", why
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_a_damaged_file_is_refused_naming_it(tmp_path, index):
+    game = get_game("english", native=False)
+    text = format_weights(small_weights(game))
+    damaged, why = list(faults(text))[index]
+    path = tmp_path / "english.v1.weights"
+    path.write_text(damaged)
+    with pytest.raises(WeightsError, match=why) as caught:
+        read_weights(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(WeightsError, match="no such file") as caught:
+        read_weights(tmp_path / "nowhere.v1.weights")
+    assert "nowhere.v1.weights" in str(caught.value)
+
+
+def test_parse_weights_reads_what_format_weights_writes():
+    game = get_game("international", native=False)
+    w = small_weights(game)
+    assert np.array_equal(parse_weights(format_weights(w)).patterns, w.patterns)
+
+
+@pytest.fixture
+def weights_dir(tmp_path, monkeypatch):
+    """The package's weights directory replaced by an empty one (and the games' kernels forgotten)."""
+    monkeypatch.setattr(weights_mod, "WEIGHTS_DIR", tmp_path)
+    for name in ("english", "frisian"):
+        monkeypatch.setattr(get_game(name), "_learned", {})
+    return tmp_path
+
+
+def test_the_evaluation_option_is_a_draughts_option():
+    names = [d.option.name for d in all_options(get_game("english"))]
+    assert "Evaluation" in names and names.index("Evaluation") > names.index("EvalRunaway")
+    assert "Evaluation" not in [d.option.name for d in all_options(get_game("fanorona"))]
+    assert "Evaluation" not in [d.option.name for d in all_options()]
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_learned_without_its_file_is_refused_and_hand_set_still_plays(weights_dir):
+    values = OptionValues()
+    values.apply(values.check("UCI_Variant", "english"))
+    with pytest.raises(OptionError, match=r"Evaluation value 'learned' rejected: .*english\.v1\.weights: no such file"):
+        values.check("Evaluation", "learned")
+    assert values.settings().game_parameters is None          # still hand-set
+    game = get_game("english")
+    assert game.search_rules(EvalTerms()) is game.kernel
+    with pytest.raises(WeightsError, match="english.v1.weights"):
+        game.search_rules(EvalTerms(evaluation="learned"))
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_learned_with_its_file_reaches_the_search_once(weights_dir):
+    game = get_game("english")
+    write_weights(weights_dir / "english.v1.weights", small_weights(game))
+    values = OptionValues()
+    values.apply(values.check("UCI_Variant", "english"))
+    values.apply(values.check("Evaluation", "learned"))
+    parameters = values.settings().game_parameters
+    assert parameters == EvalTerms(evaluation="learned")
+    kernel = game.search_rules(parameters)
+    assert kernel.learned and game.search_rules(parameters) is kernel   # read once per game
+    s = game.parse_fen("B:W21,22:B9,10,11")
+    assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+        learned_evaluate(pattern_layout(game), small_weights(game), s.own, s.opp, s.kings, s.turn)
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_weights_of_another_board_are_refused(weights_dir):
+    write_weights(weights_dir / "frisian.v1.weights", small_weights(get_game("english")))
+    with pytest.raises(WeightsError, match="made for english"):
+        get_game("frisian").learned_kernel()
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_eval_weights_names_another_file_and_a_bad_one_is_refused_naming_it(weights_dir, tmp_path):
+    game = get_game("english")
+    mine = tmp_path / "mine" / "english.weights"
+    mine.parent.mkdir()
+    write_weights(mine, small_weights(game))
+    values = OptionValues()
+    values.apply(values.check("UCI_Variant", "english"))
+    values.apply(values.check("EvalWeights", str(mine)))
+    values.apply(values.check("Evaluation", "learned"))
+    parameters = values.settings().game_parameters
+    assert parameters == EvalTerms(evaluation="learned", weights_file=str(mine))
+    s = game.parse_fen("B:W21,22:B9,10,11")
+    kernel = game.search_rules(parameters)
+    assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+        learned_evaluate(pattern_layout(game), small_weights(game), s.own, s.opp, s.kings, s.turn)
+    with pytest.raises(OptionError, match=r"EvalWeights value '.*nothere\.weights' rejected: .*no such file"):
+        values.check("EvalWeights", str(tmp_path / "nothere.weights"))
+    assert values.settings().game_parameters.weights_file == str(mine)     # the previous value stays

@@ -1,0 +1,79 @@
+"""``mcts-engine train-eval`` end to end on tiny runs: the same command and seed give the same
+weights file, byte for byte (the games, the held-out split and the fit are all seeded); the
+games kept with ``--data`` give the same file again without playing; the file names the command
+that made it and reads back as the learned evaluation; bad input is one clear error."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_engine import native
+from mcts_engine.cli import main
+from mcts_engine.rules.draughts.weights import read_weights
+
+if not native.available():
+    pytest.skip(f"the self-play games search on the native kernel: {native.status()}", allow_module_level=True)
+
+TINY = ("--game", "english", "--games", "4", "--nodes", "40", "--steps", "12", "--holdout", "0.25", "--no-tables")
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["train-eval", *TINY, *args])
+
+
+def test_the_same_command_and_seed_give_the_same_weights_file(tmp_path):
+    first, second, other = tmp_path / "a.weights", tmp_path / "b.weights", tmp_path / "c.weights"
+    for out, seed in ((first, "5"), (second, "5"), (other, "6")):
+        result = run("--seed", seed, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes() != other.read_bytes()
+
+
+def test_the_kept_games_give_the_same_file_without_playing_again(tmp_path):
+    data = tmp_path / "games.npz"
+    played, reread = tmp_path / "played.weights", tmp_path / "reread.weights"
+    assert run("--seed", "5", "--data", str(data), "--out", str(played)).exit_code == 0
+    result = run("--seed", "5", "--data", str(data), "--out", str(reread))
+    assert result.exit_code == 0, result.output
+    assert "self-play:" not in result.output and played.read_bytes() == reread.read_bytes()
+
+
+def test_the_file_names_its_command_and_the_output_its_held_out_loss(tmp_path):
+    out = tmp_path / "english.weights"
+    result = run("--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "held out" in result.output and f"weights written to {out}" in result.output
+    weights = read_weights(out)
+    command = next(line for line in weights.header if line.startswith("command: "))
+    assert command.startswith("command: mcts-engine train-eval --game english --games 4 --seed 5 --nodes 40")
+    assert "--no-tables" in command and weights.variant == "english"
+
+
+def test_games_played_otherwise_are_refused_naming_the_file(tmp_path):
+    data = tmp_path / "games.npz"
+    assert run("--seed", "5", "--data", str(data), "--out", str(tmp_path / "a.weights")).exit_code == 0
+    result = run("--seed", "6", "--data", str(data), "--out", str(tmp_path / "b.weights"))
+    assert result.exit_code != 0 and f"training data {data}: played with" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--game", "fanorona"), "draughts family only"),
+    (("--game", "nosuchgame"), "nosuchgame"),
+    (("--option", "NoSuchOption=1"), "NoSuchOption"),
+    (("--option", "novalue"), "NAME=VALUE"),
+])
+def test_bad_input_is_one_clear_error(args, message):
+    result = CliRunner().invoke(main, ["train-eval", "--game", "english", "--games", "1", *args])
+    assert result.exit_code != 0 and message.lower() in result.output.lower(), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_the_games_do_not_depend_on_the_concurrency(tmp_path):
+    """Each game is seeded from the run's seed and its number: two worker processes play the
+    same games, in the same order, as one."""
+    one, two = tmp_path / "one.weights", tmp_path / "two.weights"
+    assert run("--seed", "5", "--out", str(one)).exit_code == 0
+    result = run("--seed", "5", "--concurrency", "2", "--out", str(two))
+    assert result.exit_code == 0, result.output
+    assert one.read_bytes() == two.read_bytes()
