@@ -86,6 +86,28 @@ static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_ca
  * The chain walk (DablotGame.chains) and the captures
  * ---------------------------------------------------------------------------------------- */
 
+/* The lattice's shift per direction (dablot.h; the spec's are checked against them). */
+static const int DELTA[DB_DIRS] = {DB_D0, DB_D1, DB_D2, DB_D3, DB_D4, DB_D5, DB_D6, DB_D7};
+
+/* The bits of `x` around the point `i`, which lands on bit WIN: a jump reaches two steps of
+ * at most 11 either way, bits 0 to 44 of the window (a mask holds bits 0..71, so the shift
+ * left loses nothing). */
+#define WIN 22
+static inline uint64_t around(DbMask x, int i) { return (uint64_t)((x << WIN) >> i); }
+
+/* The directions (bit k for direction k) in which the piece on `i` can jump now: a `prey`
+ * piece next to it on a line that goes on to an `empty` point; a few shifts of two words
+ * instead of a look at each jump. */
+static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
+{
+    uint64_t pw = around(prey, i), ew = around(empty, i);
+#define OPEN(k, d) ((unsigned)(pw >> (WIN + (d)) & ew >> (WIN + 2 * (d)) & 1) << (k))
+    unsigned open = OPEN(0, DB_D0) | OPEN(1, DB_D1) | OPEN(2, DB_D2) | OPEN(3, DB_D3) | OPEN(4, DB_D4)
+                    | OPEN(5, DB_D5) | OPEN(6, DB_D6) | OPEN(7, DB_D7);
+#undef OPEN
+    return open & r->jump_dirs[i];
+}
+
 typedef struct {
     const DbRules *r;
     DbSink *sink;
@@ -121,67 +143,73 @@ static void emit(Walk *w, int to, DbMask cap, int depth)
     s->n++;
 }
 
-/* Every capture of the piece now on `i` taking from `prey` (``walk``): each jump over a prey
- * piece to an empty point, the taken piece leaving at once; a chain is recorded where it may
- * stop (anywhere when chains are optional, else where no jump goes on), after the longer ones.
- * `empty` counts the mover's start as empty and never loses a point. */
-static void walk(Walk *w, int i, DbMask prey, DbMask empty, DbMask cap, int depth)
+/* Every capture of the piece now on `i` taking from `prey` (``walk``), `open` its jumps from
+ * there: each jump over a prey piece to an empty point, in direction order, the taken piece
+ * leaving at once; a chain is recorded where it may stop (anywhere when chains are optional,
+ * else where no jump goes on), after the longer ones.  `empty` counts the mover's start as
+ * empty and never loses a point. */
+static void walk(Walk *w, int i, unsigned open, DbMask prey, DbMask empty, DbMask cap, int depth)
 {
-    const DbRules *r = w->r;
-    unsigned open = 0;                /* the jumps possible here, found without a branch */
-    if (r->ring[i] & prey)
-        for (int n = 0; n < r->n_jumps[i]; n++)
-            open |= (unsigned)(db_has(prey, r->jumps[i][n].mid) & db_has(empty, r->jumps[i][n].land)) << n;
     for (unsigned m = open; m; m &= m - 1) {
-        const DbJump *j = &r->jumps[i][__builtin_ctz(m)];
+        int k = __builtin_ctz(m), mid = i + DELTA[k], land = mid + DELTA[k];
         if (depth >= DB_MAX_JUMPS) {      /* more jumps than pieces a position may hold: refused on load */
             w->sink->oom = 1;
             return;
         }
-        w->path[depth] = j->k;
-        DbMask mid = db_bit(j->mid);
-        walk(w, j->land, prey ^ mid, empty | mid, cap | mid, depth + 1);
+        w->path[depth] = (uint8_t)k;
+        DbMask bit = db_bit(mid), left = prey ^ bit, freed = empty | bit;
+        walk(w, land, open_jumps(w->r, land, left, freed), left, freed, cap | bit, depth + 1);
     }
-    if (depth && (r->chain_optional || !open))
+    if (depth && (w->r->chain_optional || !open))
         emit(w, i, cap, depth);
 }
 
+/* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
 static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
 {
     if (!(r->ring[frm] & prey))
+        return;
+    unsigned open = open_jumps(r, frm, prey, empty);
+    if (!open)
         return;
     Walk w;                  /* the path is written before it is read: no need to clear it */
     w.r = r;
     w.sink = sink;
     w.frm = frm;
-    walk(&w, frm, prey, empty | db_bit(frm), 0, 0);
+    walk(&w, frm, open, prey, empty | db_bit(frm), 0, 0);
 }
 
-/* The men that can make a first jump (over an enemy man): the scan's jumpers.  The shifts are
- * the lattice's constants (dablot.h), so that each is a fixed 128-bit shift. */
-static DbMask man_jumpers(const DbRules *r, const DbPos *p, DbMask empty)
+/* One pass over the lattice (DablotGame.scan): the steps' number per direction (by direction,
+ * not in the scan's order) and the men that can make a first jump (over an enemy man).  Both
+ * look at the points one step on (`next`), each shift a fixed one of the lattice's constants. */
+static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, int count[DB_DIRS])
 {
-    DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked, jumpers = 0;
-#define JUMPERS(k, d) jumpers |= shift(shift(shift(men & r->jsrc[k], d) & prey, d) & empty, -2 * (d))
-    JUMPERS(0, DB_D0);
-    JUMPERS(1, DB_D1);
-    JUMPERS(2, DB_D2);
-    JUMPERS(3, DB_D3);
-    JUMPERS(4, DB_D4);
-    JUMPERS(5, DB_D5);
-    JUMPERS(6, DB_D6);
-    JUMPERS(7, DB_D7);
-#undef JUMPERS
+    DbMask ranked = p->kings | p->princes, own = p->own, men = own & ~ranked, prey = p->opp & ~ranked;
+    DbMask jumpers = 0;
+#define SCAN(k, d)                                                   \
+    do {                                                             \
+        DbMask next = shift(empty, -(d));                            \
+        count[k] = popcount(own & r->src[k] & next);                 \
+        jumpers |= men & r->jsrc[k] & shift(prey & next, -(d));      \
+    } while (0)
+    SCAN(0, DB_D0);
+    SCAN(1, DB_D1);
+    SCAN(2, DB_D2);
+    SCAN(3, DB_D3);
+    SCAN(4, DB_D4);
+    SCAN(5, DB_D5);
+    SCAN(6, DB_D6);
+    SCAN(7, DB_D7);
+#undef SCAN
     return jumpers;
 }
 
-/* Every capture (DablotGame.captures): the men's first, then the King's and the Prince's; the
- * number of the men's. */
-static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
+/* Every capture (DablotGame.captures): the men's first (`jumpers`, scan's), then the King's
+ * and the Prince's; the number of the men's. */
+static size_t captures(const DbRules *r, const DbPos *p, DbMask jumpers, DbMask empty, DbSink *sink)
 {
-    DbMask empty = r->points & ~(p->own | p->opp), ranked = p->kings | p->princes;
-    DbMask prey = p->opp & ~ranked;
-    for (DbMask j = man_jumpers(r, p, empty); j && !sink->oom; j &= j - 1)
+    DbMask prey = p->opp & ~(p->kings | p->princes);
+    for (DbMask j = jumpers; j && !sink->oom; j &= j - 1)
         chains(r, ctz(j), prey, empty, sink);
     size_t n_men = sink->n;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
@@ -192,64 +220,74 @@ static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
     return n_men;
 }
 
-/* The steps of a position: per direction of the scan's order their targets and their number. */
-typedef struct {
-    DbMask targets[DB_DIRS];
-    size_t count[DB_DIRS];
-} Steps;
-
-/* The steps of `p` (DablotGame.scan's buckets); their number. */
-static size_t steps(const DbRules *r, const DbPos *p, Steps *st)
+/* A position's moves as a random pick sees them: the captures appended to `sink` (its n
+ * counting them), the steps counted by direction in `count`; the number of steps to draw
+ * from (none when a man's capture forces a capture). */
+static size_t moves(const DbRules *r, const DbPos *p, DbSink *sink, int count[DB_DIRS])
 {
-    DbMask empty = r->points & ~(p->own | p->opp), by_dir[DB_DIRS];
-#define STEPS(k, d) by_dir[k] = shift(p->own & r->src[k], d) & empty
-    STEPS(0, DB_D0);
-    STEPS(1, DB_D1);
-    STEPS(2, DB_D2);
-    STEPS(3, DB_D3);
-    STEPS(4, DB_D4);
-    STEPS(5, DB_D5);
-    STEPS(6, DB_D6);
-    STEPS(7, DB_D7);
-#undef STEPS
+    DbMask empty = r->points & ~(p->own | p->opp);
+    size_t n_men = captures(r, p, scan(r, p, empty, count), empty, sink);
+    if (n_men && r->man_forced)
+        return 0;
     size_t n = 0;
-    for (int i = 0; i < DB_DIRS; i++) {
-        st->targets[i] = by_dir[r->step_order[i]];
-        st->count[i] = (size_t)popcount(st->targets[i]);
-        n += st->count[i];
-    }
+    for (int k = 0; k < DB_DIRS; k++)
+        n += (size_t)count[k];
     return n;
 }
 
-/* The point of the set bit numbered `n` (from the lowest) of `t`: by words, then by bytes. */
-static int select_bit(DbMask t, size_t n)
+/* The set bit numbered `n` (from the lowest) of `x` (n < its popcount), without a branch (a
+ * random pick would mispredict a loop's): the byte by the bytes' running counts (one
+ * multiplication sums them, a subtraction in each byte compares them with n), then the bit
+ * in that byte by halves chosen with masks. */
+static inline int select64(uint64_t x, uint64_t n)
 {
-    uint64_t x = (uint64_t)t;
-    int base = 0;
-    size_t c = (size_t)__builtin_popcountll(x);
-    if (n >= c) {
-        n -= c;
-        x = (uint64_t)(t >> 64);
-        base = 64;
-    }
-    for (; n >= (c = (size_t)__builtin_popcountll(x & 0xff)); x >>= 8, base += 8)
-        n -= c;
-    for (; n; n--)
-        x &= x - 1;
-    return base + __builtin_ctzll(x);
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t c = x - (x >> 1 & 0x5555555555555555ULL);
+    c = (c & 0x3333333333333333ULL) + (c >> 2 & 0x3333333333333333ULL);
+    c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    uint64_t upto = c * ones;                                   /* byte i: the bits in bytes 0..i */
+    uint64_t below = (uint64_t)__builtin_popcountll((((n * ones) | highs) - upto) & highs) * 8;   /* bytes wholly before */
+    n -= (upto << 8) >> below & 0xff;
+    uint64_t byte = x >> below & 0xff, at = below;
+#define HALF(w)                                                                 \
+    do {                                                                        \
+        uint64_t low = byte & ((1ULL << (w)) - 1), k = (uint64_t)__builtin_popcountll(low); \
+        uint64_t up = -(uint64_t)(n >= k);     /* all ones: the bit is in the upper half */ \
+        n -= k & up;                                                            \
+        byte = (byte >> (w) & up) | (low & ~up);                                \
+        at += (w) & up;                                                         \
+    } while (0)
+    HALF(4);
+    HALF(2);
+    HALF(1);
+#undef HALF
+    return (int)at;
 }
 
-/* The step numbered `n` in the order legal lists them. */
-static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
+static inline int select_bit(DbMask t, uint64_t n)
 {
+    uint64_t lo = (uint64_t)t, c = (uint64_t)__builtin_popcountll(lo), up = -(uint64_t)(n >= c);
+    return select64(((uint64_t)(t >> 64) & up) | (lo & ~up), n - (c & up)) + (int)(64 & up);
+}
+
+/* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
+ * by point), of the counts `moves` found: the direction found without a branch (the number of
+ * directions whose steps all come before `n`), then only its steps are looked at. */
+static void nth_step(const DbRules *r, const DbPos *p, const int count[DB_DIRS], size_t n, int *from, int *to)
+{
+    size_t upto[DB_DIRS], sum = 0;
+    int before = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < DB_DIRS; i++) {
-        if (n < st->count[i]) {
-            *to = select_bit(st->targets[i], n);
-            *from = *to - r->delta[r->step_order[i]];
-            return;
-        }
-        n -= st->count[i];
+        sum += (size_t)count[r->step_order[i]];
+        upto[i] = sum;
+        before += sum <= n;
     }
+    int k = r->step_order[before], d = DELTA[k];
+    DbMask empty = r->points & ~(p->own | p->opp);
+    DbMask sources = p->own & r->src[k] & (empty << 11) >> (11 + d);    /* the points whose next point is empty */
+    *from = select_bit(sources, n - (before ? upto[before - 1] : 0));
+    *to = *from + d;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -263,16 +301,16 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
     if ((!ignore_draws && drawn(r, p)) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
         return GAME_OK;
     DbSink sink = {.slots = out};
-    size_t n_men = captures(r, p, &sink);
+    DbMask empty = r->points & ~(p->own | p->opp);
+    int count[DB_DIRS];
+    size_t n_men = captures(r, p, scan(r, p, empty, count), empty, &sink);
     if (sink.oom)
         return GAME_ERROR;
     if (n_men && r->man_forced)
         return GAME_OK;
-    Steps st;
-    steps(r, p, &st);
     for (int i = 0; i < DB_DIRS; i++) {
-        int d = r->delta[r->step_order[i]];
-        for (DbMask t = st.targets[i]; t; t &= t - 1) {
+        int d = DELTA[r->step_order[i]];
+        for (DbMask t = shift(p->own & r->src[r->step_order[i]], d) & empty; t; t &= t - 1) {
             int to = ctz(t);
             MoveSlot m = db_slot(to - d, to, 0, 0, NULL);
             if (movebuf_push(out, &m) < 0)
@@ -306,31 +344,28 @@ void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
     p->ply++;
 }
 
-/* Whether the side to move has a move at all (the draw counters aside). */
-static int can_move(const DbRules *r, const DbPos *p, DbSink *scratch)
+/* Whether the side to move has a move at all (the draw counters aside): a step, a man's
+ * jump, or a first jump of its King or Prince. */
+static int can_move(const DbRules *r, const DbPos *p)
 {
     DbMask empty = r->points & ~(p->own | p->opp);
-    Steps st;
-    if (man_jumpers(r, p, empty) || steps(r, p, &st))
+    int count[DB_DIRS];
+    if (scan(r, p, empty, count))
         return 1;
-    scratch->slots = NULL;
-    scratch->n = 0;
+    for (int k = 0; k < DB_DIRS; k++)
+        if (count[k])
+            return 1;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
-    if (king)
-        chains(r, ctz(king), p->opp, empty, scratch);
-    if (prince)
-        chains(r, ctz(prince), p->opp & ~p->kings, empty, scratch);
-    return scratch->n > 0 || scratch->oom ? 1 : 0;
+    return (king && open_jumps(r, ctz(king), p->opp, empty))
+           || (prince && open_jumps(r, ctz(prince), p->opp & ~p->kings, empty));
 }
 
 /* DablotState.outcome: material first, then a side without a move loses, then the counters. */
-static int outcome_with(const DbRules *r, const DbPos *p, DbSink *scratch, double *result)
+int db_outcome(const DbRules *r, const DbPos *p, double *result)
 {
     double v = terminal(r, p->own, p->opp, p->kings);
     if (v < 0.0) {
-        if (can_move(r, p, scratch)) {
-            if (scratch->oom)
-                return GAME_ERROR;
+        if (can_move(r, p)) {
             if (!drawn(r, p))
                 return GAME_RUNNING;
             *result = 0.5;
@@ -340,14 +375,6 @@ static int outcome_with(const DbRules *r, const DbPos *p, DbSink *scratch, doubl
     }
     *result = p->turn == 0 || v == 0.5 ? v : 1.0 - v;
     return GAME_OVER;
-}
-
-int db_outcome(const DbRules *r, const DbPos *p, double *result)
-{
-    DbSink scratch = {0};
-    int over = outcome_with(r, p, &scratch, result);
-    db_sink_free(&scratch);
-    return over;
 }
 
 /* DablotState.evaluate: base.material_share of the material by rank. */
@@ -377,61 +404,56 @@ double db_heuristic(const DbRules *r, const DbPos *p, const MoveSlot *m)
  * Random moves and playouts (DablotState._pick, DablotState.playout): one draw a ply
  * ---------------------------------------------------------------------------------------- */
 
-/* The captures listed in the sink, and the steps counted: a uniformly random move of them, as
- * _pick draws it (a man's capture forcing one: among the captures; else among captures and
- * steps, with one draw even when there is no move at all).  1 with the move, 0 for none,
- * GAME_ERROR; GAME_RUNNING + 2 when halted before the draw. */
-static int pick(const DbRules *r, const DbPos *p, DbSink *s, Rand *rng, int check_halt, const Halt *halt,
-                DbMask *from, DbMask *to, DbMask *cap)
+/* A playout ply's move, drawn as _pick draws it: `x` in [0, 1) over the captures in `s` and
+ * the `n_steps` counted (a man's capture forcing one: over the captures only). */
+static void pick(const DbRules *r, const DbPos *p, const DbSink *s, const int count[DB_DIRS], size_t n_steps,
+                 double x, DbMask *from, DbMask *to, DbMask *cap)
 {
-    s->n = 0;
-    size_t n_men = captures(r, p, s);
-    if (s->oom)
-        return GAME_ERROR;
-    Steps st;
-    size_t n_steps = n_men && r->man_forced ? 0 : steps(r, p, &st), total = s->n + n_steps;
-    if (total && check_halt && halted(halt))
-        return GAME_RUNNING + 2;
-    double x = rng->next(rng);
-    if (rng->failed)
-        return GAME_ERROR;
-    if (!total)
-        return 0;
-    size_t k = (size_t)(x * (double)total);
+    size_t k = (size_t)(x * (double)(s->n + n_steps));
     if (k < s->n) {
         *from = db_bit(s->light[k].from);
         *to = db_bit(s->light[k].to);
         *cap = s->light[k].cap;
-        return 1;
+        return;
     }
     int f = 0, t = 0;
-    nth_step(r, &st, k - s->n, &f, &t);
+    nth_step(r, p, count, k - s->n, &f, &t);
     *from = db_bit(f);
     *to = db_bit(t);
     *cap = 0;
-    return 1;
 }
 
+/* DablotState.playout: one draw a ply (even when there is no move at all, as _pick), no move
+ * list made (the captures listed light, the steps counted and only the drawn one found); the
+ * end by material looked at only where material changed (a step moves, never takes). */
 int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
 {
     const DbRules *r = c->r;
     DbSink *s = &c->sink;
     s->slots = NULL;
+    int taken = 1;              /* material changed since the end by material was looked at */
     for (int64_t i = 0; i < max_plies; i++) {
-        if (drawn(r, p) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
+        if (drawn(r, p) || (taken && terminal(r, p->own, p->opp, p->kings) >= 0.0))
+            break;
+        int count[DB_DIRS];
+        s->n = 0;
+        size_t n_steps = moves(r, p, s, count);
+        if (s->oom)
+            return GAME_ERROR;
+        if (s->n + n_steps && i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
+            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
+        double x = rng->next(rng);
+        if (rng->failed)
+            return GAME_ERROR;
+        if (!(s->n + n_steps))
             break;
         DbMask from, to, cap;
-        int got = pick(r, p, s, rng, i % HALT_CHECK == HALT_CHECK - 1, halt, &from, &to, &cap);
-        if (got < 0)
-            return GAME_ERROR;
-        if (got == GAME_RUNNING + 2)
-            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
-        if (!got)
-            break;
+        pick(r, p, s, count, n_steps, x, &from, &to, &cap);
         db_play(p, from, to, cap);
+        taken = cap != 0;
         ++*plies;
     }
-    return outcome_with(r, p, s, result);
+    return db_outcome(r, p, result);
 }
 
 int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
@@ -441,10 +463,9 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
         return 0;
     MoveBuf buf = {0};
     DbSink sink = {.slots = &buf};
-    size_t n_men = captures(r, p, &sink);
+    int count[DB_DIRS];
+    size_t n_steps = moves(r, p, &sink, count), total = buf.n + n_steps;
     int got = sink.oom ? GAME_ERROR : 1;
-    Steps st;
-    size_t n_steps = got < 0 || (n_men && r->man_forced) ? 0 : steps(r, p, &st), total = buf.n + n_steps;
     if (got == 1) {
         double x = rng->next(rng);
         size_t k = (size_t)(x * (double)total);
@@ -456,7 +477,7 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
             *out = buf.m[k];
         } else {
             int f = 0, t = 0;
-            nth_step(r, &st, k - buf.n, &f, &t);
+            nth_step(r, p, count, k - buf.n, &f, &t);
             *out = db_slot(f, t, 0, 0, NULL);
         }
     }
@@ -533,11 +554,7 @@ static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
     return GAME_OK;
 }
 
-static int g_outcome(const GameIface *g, void *pos, double *result)
-{
-    DbCtx *c = g->ctx;
-    return outcome_with(c->r, pos, &c->sink, result);
-}
+static int g_outcome(const GameIface *g, void *pos, double *result) { return db_outcome(RULES(g), pos, result); }
 
 static int g_evaluate(const GameIface *g, void *pos, double *value)
 {

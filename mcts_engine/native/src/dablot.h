@@ -43,12 +43,6 @@ enum { DB_MAN = 0, DB_PRINCE = 1, DB_KING = 2 };
 #define DB_D6 (-5)
 #define DB_D7 (-6)
 
-/* A jump from a point: the direction, the point jumped over and the landing point (small, so
- * that every point's jumps stay in the first-level cache). */
-typedef struct {
-    uint8_t k, mid, land;
-} DbJump;
-
 /* A Dablot rule set: the lattice and the options. */
 typedef struct {
     int n_points;
@@ -59,8 +53,7 @@ typedef struct {
     DbMask src[DB_DIRS];                     /* the points with a line that way */
     DbMask jsrc[DB_DIRS];                    /* those whose line goes on past the next point */
     int step_order[DB_DIRS];                 /* the directions in the order steps are listed */
-    DbJump jumps[DB_MAX_POINTS][DB_DIRS];    /* per point its jumps, in direction order */
-    int n_jumps[DB_MAX_POINTS];
+    uint8_t jump_dirs[DB_MAX_POINTS];        /* per point the directions it has a jump in (bit k) */
     DbMask ring[DB_MAX_POINTS];              /* the points a jump from there goes over */
     int man_forced, chain_optional, ludii_win;
     int64_t no_capture, max_plies;           /* the draw counters' limits (count_limit: off is 2**62) */

@@ -162,15 +162,14 @@ static int read_dir(PyObject *item, int k, DbRules *r)
     return 0;
 }
 
-/* Each point's jumps in direction order, and the points they go over. */
+/* Each point's jump directions (bit k for direction k) and the points its jumps go over. */
 static void make_jumps(DbRules *r)
 {
     for (int p = 0; p < r->n_points; p++)
         for (int k = 0; k < DB_DIRS; k++)
             if (r->jsrc[k] >> p & 1) {
-                int mid = p + r->delta[k], land = mid + r->delta[k];
-                r->jumps[p][r->n_jumps[p]++] = (DbJump){(uint8_t)k, (uint8_t)mid, (uint8_t)land};
-                r->ring[p] |= db_bit(mid);
+                r->jump_dirs[p] |= (uint8_t)(1 << k);
+                r->ring[p] |= db_bit(p + r->delta[k]);
             }
 }
 
