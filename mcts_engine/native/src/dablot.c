@@ -100,6 +100,8 @@ static inline uint64_t around(DbMask x, int i) { return (uint64_t)((x << WIN) >>
  * instead of a look at each jump. */
 static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
 {
+    if (!(r->ring[i] & prey))      /* no prey next to it: most landing points of a chain */
+        return 0;
     uint64_t pw = around(prey, i), ew = around(empty, i);
 #define OPEN(k, d) ((unsigned)(pw >> (WIN + (d)) & ew >> (WIN + 2 * (d)) & 1) << (k))
     unsigned open = OPEN(0, DB_D0) | OPEN(1, DB_D1) | OPEN(2, DB_D2) | OPEN(3, DB_D3) | OPEN(4, DB_D4)
@@ -167,8 +169,6 @@ static void walk(Walk *w, int i, unsigned open, DbMask prey, DbMask empty, DbMas
 /* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
 static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
 {
-    if (!(r->ring[frm] & prey))
-        return;
     unsigned open = open_jumps(r, frm, prey, empty);
     if (!open)
         return;
@@ -179,17 +179,25 @@ static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink 
     walk(&w, frm, open, prey, empty | db_bit(frm), 0, 0);
 }
 
-/* One pass over the lattice (DablotGame.scan): the steps' number per direction (by direction,
- * not in the scan's order) and the men that can make a first jump (over an enemy man).  Both
- * look at the points one step on (`next`), each shift a fixed one of the lattice's constants. */
-static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, int count[DB_DIRS])
+/* The steps of a position by direction (direction k's at [k], not in the scan's order): the
+ * points they start from and their number. */
+typedef struct {
+    DbMask from[DB_DIRS];
+    int count[DB_DIRS];
+} Steps;
+
+/* One pass over the lattice (DablotGame.scan): the steps (`st`) and the men that can make a
+ * first jump (over an enemy man).  Both look at the points one step on (`next`), each shift a
+ * fixed one of the lattice's constants. */
+static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
 {
     DbMask ranked = p->kings | p->princes, own = p->own, men = own & ~ranked, prey = p->opp & ~ranked;
     DbMask jumpers = 0;
 #define SCAN(k, d)                                                   \
     do {                                                             \
         DbMask next = shift(empty, -(d));                            \
-        count[k] = popcount(own & r->src[k] & next);                 \
+        st->from[k] = own & r->src[k] & next;                        \
+        st->count[k] = popcount(st->from[k]);                        \
         jumpers |= men & r->jsrc[k] & shift(prey & next, -(d));      \
     } while (0)
     SCAN(0, DB_D0);
@@ -221,24 +229,60 @@ static size_t captures(const DbRules *r, const DbPos *p, DbMask jumpers, DbMask 
 }
 
 /* A position's moves as a random pick sees them: the captures appended to `sink` (its n
- * counting them), the steps counted by direction in `count`; the number of steps to draw
- * from (none when a man's capture forces a capture). */
-static size_t moves(const DbRules *r, const DbPos *p, DbSink *sink, int count[DB_DIRS])
+ * counting them), the steps in `st`; the number of steps to draw from (none when a man's
+ * capture forces a capture). */
+static size_t moves(const DbRules *r, const DbPos *p, DbSink *sink, Steps *st)
 {
     DbMask empty = r->points & ~(p->own | p->opp);
-    size_t n_men = captures(r, p, scan(r, p, empty, count), empty, sink);
+    size_t n_men = captures(r, p, scan(r, p, empty, st), empty, sink);
     if (n_men && r->man_forced)
         return 0;
     size_t n = 0;
     for (int k = 0; k < DB_DIRS; k++)
-        n += (size_t)count[k];
+        n += (size_t)st->count[k];
     return n;
 }
+
+/* Per byte value, the places of its set bits from the lowest, three bits each. */
+static const uint32_t BYTE_BITS[256] = {
+    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088,
+    0x000003, 0x000018, 0x000019, 0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688,
+    0x000004, 0x000020, 0x000021, 0x000108, 0x000022, 0x000110, 0x000111, 0x000888,
+    0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0, 0x0008d1, 0x004688,
+    0x000005, 0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88,
+    0x00002b, 0x000158, 0x000159, 0x000ac8, 0x00015a, 0x000ad0, 0x000ad1, 0x005688,
+    0x00002c, 0x000160, 0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11, 0x005888,
+    0x000163, 0x000b18, 0x000b19, 0x0058c8, 0x000b1a, 0x0058d0, 0x0058d1, 0x02c688,
+    0x000006, 0x000030, 0x000031, 0x000188, 0x000032, 0x000190, 0x000191, 0x000c88,
+    0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a, 0x000cd0, 0x000cd1, 0x006688,
+    0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888,
+    0x0001a3, 0x000d18, 0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688,
+    0x000035, 0x0001a8, 0x0001a9, 0x000d48, 0x0001aa, 0x000d50, 0x000d51, 0x006a88,
+    0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0, 0x006ad1, 0x035688,
+    0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888,
+    0x000d63, 0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688,
+    0x000007, 0x000038, 0x000039, 0x0001c8, 0x00003a, 0x0001d0, 0x0001d1, 0x000e88,
+    0x00003b, 0x0001d8, 0x0001d9, 0x000ec8, 0x0001da, 0x000ed0, 0x000ed1, 0x007688,
+    0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10, 0x000f11, 0x007888,
+    0x0001e3, 0x000f18, 0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688,
+    0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea, 0x000f50, 0x000f51, 0x007a88,
+    0x0001eb, 0x000f58, 0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688,
+    0x0001ec, 0x000f60, 0x000f61, 0x007b08, 0x000f62, 0x007b10, 0x007b11, 0x03d888,
+    0x000f63, 0x007b18, 0x007b19, 0x03d8c8, 0x007b1a, 0x03d8d0, 0x03d8d1, 0x1ec688,
+    0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90, 0x000f91, 0x007c88,
+    0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688,
+    0x0001f4, 0x000fa0, 0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888,
+    0x000fa3, 0x007d18, 0x007d19, 0x03e8c8, 0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688,
+    0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50, 0x007d51, 0x03ea88,
+    0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688,
+    0x000fac, 0x007d60, 0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888,
+    0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
+};
 
 /* The set bit numbered `n` (from the lowest) of `x` (n < its popcount), without a branch (a
  * random pick would mispredict a loop's): the byte by the bytes' running counts (one
  * multiplication sums them, a subtraction in each byte compares them with n), then the bit
- * in that byte by halves chosen with masks. */
+ * in that byte from a table. */
 static inline int select64(uint64_t x, uint64_t n)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -248,20 +292,7 @@ static inline int select64(uint64_t x, uint64_t n)
     uint64_t upto = c * ones;                                   /* byte i: the bits in bytes 0..i */
     uint64_t below = (uint64_t)__builtin_popcountll((((n * ones) | highs) - upto) & highs) * 8;   /* bytes wholly before */
     n -= (upto << 8) >> below & 0xff;
-    uint64_t byte = x >> below & 0xff, at = below;
-#define HALF(w)                                                                 \
-    do {                                                                        \
-        uint64_t low = byte & ((1ULL << (w)) - 1), k = (uint64_t)__builtin_popcountll(low); \
-        uint64_t up = -(uint64_t)(n >= k);     /* all ones: the bit is in the upper half */ \
-        n -= k & up;                                                            \
-        byte = (byte >> (w) & up) | (low & ~up);                                \
-        at += (w) & up;                                                         \
-    } while (0)
-    HALF(4);
-    HALF(2);
-    HALF(1);
-#undef HALF
-    return (int)at;
+    return (int)(below + (BYTE_BITS[x >> below & 0xff] >> (3 * n) & 7));
 }
 
 static inline int select_bit(DbMask t, uint64_t n)
@@ -271,23 +302,21 @@ static inline int select_bit(DbMask t, uint64_t n)
 }
 
 /* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
- * by point), of the counts `moves` found: the direction found without a branch (the number of
- * directions whose steps all come before `n`), then only its steps are looked at. */
-static void nth_step(const DbRules *r, const DbPos *p, const int count[DB_DIRS], size_t n, int *from, int *to)
+ * by point): the direction found without a branch (the number of directions whose steps all
+ * come before `n`), then the point among its steps' starts. */
+static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
 {
     size_t upto[DB_DIRS], sum = 0;
     int before = 0;
 #pragma GCC unroll 8
     for (int i = 0; i < DB_DIRS; i++) {
-        sum += (size_t)count[r->step_order[i]];
+        sum += (size_t)st->count[r->step_order[i]];
         upto[i] = sum;
         before += sum <= n;
     }
-    int k = r->step_order[before], d = DELTA[k];
-    DbMask empty = r->points & ~(p->own | p->opp);
-    DbMask sources = p->own & r->src[k] & (empty << 11) >> (11 + d);    /* the points whose next point is empty */
-    *from = select_bit(sources, n - (before ? upto[before - 1] : 0));
-    *to = *from + d;
+    int k = r->step_order[before];
+    *from = select_bit(st->from[k], n - (before ? upto[before - 1] : 0));
+    *to = *from + DELTA[k];
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -302,17 +331,17 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
         return GAME_OK;
     DbSink sink = {.slots = out};
     DbMask empty = r->points & ~(p->own | p->opp);
-    int count[DB_DIRS];
-    size_t n_men = captures(r, p, scan(r, p, empty, count), empty, &sink);
+    Steps st;
+    size_t n_men = captures(r, p, scan(r, p, empty, &st), empty, &sink);
     if (sink.oom)
         return GAME_ERROR;
     if (n_men && r->man_forced)
         return GAME_OK;
     for (int i = 0; i < DB_DIRS; i++) {
-        int d = DELTA[r->step_order[i]];
-        for (DbMask t = shift(p->own & r->src[r->step_order[i]], d) & empty; t; t &= t - 1) {
-            int to = ctz(t);
-            MoveSlot m = db_slot(to - d, to, 0, 0, NULL);
+        int k = r->step_order[i];
+        for (DbMask t = st.from[k]; t; t &= t - 1) {
+            int from = ctz(t);
+            MoveSlot m = db_slot(from, from + DELTA[k], 0, 0, NULL);
             if (movebuf_push(out, &m) < 0)
                 return GAME_ERROR;
         }
@@ -349,11 +378,11 @@ void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
 static int can_move(const DbRules *r, const DbPos *p)
 {
     DbMask empty = r->points & ~(p->own | p->opp);
-    int count[DB_DIRS];
-    if (scan(r, p, empty, count))
+    Steps st;
+    if (scan(r, p, empty, &st))
         return 1;
     for (int k = 0; k < DB_DIRS; k++)
-        if (count[k])
+        if (st.count[k])
             return 1;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
     return (king && open_jumps(r, ctz(king), p->opp, empty))
@@ -406,7 +435,7 @@ double db_heuristic(const DbRules *r, const DbPos *p, const MoveSlot *m)
 
 /* A playout ply's move, drawn as _pick draws it: `x` in [0, 1) over the captures in `s` and
  * the `n_steps` counted (a man's capture forcing one: over the captures only). */
-static void pick(const DbRules *r, const DbPos *p, const DbSink *s, const int count[DB_DIRS], size_t n_steps,
+static void pick(const DbRules *r, const DbSink *s, const Steps *st, size_t n_steps,
                  double x, DbMask *from, DbMask *to, DbMask *cap)
 {
     size_t k = (size_t)(x * (double)(s->n + n_steps));
@@ -417,7 +446,7 @@ static void pick(const DbRules *r, const DbPos *p, const DbSink *s, const int co
         return;
     }
     int f = 0, t = 0;
-    nth_step(r, p, count, k - s->n, &f, &t);
+    nth_step(r, st, k - s->n, &f, &t);
     *from = db_bit(f);
     *to = db_bit(t);
     *cap = 0;
@@ -435,9 +464,9 @@ int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *hal
     for (int64_t i = 0; i < max_plies; i++) {
         if (drawn(r, p) || (taken && terminal(r, p->own, p->opp, p->kings) >= 0.0))
             break;
-        int count[DB_DIRS];
+        Steps st;
         s->n = 0;
-        size_t n_steps = moves(r, p, s, count);
+        size_t n_steps = moves(r, p, s, &st);
         if (s->oom)
             return GAME_ERROR;
         if (s->n + n_steps && i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
@@ -448,7 +477,7 @@ int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *hal
         if (!(s->n + n_steps))
             break;
         DbMask from, to, cap;
-        pick(r, p, s, count, n_steps, x, &from, &to, &cap);
+        pick(r, s, &st, n_steps, x, &from, &to, &cap);
         db_play(p, from, to, cap);
         taken = cap != 0;
         ++*plies;
@@ -463,8 +492,8 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
         return 0;
     MoveBuf buf = {0};
     DbSink sink = {.slots = &buf};
-    int count[DB_DIRS];
-    size_t n_steps = moves(r, p, &sink, count), total = buf.n + n_steps;
+    Steps st;
+    size_t n_steps = moves(r, p, &sink, &st), total = buf.n + n_steps;
     int got = sink.oom ? GAME_ERROR : 1;
     if (got == 1) {
         double x = rng->next(rng);
@@ -477,7 +506,7 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
             *out = buf.m[k];
         } else {
             int f = 0, t = 0;
-            nth_step(r, p, count, k - buf.n, &f, &t);
+            nth_step(r, &st, k - buf.n, &f, &t);
             *out = db_slot(f, t, 0, 0, NULL);
         }
     }
