@@ -110,10 +110,13 @@ static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask e
     return open & r->jump_dirs[i];
 }
 
+/* A chain walk's fixed data: what it started from (the captured pieces are always the prey
+ * at the start less the prey left, and the empty points those at the start and them). */
 typedef struct {
     const DbRules *r;
     DbSink *sink;
     int frm;
+    DbMask prey0, empty0;            /* the prey, and the empty points with the mover's start */
     uint8_t path[DB_MAX_JUMPS];      /* the jumps' directions so far */
 } Walk;
 
@@ -145,12 +148,11 @@ static void emit(Walk *w, int to, DbMask cap, int depth)
     s->n++;
 }
 
-/* Every capture of the piece now on `i` taking from `prey` (``walk``), `open` its jumps from
+/* Every capture of the piece now on `i` with `prey` left (``walk``), `open` its jumps from
  * there: each jump over a prey piece to an empty point, in direction order, the taken piece
  * leaving at once; a chain is recorded where it may stop (anywhere when chains are optional,
- * else where no jump goes on), after the longer ones.  `empty` counts the mover's start as
- * empty and never loses a point. */
-static void walk(Walk *w, int i, unsigned open, DbMask prey, DbMask empty, DbMask cap, int depth)
+ * else where no jump goes on), after the longer ones. */
+static void walk(Walk *w, int i, unsigned open, DbMask prey, int depth)
 {
     for (unsigned m = open; m; m &= m - 1) {
         int k = __builtin_ctz(m), mid = i + DELTA[k], land = mid + DELTA[k];
@@ -159,11 +161,11 @@ static void walk(Walk *w, int i, unsigned open, DbMask prey, DbMask empty, DbMas
             return;
         }
         w->path[depth] = (uint8_t)k;
-        DbMask bit = db_bit(mid), left = prey ^ bit, freed = empty | bit;
-        walk(w, land, open_jumps(w->r, land, left, freed), left, freed, cap | bit, depth + 1);
+        DbMask left = prey ^ db_bit(mid);
+        walk(w, land, open_jumps(w->r, land, left, w->empty0 | (w->prey0 ^ left)), left, depth + 1);
     }
     if (depth && (w->r->chain_optional || !open))
-        emit(w, i, cap, depth);
+        emit(w, i, w->prey0 ^ prey, depth);
 }
 
 /* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
@@ -176,7 +178,9 @@ static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink 
     w.r = r;
     w.sink = sink;
     w.frm = frm;
-    walk(&w, frm, open, prey, empty | db_bit(frm), 0, 0);
+    w.prey0 = prey;
+    w.empty0 = empty | db_bit(frm);
+    walk(&w, frm, open, prey, 0);
 }
 
 /* The steps of a position by direction (direction k's at [k], not in the scan's order): the
