@@ -14,8 +14,25 @@
 
 #define popcount db_popcount
 #define ctz db_ctz
-/* x with every bit moved d places up (down for d < 0) */
-static inline DbMask shift(DbMask x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline uint64_t lo(DbMask x) { return (uint64_t)x; }
+static inline uint64_t hi(DbMask x) { return (uint64_t)(x >> 64); }
+static inline DbMask words(uint64_t low, uint64_t high) { return (DbMask)high << 64 | low; }
+/* x with every bit moved d places up (down for d < 0), one word's shift */
+static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline uint64_t rotr(uint64_t x, int n) { return x >> (n & 63) | x << (-n & 63); }
+
+/* The point of `set` (not empty) first in the 72-point order: rows up, a row's grid points
+ * (low word) before its centres (high word). */
+static inline int first_in_order(DbMask set)
+{
+    uint64_t l = lo(set), h = hi(set);
+    if (!h)
+        return __builtin_ctzll(l);
+    if (!l)
+        return 64 + __builtin_ctzll(h);
+    int a = __builtin_ctzll(l), b = __builtin_ctzll(h);
+    return a >> 3 <= b >> 3 ? a : 64 + b;
+}
 
 /* ------------------------------------------------------------------------------------------
  * The slot (dablot.h): the captured mask, the points, the jumps' directions
@@ -27,8 +44,11 @@ MoveSlot db_slot(int from, int to, DbMask cap, int n, const uint8_t *dirs)
 {
     MoveSlot m;
     memset(&m, 0, sizeof m);
-    m.w[0] = (uint64_t)cap;
-    m.w[1] = (uint64_t)(cap >> 64) & 0xff;
+    DbMask ranked = 0;                /* the captured pieces in the 72-point order */
+    for (; cap; cap &= cap - 1)
+        ranked |= db_bit(db_rank(ctz(cap)));
+    m.w[0] = (uint64_t)ranked;
+    m.w[1] = (uint64_t)(ranked >> 64) & 0xff;
     m.w[1] |= (uint64_t)from << 8 | (uint64_t)to << 15 | (uint64_t)n << 22;
     for (int j = 0; j < n; j++) {
         int at = ROUTE_BIT + 3 * j;
@@ -45,7 +65,13 @@ int db_slot_dir(const MoveSlot *m, int j)
     int at = ROUTE_BIT + 3 * j;     /* a field never straddles a word: (128 - 92) is a multiple of 3 */
     return (int)(m->w[at / 64] >> (at % 64) & 7);
 }
-DbMask db_slot_cap(const MoveSlot *m) { return (DbMask)m->w[0] | (DbMask)(m->w[1] & 0xff) << 64; }
+DbMask db_slot_cap(const MoveSlot *m)
+{
+    DbMask cap = 0;
+    for (DbMask ranked = (DbMask)m->w[0] | (DbMask)(m->w[1] & 0xff) << 64; ranked; ranked &= ranked - 1)
+        cap |= db_bit(db_point(ctz(ranked)));
+    return cap;
+}
 
 /* ------------------------------------------------------------------------------------------
  * The end of the game by material (DablotGame.terminal), and the material
@@ -86,26 +112,24 @@ static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_ca
  * The chain walk (DablotGame.chains) and the captures
  * ---------------------------------------------------------------------------------------- */
 
-/* The lattice's shift per direction (dablot.h; the spec's are checked against them). */
-static const int DELTA[DB_DIRS] = {DB_D0, DB_D1, DB_D2, DB_D3, DB_D4, DB_D5, DB_D6, DB_D7};
-
-/* The bits of `x` around the point `i`, which lands on bit WIN: a jump reaches two steps of
- * at most 11 either way, bits 0 to 44 of the window (a mask holds bits 0..71, so the shift
- * left loses nothing). */
-#define WIN 22
-static inline uint64_t around(DbMask x, int i) { return (uint64_t)((x << WIN) >> i); }
-
 /* The directions (bit k for direction k) in which the piece on `i` can jump now: a `prey`
- * piece next to it on a line that goes on to an `empty` point; a few shifts of two words
- * instead of a look at each jump. */
+ * piece next to it on a line that goes on to an `empty` point.  The words it looks at are
+ * turned so that `i` lands on bit 16 (a jump reaches 16 bits either way, so a point a jump
+ * reaches never wraps round; what does only lies where `i` has no jump). */
 static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
 {
     if (!(r->ring[i] & prey))      /* no prey next to it: most landing points of a chain */
         return 0;
-    uint64_t pw = around(prey, i), ew = around(empty, i);
-#define OPEN(k, d) ((unsigned)(pw >> (WIN + (d)) & ew >> (WIN + 2 * (d)) & 1) << (k))
-    unsigned open = OPEN(0, DB_D0) | OPEN(1, DB_D1) | OPEN(2, DB_D2) | OPEN(3, DB_D3) | OPEN(4, DB_D4)
-                    | OPEN(5, DB_D5) | OPEN(6, DB_D6) | OPEN(7, DB_D7);
+    unsigned open;
+#define OPEN(k, mids, mid, lands, land) ((unsigned)((mids) >> (mid) & (lands) >> (land) & 1) << (k))
+    if (i < 64) {                  /* a grid point: orthogonal jumps over grid points, diagonal over centres */
+        uint64_t pl = rotr(lo(prey), i - 16), ph = rotr(hi(prey), i - 16), el = rotr(lo(empty), i - 16);
+        open = OPEN(0, pl, 17, el, 18) | OPEN(1, pl, 15, el, 14) | OPEN(2, pl, 24, el, 32) | OPEN(3, pl, 8, el, 0)
+               | OPEN(4, ph, 16, el, 25) | OPEN(5, ph, 15, el, 23) | OPEN(6, ph, 8, el, 9) | OPEN(7, ph, 7, el, 7);
+    } else {                       /* a centre: diagonal jumps over grid points to centres */
+        uint64_t pl = rotr(lo(prey), i - 80), eh = rotr(hi(empty), i - 80);
+        open = OPEN(4, pl, 25, eh, 25) | OPEN(5, pl, 24, eh, 23) | OPEN(6, pl, 17, eh, 9) | OPEN(7, pl, 16, eh, 7);
+    }
 #undef OPEN
     return open & r->jump_dirs[i];
 }
@@ -155,7 +179,7 @@ static void emit(Walk *w, int to, DbMask cap, int depth)
 static void walk(Walk *w, int i, unsigned open, DbMask prey, int depth)
 {
     for (unsigned m = open; m; m &= m - 1) {
-        int k = __builtin_ctz(m), mid = i + DELTA[k], land = mid + DELTA[k];
+        int k = __builtin_ctz(m), mid = db_next(i, k), land = i + DB_LAND[k];
         if (depth >= DB_MAX_JUMPS) {      /* more jumps than pieces a position may hold: refused on load */
             w->sink->oom = 1;
             return;
@@ -191,29 +215,42 @@ typedef struct {
 } Steps;
 
 /* One pass over the lattice (DablotGame.scan): the steps (`st`) and the men that can make a
- * first jump (over an enemy man).  Both look at the points one step on (`next`), each shift a
- * fixed one of the lattice's constants. */
+ * first jump (over an enemy man), word by word.  Both look at the points whose next point is
+ * empty (`next`).  An orthogonal line is a shift `d` of the low word; a diagonal one takes a
+ * grid point to the centre `a` below it in the high word and a centre to the grid point `b`
+ * above it in the low word. */
 static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
 {
-    DbMask ranked = p->kings | p->princes, own = p->own, men = own & ~ranked, prey = p->opp & ~ranked;
-    DbMask jumpers = 0;
-#define SCAN(k, d)                                                   \
-    do {                                                             \
-        DbMask next = shift(empty, -(d));                            \
-        st->from[k] = own & r->src[k] & next;                        \
-        st->count[k] = popcount(st->from[k]);                        \
-        jumpers |= men & r->jsrc[k] & shift(prey & next, -(d));      \
+    DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked;
+    uint64_t ol = lo(p->own), oh = hi(p->own), el = lo(empty), eh = hi(empty);
+    uint64_t ml = lo(men), mh = hi(men), pl = lo(prey), ph = hi(prey), jl = 0, jh = 0;
+#define ORTH(k, d)                                                                    \
+    do {                                                                              \
+        uint64_t next = shift(el, -(d)), from = ol & lo(r->src[k]) & next;            \
+        st->from[k] = from;                                                           \
+        st->count[k] = __builtin_popcountll(from);                                    \
+        jl |= ml & lo(r->jsrc[k]) & shift(pl & next, -(d));                           \
     } while (0)
-    SCAN(0, DB_D0);
-    SCAN(1, DB_D1);
-    SCAN(2, DB_D2);
-    SCAN(3, DB_D3);
-    SCAN(4, DB_D4);
-    SCAN(5, DB_D5);
-    SCAN(6, DB_D6);
-    SCAN(7, DB_D7);
-#undef SCAN
-    return jumpers;
+#define DIAG(k, a, b)                                                                 \
+    do {                                                                              \
+        uint64_t nl = eh << (a), nh = el >> (b);                                      \
+        uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
+        st->from[k] = words(fl, fh);                                                  \
+        st->count[k] = __builtin_popcountll(fl) + __builtin_popcountll(fh);           \
+        jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
+        jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
+    } while (0)
+    ORTH(0, 1);
+    ORTH(1, -1);
+    ORTH(2, 8);
+    ORTH(3, -8);
+    DIAG(4, 0, 9);
+    DIAG(5, 1, 8);
+    DIAG(6, 8, 1);
+    DIAG(7, 9, 0);
+#undef ORTH
+#undef DIAG
+    return words(jl, jh);
 }
 
 /* Every capture (DablotGame.captures): the men's first (`jumpers`, scan's), then the King's
@@ -221,8 +258,11 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
 static size_t captures(const DbRules *r, const DbPos *p, DbMask jumpers, DbMask empty, DbSink *sink)
 {
     DbMask prey = p->opp & ~(p->kings | p->princes);
-    for (DbMask j = jumpers; j && !sink->oom; j &= j - 1)
-        chains(r, ctz(j), prey, empty, sink);
+    for (DbMask j = jumpers; j && !sink->oom;) {
+        int i = first_in_order(j);
+        chains(r, i, prey, empty, sink);
+        j ^= db_bit(i);
+    }
     size_t n_men = sink->n;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
     if (king && !sink->oom)
@@ -283,26 +323,24 @@ static const uint32_t BYTE_BITS[256] = {
     0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
 };
 
-/* The set bit numbered `n` (from the lowest) of `x` (n < its popcount), without a branch (a
- * random pick would mispredict a loop's): the byte by the bytes' running counts (one
- * multiplication sums them, a subtraction in each byte compares them with n), then the bit
- * in that byte from a table. */
-static inline int select64(uint64_t x, uint64_t n)
+/* The point numbered `n` in the 72-point order of `set` (n < its popcount), without a branch
+ * (a random pick would mispredict a loop's): the row by the rows' running counts (the bytes'
+ * counts of both words summed by one multiplication, compared with n by a subtraction in each
+ * byte), then the word in that row, then the bit in that byte from a table. */
+static inline int select_in_order(DbMask set, uint64_t n)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t c = x - (x >> 1 & 0x5555555555555555ULL);
-    c = (c & 0x3333333333333333ULL) + (c >> 2 & 0x3333333333333333ULL);
-    c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    uint64_t upto = c * ones;                                   /* byte i: the bits in bytes 0..i */
-    uint64_t below = (uint64_t)__builtin_popcountll((((n * ones) | highs) - upto) & highs) * 8;   /* bytes wholly before */
+    uint64_t l = lo(set), h = hi(set), cl = l - (l >> 1 & 0x5555555555555555ULL), ch = h - (h >> 1 & 0x5555555555555555ULL);
+    cl = (cl & 0x3333333333333333ULL) + (cl >> 2 & 0x3333333333333333ULL);
+    ch = (ch & 0x3333333333333333ULL) + (ch >> 2 & 0x3333333333333333ULL);
+    uint64_t c = ((cl + (cl >> 4)) & 0x0f0f0f0f0f0f0f0fULL) + ((ch + (ch >> 4)) & 0x0f0f0f0f0f0f0f0fULL);
+    uint64_t upto = c * ones;                                   /* byte r: the points in rows 0..r */
+    uint64_t below = (uint64_t)__builtin_popcountll((((n * ones) | highs) - upto) & highs) * 8;   /* rows wholly before */
     n -= (upto << 8) >> below & 0xff;
-    return (int)(below + (BYTE_BITS[x >> below & 0xff] >> (3 * n) & 7));
-}
-
-static inline int select_bit(DbMask t, uint64_t n)
-{
-    uint64_t lo = (uint64_t)t, c = (uint64_t)__builtin_popcountll(lo), up = -(uint64_t)(n >= c);
-    return select64(((uint64_t)(t >> 64) & up) | (lo & ~up), n - (c & up)) + (int)(64 & up);
+    uint64_t bl = l >> below & 0xff, bh = h >> below & 0xff, k = (uint64_t)__builtin_popcountll(bl);
+    uint64_t up = -(uint64_t)(n >= k);                         /* all ones: among the row's centres */
+    n -= k & up;
+    return (int)(below + (64 & up) + (BYTE_BITS[(bh & up) | (bl & ~up)] >> (3 * n) & 7));
 }
 
 /* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
@@ -319,8 +357,8 @@ static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int
         before += sum <= n;
     }
     int k = r->step_order[before];
-    *from = select_bit(st->from[k], n - (before ? upto[before - 1] : 0));
-    *to = *from + DELTA[k];
+    *from = select_in_order(st->from[k], n - (before ? upto[before - 1] : 0));
+    *to = db_next(*from, k);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -343,9 +381,10 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
         return GAME_OK;
     for (int i = 0; i < DB_DIRS; i++) {
         int k = r->step_order[i];
-        for (DbMask t = st.from[k]; t; t &= t - 1) {
-            int from = ctz(t);
-            MoveSlot m = db_slot(from, from + DELTA[k], 0, 0, NULL);
+        for (DbMask t = st.from[k]; t;) {
+            int from = first_in_order(t);
+            t ^= db_bit(from);
+            MoveSlot m = db_slot(from, db_next(from, k), 0, 0, NULL);
             if (movebuf_push(out, &m) < 0)
                 return GAME_ERROR;
         }
