@@ -116,10 +116,8 @@ static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_ca
  * piece next to it on a line that goes on to an `empty` point.  The words it looks at are
  * turned so that `i` lands on bit 16 (a jump reaches 16 bits either way, so a point a jump
  * reaches never wraps round; what does only lies where `i` has no jump). */
-static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
+static unsigned open_dirs(const DbRules *r, int i, DbMask prey, DbMask empty)
 {
-    if (!(r->ring[i] & prey))      /* no prey next to it: most landing points of a chain */
-        return 0;
     unsigned open;
 #define OPEN(k, mids, mid, lands, land) ((unsigned)((mids) >> (mid) & (lands) >> (land) & 1) << (k))
     if (i < 64) {                  /* a grid point: orthogonal jumps over grid points, diagonal over centres */
@@ -132,6 +130,12 @@ static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask e
     }
 #undef OPEN
     return open & r->jump_dirs[i];
+}
+
+/* open_dirs, looked for only with prey next to `i` (not at most landing points of a chain). */
+static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
+{
+    return r->ring[i] & prey ? open_dirs(r, i, prey, empty) : 0;
 }
 
 /* A chain walk's fixed data: what it started from (the captured pieces are always the prey
@@ -192,12 +196,9 @@ static void walk(Walk *w, int i, unsigned open, DbMask prey, int depth)
         emit(w, i, w->prey0 ^ prey, depth);
 }
 
-/* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
-static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
+/* The captures of the piece on `frm` taking from `prey`, `open` its first jumps. */
+static void walk_from(const DbRules *r, int frm, unsigned open, DbMask prey, DbMask empty, DbSink *sink)
 {
-    unsigned open = open_jumps(r, frm, prey, empty);
-    if (!open)
-        return;
     Walk w;                  /* the path is written before it is read: no need to clear it */
     w.r = r;
     w.sink = sink;
@@ -207,11 +208,22 @@ static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink 
     walk(&w, frm, open, prey, 0);
 }
 
-/* The steps of a position by direction (direction k's at [k], not in the scan's order): the
- * points they start from and their number. */
+/* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
+static inline void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
+{
+    unsigned open = open_jumps(r, frm, prey, empty);
+    if (open)
+        walk_from(r, frm, open, prey, empty, sink);
+}
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The steps of a position: by direction (k's at [k]) the points they start from, and their
+ * numbers a byte each in the scan's order (the i-th direction's in byte i). */
 typedef struct {
     DbMask from[DB_DIRS];
-    int count[DB_DIRS];
+    uint64_t counts;
 } Steps;
 
 /* One pass over the lattice (DablotGame.scan): the steps (`st`) and the men that can make a
@@ -224,11 +236,12 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
     DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked;
     uint64_t ol = lo(p->own), oh = hi(p->own), el = lo(empty), eh = hi(empty);
     uint64_t ml = lo(men), mh = hi(men), pl = lo(prey), ph = hi(prey), jl = 0, jh = 0;
+    st->counts = 0;
 #define ORTH(k, d)                                                                    \
     do {                                                                              \
         uint64_t next = shift(el, -(d)), from = ol & lo(r->src[k]) & next;            \
         st->from[k] = from;                                                           \
-        st->count[k] = __builtin_popcountll(from);                                    \
+        st->counts |= (uint64_t)__builtin_popcountll(from) << r->count_shift[k];       \
         jl |= ml & lo(r->jsrc[k]) & shift(pl & next, -(d));                           \
     } while (0)
 #define DIAG(k, a, b)                                                                 \
@@ -236,7 +249,7 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
         uint64_t nl = eh << (a), nh = el >> (b);                                      \
         uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
         st->from[k] = words(fl, fh);                                                  \
-        st->count[k] = __builtin_popcountll(fl) + __builtin_popcountll(fh);           \
+        st->counts |= (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)) << r->count_shift[k]; \
         jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
         jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
     } while (0)
@@ -281,10 +294,7 @@ static size_t moves(const DbRules *r, const DbPos *p, DbSink *sink, Steps *st)
     size_t n_men = captures(r, p, scan(r, p, empty, st), empty, sink);
     if (n_men && r->man_forced)
         return 0;
-    size_t n = 0;
-    for (int k = 0; k < DB_DIRS; k++)
-        n += (size_t)st->count[k];
-    return n;
+    return (size_t)(st->counts * ONES >> 56);     /* the bytes summed (at most 240 steps: no carry) */
 }
 
 /* Per byte value, the places of its set bits from the lowest, three bits each. */
@@ -329,13 +339,12 @@ static const uint32_t BYTE_BITS[256] = {
  * byte), then the word in that row, then the bit in that byte from a table. */
 static inline int select_in_order(DbMask set, uint64_t n)
 {
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t l = lo(set), h = hi(set), cl = l - (l >> 1 & 0x5555555555555555ULL), ch = h - (h >> 1 & 0x5555555555555555ULL);
     cl = (cl & 0x3333333333333333ULL) + (cl >> 2 & 0x3333333333333333ULL);
     ch = (ch & 0x3333333333333333ULL) + (ch >> 2 & 0x3333333333333333ULL);
     uint64_t c = ((cl + (cl >> 4)) & 0x0f0f0f0f0f0f0f0fULL) + ((ch + (ch >> 4)) & 0x0f0f0f0f0f0f0f0fULL);
-    uint64_t upto = c * ones;                                   /* byte r: the points in rows 0..r */
-    uint64_t below = (uint64_t)__builtin_popcountll((((n * ones) | highs) - upto) & highs) * 8;   /* rows wholly before */
+    uint64_t upto = c * ONES;                                   /* byte r: the points in rows 0..r */
+    uint64_t below = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS) * 8;   /* rows wholly before */
     n -= (upto << 8) >> below & 0xff;
     uint64_t bl = l >> below & 0xff, bh = h >> below & 0xff, k = (uint64_t)__builtin_popcountll(bl);
     uint64_t up = -(uint64_t)(n >= k);                         /* all ones: among the row's centres */
@@ -346,18 +355,17 @@ static inline int select_in_order(DbMask set, uint64_t n)
 /* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
  * by point): the direction found without a branch (the number of directions whose steps all
  * come before `n`), then the point among its steps' starts. */
-static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
+static void nth_step(const DbRules *r, const Steps *st, uint64_t n, int *from, int *to)
 {
-    size_t upto[DB_DIRS], sum = 0;
-    int before = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < DB_DIRS; i++) {
-        sum += (size_t)st->count[r->step_order[i]];
-        upto[i] = sum;
-        before += sum <= n;
+    uint64_t upto = st->counts * ONES, before;         /* byte i: the steps of directions 0..i */
+    if (n < 128) {         /* the running counts compared with n in every byte at once */
+        before = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS);
+    } else {               /* more steps than a byte's comparison takes (no position of a game) */
+        for (before = 0; (upto >> 8 * before & 0xff) <= n; before++)
+            ;
     }
     int k = r->step_order[before];
-    *from = select_in_order(st->from[k], n - (before ? upto[before - 1] : 0));
+    *from = select_in_order(st->from[k], n - ((upto << 8) >> 8 * before & 0xff));
     *to = db_next(*from, k);
 }
 
@@ -394,7 +402,7 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
 
 /* DablotState.play: the King or Prince moves with its piece (a closed chain moves nothing), the
  * captured pieces leave, the counters run, the sides swap. */
-void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
+static inline void play(DbPos *p, DbMask from, DbMask to, DbMask cap)
 {
     DbMask moved = from ^ to;
     if (p->kings & from)
@@ -416,17 +424,16 @@ void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
     p->ply++;
 }
 
+void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap) { play(p, from, to, cap); }
+
 /* Whether the side to move has a move at all (the draw counters aside): a step, a man's
  * jump, or a first jump of its King or Prince. */
 static int can_move(const DbRules *r, const DbPos *p)
 {
     DbMask empty = r->points & ~(p->own | p->opp);
     Steps st;
-    if (scan(r, p, empty, &st))
+    if (scan(r, p, empty, &st) || st.counts)
         return 1;
-    for (int k = 0; k < DB_DIRS; k++)
-        if (st.count[k])
-            return 1;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
     return (king && open_jumps(r, ctz(king), p->opp, empty))
            || (prince && open_jumps(r, ctz(prince), p->opp & ~p->kings, empty));
@@ -514,14 +521,14 @@ int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *hal
             return GAME_ERROR;
         if (s->n + n_steps && i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
             return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
-        double x = rng->next(rng);
+        double x = rand_draw(rng);
         if (rng->failed)
             return GAME_ERROR;
         if (!(s->n + n_steps))
             break;
         DbMask from, to, cap;
         pick(r, s, &st, n_steps, x, &from, &to, &cap);
-        db_play(p, from, to, cap);
+        play(p, from, to, cap);
         taken = cap != 0;
         ++*plies;
     }
@@ -568,7 +575,7 @@ int64_t db_perft(const DbRules *r, const DbPos *p, int depth)
     for (size_t i = 0; depth > 1 && total >= 0 && i < buf.n; i++) {
         DbPos child = *p;
         const MoveSlot *m = &buf.m[i];
-        db_play(&child, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
+        play(&child, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
         int64_t below = db_perft(r, &child, depth - 1);
         total = below < 0 ? -1 : total + below;
     }

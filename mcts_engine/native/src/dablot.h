@@ -73,6 +73,7 @@ typedef struct {
     DbMask src[DB_DIRS];                     /* the points with a line that way */
     DbMask jsrc[DB_DIRS];                    /* those whose line goes on past the next point */
     int step_order[DB_DIRS];                 /* the directions in the order steps are listed */
+    int count_shift[DB_DIRS];                /* per direction 8 times its place in that order */
     uint8_t jump_dirs[DB_MAX_POINTS];        /* per point the directions it has a jump in (bit k) */
     DbMask ring[DB_MAX_POINTS];              /* the points a jump from there goes over */
     int man_forced, chain_optional, ludii_win;

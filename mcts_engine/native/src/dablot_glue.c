@@ -208,6 +208,7 @@ static int read_lattice(PyObject *spec, DbRules *r)
         if (!err) {
             seen |= 1 << k;
             r->step_order[i] = (int)k;
+            r->count_shift[k] = 8 * i;
         }
     }
     Py_DECREF(order);
