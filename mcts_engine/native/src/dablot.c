@@ -241,7 +241,7 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
     do {                                                                              \
         uint64_t next = shift(el, -(d)), from = ol & lo(r->src[k]) & next;            \
         st->from[k] = from;                                                           \
-        st->counts |= (uint64_t)__builtin_popcountll(from) << r->count_shift[k];       \
+        st->counts |= (uint64_t)__builtin_popcountll(from) << 8 * DB_STEP_PLACE[k];    \
         jl |= ml & lo(r->jsrc[k]) & shift(pl & next, -(d));                           \
     } while (0)
 #define DIAG(k, a, b)                                                                 \
@@ -249,7 +249,7 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
         uint64_t nl = eh << (a), nh = el >> (b);                                      \
         uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
         st->from[k] = words(fl, fh);                                                  \
-        st->counts |= (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)) << r->count_shift[k]; \
+        st->counts |= (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)) << 8 * DB_STEP_PLACE[k]; \
         jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
         jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
     } while (0)
@@ -364,7 +364,7 @@ static void nth_step(const DbRules *r, const Steps *st, uint64_t n, int *from, i
         for (before = 0; (upto >> 8 * before & 0xff) <= n; before++)
             ;
     }
-    int k = r->step_order[before];
+    int k = DB_STEP_ORDER[before];
     *from = select_in_order(st->from[k], n - ((upto << 8) >> 8 * before & 0xff));
     *to = db_next(*from, k);
 }
@@ -388,7 +388,7 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
     if (n_men && r->man_forced)
         return GAME_OK;
     for (int i = 0; i < DB_DIRS; i++) {
-        int k = r->step_order[i];
+        int k = DB_STEP_ORDER[i];
         for (DbMask t = st.from[k]; t;) {
             int from = first_in_order(t);
             t ^= db_bit(from);

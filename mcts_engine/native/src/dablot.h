@@ -55,6 +55,11 @@ static const int DB_GRID_STEP[8] = {1, -1, 8, -8, 64, 63, 56, 55};
 static const int DB_CENTRE_STEP[8] = {0, 0, 0, 0, -55, -56, -63, -64};
 static const int DB_LAND[8] = {2, -2, 16, -16, 9, 7, -7, -9};
 
+/* The order the steps are listed in (the scan's: the directions up, then those down), and each
+ * direction's place in it; the spec's is checked against it. */
+static const int DB_STEP_ORDER[8] = {0, 2, 4, 5, 1, 3, 6, 7};
+static const int DB_STEP_PLACE[8] = {0, 4, 1, 5, 2, 3, 6, 7};
+
 /* The point one step from point `p` along direction `k` (a line that way assumed). */
 static inline int db_next(int p, int k) { return p + (p < 64 ? DB_GRID_STEP[k] : DB_CENTRE_STEP[k]); }
 
@@ -72,8 +77,6 @@ typedef struct {
     int delta[DB_DIRS];                      /* per direction its shift in the 72-point order */
     DbMask src[DB_DIRS];                     /* the points with a line that way */
     DbMask jsrc[DB_DIRS];                    /* those whose line goes on past the next point */
-    int step_order[DB_DIRS];                 /* the directions in the order steps are listed */
-    int count_shift[DB_DIRS];                /* per direction 8 times its place in that order */
     uint8_t jump_dirs[DB_MAX_POINTS];        /* per point the directions it has a jump in (bit k) */
     DbMask ring[DB_MAX_POINTS];              /* the points a jump from there goes over */
     int man_forced, chain_optional, ludii_win;

@@ -197,7 +197,7 @@ static int read_lattice(PyObject *spec, DbRules *r)
     PyObject *order = err ? NULL : spec_seq(spec_item(spec, "step_order"), DB_DIRS, "step_order");
     if (!order)
         return -1;
-    int seen = 0;
+    int seen = 0, step_order[DB_DIRS];
     for (int i = 0; i < DB_DIRS && !err; i++) {
         int64_t k;
         err = arg_i64(PySequence_Fast_GET_ITEM(order, i), 0, DB_DIRS - 1, "step_order", &k) < 0;
@@ -207,11 +207,14 @@ static int read_lattice(PyObject *spec, DbRules *r)
         }
         if (!err) {
             seen |= 1 << k;
-            r->step_order[i] = (int)k;
-            r->count_shift[k] = 8 * i;
+            step_order[i] = (int)k;
         }
     }
     Py_DECREF(order);
+    if (!err && memcmp(step_order, DB_STEP_ORDER, sizeof DB_STEP_ORDER)) {
+        PyErr_SetString(PyExc_ValueError, "dablot spec: step_order is not the scan's (the directions up, then down)");
+        err = 1;
+    }
     return err ? -1 : 0;
 }
 
