@@ -115,22 +115,30 @@ static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_ca
 /* The directions (bit k for direction k) in which the piece on `i` can jump now: a `prey`
  * piece next to it on a line that goes on to an `empty` point.  The words it looks at are
  * turned so that `i` lands on bit 16 (a jump reaches 16 bits either way, so a point a jump
- * reaches never wraps round; what does only lies where `i` has no jump). */
+ * reaches never wraps round; what does only lies where `i` has no jump).  Each jump's prey
+ * bit is moved onto its landing point's and the two taken together; then one multiplication
+ * gathers the orthogonal jumps' four bits in direction order (ORTH_GATHER), another the
+ * diagonal ones' in an order DIAG_DIRS puts right. */
+#define B(n) ((uint64_t)1 << (n))
+#define ORTH_GATHER 0x8000840040000000ULL      /* bits 18 14 32 0 (E W N S) to bits 60..63 */
+#define DIAG_GATHER 0x0110008800000000ULL      /* bits 25 23 9 7 (NE NW SE SW) to 60, 62, 61, 63 */
+static const uint8_t DIAG_DIRS[16] = {0x00, 0x10, 0x40, 0x50, 0x20, 0x30, 0x60, 0x70,
+                                      0x80, 0x90, 0xc0, 0xd0, 0xa0, 0xb0, 0xe0, 0xf0};
+
 static unsigned open_dirs(const DbRules *r, int i, DbMask prey, DbMask empty)
 {
-    unsigned open;
-#define OPEN(k, mids, mid, lands, land) ((unsigned)((mids) >> (mid) & (lands) >> (land) & 1) << (k))
+    uint64_t orth = 0, diag;
     if (i < 64) {                  /* a grid point: orthogonal jumps over grid points, diagonal over centres */
         uint64_t pl = rotr(lo(prey), i - 16), ph = rotr(hi(prey), i - 16), el = rotr(lo(empty), i - 16);
-        open = OPEN(0, pl, 17, el, 18) | OPEN(1, pl, 15, el, 14) | OPEN(2, pl, 24, el, 32) | OPEN(3, pl, 8, el, 0)
-               | OPEN(4, ph, 16, el, 25) | OPEN(5, ph, 15, el, 23) | OPEN(6, ph, 8, el, 9) | OPEN(7, ph, 7, el, 7);
+        orth = el & ((pl << 1 & B(18)) | (pl >> 1 & B(14)) | (pl << 8 & B(32)) | (pl >> 8 & B(0)));
+        diag = el & ((ph << 9 & B(25)) | (ph << 8 & B(23)) | (ph << 1 & B(9)) | (ph & B(7)));
     } else {                       /* a centre: diagonal jumps over grid points to centres */
         uint64_t pl = rotr(lo(prey), i - 80), eh = rotr(hi(empty), i - 80);
-        open = OPEN(4, pl, 25, eh, 25) | OPEN(5, pl, 24, eh, 23) | OPEN(6, pl, 17, eh, 9) | OPEN(7, pl, 16, eh, 7);
+        diag = eh & ((pl & B(25)) | (pl >> 1 & B(23)) | (pl >> 8 & B(9)) | (pl >> 9 & B(7)));
     }
-#undef OPEN
-    return open & r->jump_dirs[i];
+    return ((unsigned)(orth * ORTH_GATHER >> 60) | DIAG_DIRS[diag * DIAG_GATHER >> 60]) & r->jump_dirs[i];
 }
+#undef B
 
 /* open_dirs, looked for only with prey next to `i` (not at most landing points of a chain). */
 static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
