@@ -227,8 +227,8 @@ static inline void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, 
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
-/* The steps of a position: by direction (k's at [k]) the points they start from, and their
- * numbers a byte each in the scan's order (the i-th direction's in byte i). */
+/* The steps of a position by direction, in the scan's order (DB_STEP_ORDER): the points they
+ * start from (the i-th direction's at [i]), and their numbers a byte each (its in byte i). */
 typedef struct {
     DbMask from[DB_DIRS];
     uint64_t counts;
@@ -248,7 +248,7 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
 #define ORTH(k, d)                                                                    \
     do {                                                                              \
         uint64_t next = shift(el, -(d)), from = ol & lo(r->src[k]) & next;            \
-        st->from[k] = from;                                                           \
+        st->from[DB_STEP_PLACE[k]] = from;                                            \
         st->counts |= (uint64_t)__builtin_popcountll(from) << 8 * DB_STEP_PLACE[k];    \
         jl |= ml & lo(r->jsrc[k]) & shift(pl & next, -(d));                           \
     } while (0)
@@ -256,7 +256,7 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
     do {                                                                              \
         uint64_t nl = eh << (a), nh = el >> (b);                                      \
         uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
-        st->from[k] = words(fl, fh);                                                  \
+        st->from[DB_STEP_PLACE[k]] = words(fl, fh);                                   \
         st->counts |= (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)) << 8 * DB_STEP_PLACE[k]; \
         jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
         jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
@@ -372,9 +372,8 @@ static void nth_step(const DbRules *r, const Steps *st, uint64_t n, int *from, i
         for (before = 0; (upto >> 8 * before & 0xff) <= n; before++)
             ;
     }
-    int k = DB_STEP_ORDER[before];
-    *from = select_in_order(st->from[k], n - ((upto << 8) >> 8 * before & 0xff));
-    *to = db_next(*from, k);
+    *from = select_in_order(st->from[before], n - ((upto << 8) >> 8 * before & 0xff));
+    *to = db_next(*from, DB_STEP_ORDER[before]);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -396,11 +395,10 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
     if (n_men && r->man_forced)
         return GAME_OK;
     for (int i = 0; i < DB_DIRS; i++) {
-        int k = DB_STEP_ORDER[i];
-        for (DbMask t = st.from[k]; t;) {
+        for (DbMask t = st.from[i]; t;) {
             int from = first_in_order(t);
             t ^= db_bit(from);
-            MoveSlot m = db_slot(from, db_next(from, k), 0, 0, NULL);
+            MoveSlot m = db_slot(from, db_next(from, DB_STEP_ORDER[i]), 0, 0, NULL);
             if (movebuf_push(out, &m) < 0)
                 return GAME_ERROR;
         }
