@@ -57,6 +57,13 @@ MoveSlot db_slot(int from, int to, DbMask cap, int n, const uint8_t *dirs)
     return m;
 }
 
+/* A step's slot (db_slot with nothing captured), made directly: most listed moves are steps. */
+static inline MoveSlot step_slot(int from, int to)
+{
+    MoveSlot m = {.w = {0, (uint64_t)from << 8 | (uint64_t)to << 15, 0}};
+    return m;
+}
+
 int db_slot_from(const MoveSlot *m) { return (int)(m->w[1] >> 8 & 0x7f); }
 int db_slot_to(const MoveSlot *m) { return (int)(m->w[1] >> 15 & 0x7f); }
 int db_slot_jumps(const MoveSlot *m) { return (int)(m->w[1] >> 22 & 0x3f); }
@@ -398,7 +405,7 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
         for (DbMask t = st.from[i]; t;) {
             int from = first_in_order(t);
             t ^= db_bit(from);
-            MoveSlot m = db_slot(from, db_next(from, DB_STEP_ORDER[i]), 0, 0, NULL);
+            MoveSlot m = step_slot(from, db_next(from, DB_STEP_ORDER[i]));
             if (movebuf_push(out, &m) < 0)
                 return GAME_ERROR;
         }
@@ -563,7 +570,7 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
         } else {
             int f = 0, t = 0;
             nth_step(r, &st, k - buf.n, &f, &t);
-            *out = db_slot(f, t, 0, 0, NULL);
+            *out = step_slot(f, t);
         }
     }
     free(buf.m);
