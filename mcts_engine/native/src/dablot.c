@@ -370,7 +370,7 @@ static inline int select_in_order(DbMask set, uint64_t n)
 /* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
  * by point): the direction found without a branch (the number of directions whose steps all
  * come before `n`), then the point among its steps' starts. */
-static void nth_step(const DbRules *r, const Steps *st, uint64_t n, int *from, int *to)
+static void nth_step(const Steps *st, uint64_t n, int *from, int *to)
 {
     uint64_t upto = st->counts * ONES, before;         /* byte i: the steps of directions 0..i */
     if (n < 128) {         /* the running counts compared with n in every byte at once */
@@ -498,7 +498,7 @@ double db_heuristic(const DbRules *r, const DbPos *p, const MoveSlot *m)
 
 /* A playout ply's move, drawn as _pick draws it: `x` in [0, 1) over the captures in `s` and
  * the `n_steps` counted (a man's capture forcing one: over the captures only). */
-static void pick(const DbRules *r, const DbSink *s, const Steps *st, size_t n_steps,
+static void pick(const DbSink *s, const Steps *st, size_t n_steps,
                  double x, DbMask *from, DbMask *to, DbMask *cap)
 {
     size_t k = (size_t)(x * (double)(s->n + n_steps));
@@ -509,7 +509,7 @@ static void pick(const DbRules *r, const DbSink *s, const Steps *st, size_t n_st
         return;
     }
     int f = 0, t = 0;
-    nth_step(r, st, k - s->n, &f, &t);
+    nth_step(st, k - s->n, &f, &t);
     *from = db_bit(f);
     *to = db_bit(t);
     *cap = 0;
@@ -540,7 +540,7 @@ int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *hal
         if (!(s->n + n_steps))
             break;
         DbMask from, to, cap;
-        pick(r, s, &st, n_steps, x, &from, &to, &cap);
+        pick(s, &st, n_steps, x, &from, &to, &cap);
         play(p, from, to, cap);
         taken = cap != 0;
         ++*plies;
@@ -569,7 +569,7 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
             *out = buf.m[k];
         } else {
             int f = 0, t = 0;
-            nth_step(r, &st, k - buf.n, &f, &t);
+            nth_step(&st, k - buf.n, &f, &t);
             *out = step_slot(f, t);
         }
     }
