@@ -264,7 +264,8 @@ static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
         uint64_t nl = eh << (a), nh = el >> (b);                                      \
         uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
         st->from[DB_STEP_PLACE[k]] = words(fl, fh);                                   \
-        st->counts |= (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)) << 8 * DB_STEP_PLACE[k]; \
+        uint64_t count = (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)); \
+        st->counts |= count << 8 * DB_STEP_PLACE[k];                                  \
         jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
         jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
     } while (0)
@@ -348,18 +349,23 @@ static const uint32_t BYTE_BITS[256] = {
     0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
 };
 
+/* Each byte of `x` replaced by the number of its set bits. */
+static inline uint64_t byte_counts(uint64_t x)
+{
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
 /* The point numbered `n` in the 72-point order of `set` (n < its popcount), without a branch
  * (a random pick would mispredict a loop's): the row by the rows' running counts (the bytes'
  * counts of both words summed by one multiplication, compared with n by a subtraction in each
  * byte), then the word in that row, then the bit in that byte from a table. */
 static inline int select_in_order(DbMask set, uint64_t n)
 {
-    uint64_t l = lo(set), h = hi(set), cl = l - (l >> 1 & 0x5555555555555555ULL), ch = h - (h >> 1 & 0x5555555555555555ULL);
-    cl = (cl & 0x3333333333333333ULL) + (cl >> 2 & 0x3333333333333333ULL);
-    ch = (ch & 0x3333333333333333ULL) + (ch >> 2 & 0x3333333333333333ULL);
-    uint64_t c = ((cl + (cl >> 4)) & 0x0f0f0f0f0f0f0f0fULL) + ((ch + (ch >> 4)) & 0x0f0f0f0f0f0f0f0fULL);
-    uint64_t upto = c * ONES;                                   /* byte r: the points in rows 0..r */
-    uint64_t below = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS) * 8;   /* rows wholly before */
+    uint64_t l = lo(set), h = hi(set);
+    uint64_t upto = (byte_counts(l) + byte_counts(h)) * ONES;   /* byte r: the points in rows 0..r */
+    uint64_t below = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS) * 8;  /* rows before */
     n -= (upto << 8) >> below & 0xff;
     uint64_t bl = l >> below & 0xff, bh = h >> below & 0xff, k = (uint64_t)__builtin_popcountll(bl);
     uint64_t up = -(uint64_t)(n >= k);                         /* all ones: among the row's centres */

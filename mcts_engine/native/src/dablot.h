@@ -66,7 +66,10 @@ static inline int db_next(int p, int k) { return p + (p < 64 ? DB_GRID_STEP[k] :
 /* A point's rank in the 72-point order, and the point of a rank (row r: 11 r, its grid points
  * before its centres). */
 static inline int db_rank(int p) { return 11 * ((p & 63) >> 3) + (p & 7) + (p >> 6) * 6; }
-static inline int db_point(int rank) { return rank % 11 < 6 ? rank / 11 * 8 + rank % 11 : 64 + rank / 11 * 8 + rank % 11 - 6; }
+static inline int db_point(int rank)
+{
+    return rank % 11 < 6 ? rank / 11 * 8 + rank % 11 : 64 + rank / 11 * 8 + rank % 11 - 6;
+}
 
 /* A Dablot rule set: the lattice and the options. */
 typedef struct {
