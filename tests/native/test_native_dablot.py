@@ -129,6 +129,23 @@ def test_a_position_without_a_move_draws_once_as_the_python_pick_does():
     check_same_draws(game.parse_fen(fen), reference.parse_fen(fen), seed=5, max_plies=10)
 
 
+def test_a_position_with_more_steps_than_a_byte_compares_draws_as_the_python_loop():
+    """129 steps (Ludii's win: thirty pieces against one man): a draw of the last one takes the
+    native pick's other path, its comparison of running counts a byte wide holding 127."""
+    game, reference = games(win="ludii")
+    fen = ("B:BKa1,Pc1,e1,c2,b3,d3,e3,f3,a4,b4,c4,a5,c5,e5,e6,b7,d7,f7,a8,a9,c9,e9,a10,b11,d11,f11,a12,e12,"
+           "c13,e13:Wa13")
+    python_state = reference.parse_fen(fen)
+    assert len(python_state.legal_moves()) == 129
+    seeds = [seed for seed in range(2000) if int(random.Random(seed).random() * 129) == 128][:4]
+    assert seeds
+    for seed in seeds:
+        check_same_draws(game.parse_fen(fen), python_state, seed, max_plies=3)
+        fast, slow = game.parse_fen(fen), python_state.copy()
+        assert fast.playout(random.Random(seed), 1) == slow.playout(random.Random(seed), 1)
+        assert fast.raw() == slow.raw()
+
+
 def test_the_perft_counts_of_random_positions():
     game, reference = games()
     rng = random.Random(11)
@@ -193,7 +210,9 @@ def test_bad_raw_positions_are_refused():
 def test_bad_specs_are_refused():
     spec = dablot_spec(get_game("dablot", native=False))
     for key, value, words in [("step_order", (0,) * 8, "repeats"), ("max_plies", 0, "max_plies"),
-                              ("dirs", spec["dirs"][:7], "8 items"), ("points", (5, 3), "ascending")]:
+                              ("dirs", spec["dirs"][:7], "8 items"), ("points", (5, 3), "ascending"),
+                              ("step_order", (1, 0, 2, 3, 4, 5, 6, 7), "not the scan's"),
+                              ("points", spec["points"][:71], "71 points")]:
         with pytest.raises(ValueError, match=words):
             native.core.DablotRules(dict(spec, **{key: value}))
 

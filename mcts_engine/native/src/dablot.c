@@ -14,8 +14,25 @@
 
 #define popcount db_popcount
 #define ctz db_ctz
-/* x with every bit moved d places up (down for d < 0) */
-static inline DbMask shift(DbMask x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline uint64_t lo(DbMask x) { return (uint64_t)x; }
+static inline uint64_t hi(DbMask x) { return (uint64_t)(x >> 64); }
+static inline DbMask words(uint64_t low, uint64_t high) { return (DbMask)high << 64 | low; }
+/* x with every bit moved d places up (down for d < 0), one word's shift */
+static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> -d; }
+static inline uint64_t rotr(uint64_t x, int n) { return x >> (n & 63) | x << (-n & 63); }
+
+/* The point of `set` (not empty) first in the 72-point order: rows up, a row's grid points
+ * (low word) before its centres (high word). */
+static inline int first_in_order(DbMask set)
+{
+    uint64_t l = lo(set), h = hi(set);
+    if (!h)
+        return __builtin_ctzll(l);
+    if (!l)
+        return 64 + __builtin_ctzll(h);
+    int a = __builtin_ctzll(l), b = __builtin_ctzll(h);
+    return a >> 3 <= b >> 3 ? a : 64 + b;
+}
 
 /* ------------------------------------------------------------------------------------------
  * The slot (dablot.h): the captured mask, the points, the jumps' directions
@@ -27,13 +44,23 @@ MoveSlot db_slot(int from, int to, DbMask cap, int n, const uint8_t *dirs)
 {
     MoveSlot m;
     memset(&m, 0, sizeof m);
-    m.w[0] = (uint64_t)cap;
-    m.w[1] = (uint64_t)(cap >> 64) & 0xff;
+    DbMask ranked = 0;                /* the captured pieces in the 72-point order */
+    for (; cap; cap &= cap - 1)
+        ranked |= db_bit(db_rank(ctz(cap)));
+    m.w[0] = (uint64_t)ranked;
+    m.w[1] = (uint64_t)(ranked >> 64) & 0xff;
     m.w[1] |= (uint64_t)from << 8 | (uint64_t)to << 15 | (uint64_t)n << 22;
     for (int j = 0; j < n; j++) {
         int at = ROUTE_BIT + 3 * j;
         m.w[at / 64] |= (uint64_t)dirs[j] << (at % 64);
     }
+    return m;
+}
+
+/* A step's slot (db_slot with nothing captured), made directly: most listed moves are steps. */
+static inline MoveSlot step_slot(int from, int to)
+{
+    MoveSlot m = {.w = {0, (uint64_t)from << 8 | (uint64_t)to << 15, 0}};
     return m;
 }
 
@@ -45,7 +72,13 @@ int db_slot_dir(const MoveSlot *m, int j)
     int at = ROUTE_BIT + 3 * j;     /* a field never straddles a word: (128 - 92) is a multiple of 3 */
     return (int)(m->w[at / 64] >> (at % 64) & 7);
 }
-DbMask db_slot_cap(const MoveSlot *m) { return (DbMask)m->w[0] | (DbMask)(m->w[1] & 0xff) << 64; }
+DbMask db_slot_cap(const MoveSlot *m)
+{
+    DbMask cap = 0;
+    for (DbMask ranked = (DbMask)m->w[0] | (DbMask)(m->w[1] & 0xff) << 64; ranked; ranked &= ranked - 1)
+        cap |= db_bit(db_point(ctz(ranked)));
+    return cap;
+}
 
 /* ------------------------------------------------------------------------------------------
  * The end of the game by material (DablotGame.terminal), and the material
@@ -86,10 +119,47 @@ static int drawn(const DbRules *r, const DbPos *p) { return p->quiet >= r->no_ca
  * The chain walk (DablotGame.chains) and the captures
  * ---------------------------------------------------------------------------------------- */
 
+/* The directions (bit k for direction k) in which the piece on `i` can jump now: a `prey`
+ * piece next to it on a line that goes on to an `empty` point.  The words it looks at are
+ * turned so that `i` lands on bit 16 (a jump reaches 16 bits either way, so a point a jump
+ * reaches never wraps round; what does only lies where `i` has no jump).  Each jump's prey
+ * bit is moved onto its landing point's and the two taken together; then one multiplication
+ * gathers the orthogonal jumps' four bits in direction order (ORTH_GATHER), another the
+ * diagonal ones' in an order DIAG_DIRS puts right. */
+#define B(n) ((uint64_t)1 << (n))
+#define ORTH_GATHER 0x8000840040000000ULL      /* bits 18 14 32 0 (E W N S) to bits 60..63 */
+#define DIAG_GATHER 0x0110008800000000ULL      /* bits 25 23 9 7 (NE NW SE SW) to 60, 62, 61, 63 */
+static const uint8_t DIAG_DIRS[16] = {0x00, 0x10, 0x40, 0x50, 0x20, 0x30, 0x60, 0x70,
+                                      0x80, 0x90, 0xc0, 0xd0, 0xa0, 0xb0, 0xe0, 0xf0};
+
+static unsigned open_dirs(const DbRules *r, int i, DbMask prey, DbMask empty)
+{
+    uint64_t orth = 0, diag;
+    if (i < 64) {                  /* a grid point: orthogonal jumps over grid points, diagonal over centres */
+        uint64_t pl = rotr(lo(prey), i - 16), ph = rotr(hi(prey), i - 16), el = rotr(lo(empty), i - 16);
+        orth = el & ((pl << 1 & B(18)) | (pl >> 1 & B(14)) | (pl << 8 & B(32)) | (pl >> 8 & B(0)));
+        diag = el & ((ph << 9 & B(25)) | (ph << 8 & B(23)) | (ph << 1 & B(9)) | (ph & B(7)));
+    } else {                       /* a centre: diagonal jumps over grid points to centres */
+        uint64_t pl = rotr(lo(prey), i - 80), eh = rotr(hi(empty), i - 80);
+        diag = eh & ((pl & B(25)) | (pl >> 1 & B(23)) | (pl >> 8 & B(9)) | (pl >> 9 & B(7)));
+    }
+    return ((unsigned)(orth * ORTH_GATHER >> 60) | DIAG_DIRS[diag * DIAG_GATHER >> 60]) & r->jump_dirs[i];
+}
+#undef B
+
+/* open_dirs, looked for only with prey next to `i` (not at most landing points of a chain). */
+static inline unsigned open_jumps(const DbRules *r, int i, DbMask prey, DbMask empty)
+{
+    return r->ring[i] & prey ? open_dirs(r, i, prey, empty) : 0;
+}
+
+/* A chain walk's fixed data: what it started from (the captured pieces are always the prey
+ * at the start less the prey left, and the empty points those at the start and them). */
 typedef struct {
     const DbRules *r;
     DbSink *sink;
     int frm;
+    DbMask prey0, empty0;            /* the prey, and the empty points with the mover's start */
     uint8_t path[DB_MAX_JUMPS];      /* the jumps' directions so far */
 } Walk;
 
@@ -121,68 +191,107 @@ static void emit(Walk *w, int to, DbMask cap, int depth)
     s->n++;
 }
 
-/* Every capture of the piece now on `i` taking from `prey` (``walk``): each jump over a prey
- * piece to an empty point, the taken piece leaving at once; a chain is recorded where it may
- * stop (anywhere when chains are optional, else where no jump goes on), after the longer ones.
- * `empty` counts the mover's start as empty and never loses a point. */
-static void walk(Walk *w, int i, DbMask prey, DbMask empty, DbMask cap, int depth)
+/* Every capture of the piece now on `i` with `prey` left (``walk``), `open` its jumps from
+ * there: each jump over a prey piece to an empty point, in direction order, the taken piece
+ * leaving at once; a chain is recorded where it may stop (anywhere when chains are optional,
+ * else where no jump goes on), after the longer ones. */
+static void walk(Walk *w, int i, unsigned open, DbMask prey, int depth)
 {
-    const DbRules *r = w->r;
-    unsigned open = 0;                /* the jumps possible here, found without a branch */
-    if (r->ring[i] & prey)
-        for (int n = 0; n < r->n_jumps[i]; n++)
-            open |= (unsigned)(db_has(prey, r->jumps[i][n].mid) & db_has(empty, r->jumps[i][n].land)) << n;
     for (unsigned m = open; m; m &= m - 1) {
-        const DbJump *j = &r->jumps[i][__builtin_ctz(m)];
+        int k = __builtin_ctz(m), mid = db_next(i, k), land = i + DB_LAND[k];
         if (depth >= DB_MAX_JUMPS) {      /* more jumps than pieces a position may hold: refused on load */
             w->sink->oom = 1;
             return;
         }
-        w->path[depth] = j->k;
-        DbMask mid = db_bit(j->mid);
-        walk(w, j->land, prey ^ mid, empty | mid, cap | mid, depth + 1);
+        w->path[depth] = (uint8_t)k;
+        DbMask left = prey ^ db_bit(mid);
+        walk(w, land, open_jumps(w->r, land, left, w->empty0 | (w->prey0 ^ left)), left, depth + 1);
     }
-    if (depth && (r->chain_optional || !open))
-        emit(w, i, cap, depth);
+    if (depth && (w->r->chain_optional || !open))
+        emit(w, i, w->prey0 ^ prey, depth);
 }
 
-static void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
+/* The captures of the piece on `frm` taking from `prey`, `open` its first jumps. */
+static void walk_from(const DbRules *r, int frm, unsigned open, DbMask prey, DbMask empty, DbSink *sink)
 {
-    if (!(r->ring[frm] & prey))
-        return;
     Walk w;                  /* the path is written before it is read: no need to clear it */
     w.r = r;
     w.sink = sink;
     w.frm = frm;
-    walk(&w, frm, prey, empty | db_bit(frm), 0, 0);
+    w.prey0 = prey;
+    w.empty0 = empty | db_bit(frm);
+    walk(&w, frm, open, prey, 0);
 }
 
-/* The men that can make a first jump (over an enemy man): the scan's jumpers.  The shifts are
- * the lattice's constants (dablot.h), so that each is a fixed 128-bit shift. */
-static DbMask man_jumpers(const DbRules *r, const DbPos *p, DbMask empty)
+/* The captures of the piece on `frm` taking from `prey` (DablotGame.chains), if it has any. */
+static inline void chains(const DbRules *r, int frm, DbMask prey, DbMask empty, DbSink *sink)
 {
-    DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked, jumpers = 0;
-#define JUMPERS(k, d) jumpers |= shift(shift(shift(men & r->jsrc[k], d) & prey, d) & empty, -2 * (d))
-    JUMPERS(0, DB_D0);
-    JUMPERS(1, DB_D1);
-    JUMPERS(2, DB_D2);
-    JUMPERS(3, DB_D3);
-    JUMPERS(4, DB_D4);
-    JUMPERS(5, DB_D5);
-    JUMPERS(6, DB_D6);
-    JUMPERS(7, DB_D7);
-#undef JUMPERS
-    return jumpers;
+    unsigned open = open_jumps(r, frm, prey, empty);
+    if (open)
+        walk_from(r, frm, open, prey, empty, sink);
 }
 
-/* Every capture (DablotGame.captures): the men's first, then the King's and the Prince's; the
- * number of the men's. */
-static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The steps of a position by direction, in the scan's order (DB_STEP_ORDER): the points they
+ * start from (the i-th direction's at [i]), and their numbers a byte each (its in byte i). */
+typedef struct {
+    DbMask from[DB_DIRS];
+    uint64_t counts;
+} Steps;
+
+/* One pass over the lattice (DablotGame.scan): the steps (`st`) and the men that can make a
+ * first jump (over an enemy man), word by word.  Both look at the points whose next point is
+ * empty (`next`).  An orthogonal line is a shift `d` of the low word; a diagonal one takes a
+ * grid point to the centre `a` below it in the high word and a centre to the grid point `b`
+ * above it in the low word. */
+static DbMask scan(const DbRules *r, const DbPos *p, DbMask empty, Steps *st)
 {
-    DbMask empty = r->points & ~(p->own | p->opp), ranked = p->kings | p->princes;
-    DbMask prey = p->opp & ~ranked;
-    for (DbMask j = man_jumpers(r, p, empty); j && !sink->oom; j &= j - 1)
-        chains(r, ctz(j), prey, empty, sink);
+    DbMask ranked = p->kings | p->princes, men = p->own & ~ranked, prey = p->opp & ~ranked;
+    uint64_t ol = lo(p->own), oh = hi(p->own), el = lo(empty), eh = hi(empty);
+    uint64_t ml = lo(men), mh = hi(men), pl = lo(prey), ph = hi(prey), jl = 0, jh = 0;
+    st->counts = 0;
+#define ORTH(k, d)                                                                    \
+    do {                                                                              \
+        uint64_t next = shift(el, -(d)), from = ol & lo(r->src[k]) & next;            \
+        st->from[DB_STEP_PLACE[k]] = from;                                            \
+        st->counts |= (uint64_t)__builtin_popcountll(from) << 8 * DB_STEP_PLACE[k];    \
+        jl |= ml & lo(r->jsrc[k]) & shift(pl & next, -(d));                           \
+    } while (0)
+#define DIAG(k, a, b)                                                                 \
+    do {                                                                              \
+        uint64_t nl = eh << (a), nh = el >> (b);                                      \
+        uint64_t fl = ol & lo(r->src[k]) & nl, fh = oh & hi(r->src[k]) & nh;          \
+        st->from[DB_STEP_PLACE[k]] = words(fl, fh);                                   \
+        uint64_t count = (uint64_t)(__builtin_popcountll(fl) + __builtin_popcountll(fh)); \
+        st->counts |= count << 8 * DB_STEP_PLACE[k];                                  \
+        jl |= ml & lo(r->jsrc[k]) & (ph & nh) << (a);                                 \
+        jh |= mh & hi(r->jsrc[k]) & (pl & nl) >> (b);                                 \
+    } while (0)
+    ORTH(0, 1);
+    ORTH(1, -1);
+    ORTH(2, 8);
+    ORTH(3, -8);
+    DIAG(4, 0, 9);
+    DIAG(5, 1, 8);
+    DIAG(6, 8, 1);
+    DIAG(7, 9, 0);
+#undef ORTH
+#undef DIAG
+    return words(jl, jh);
+}
+
+/* Every capture (DablotGame.captures): the men's first (`jumpers`, scan's), then the King's
+ * and the Prince's; the number of the men's. */
+static size_t captures(const DbRules *r, const DbPos *p, DbMask jumpers, DbMask empty, DbSink *sink)
+{
+    DbMask prey = p->opp & ~(p->kings | p->princes);
+    for (DbMask j = jumpers; j && !sink->oom;) {
+        int i = first_in_order(j);
+        chains(r, i, prey, empty, sink);
+        j ^= db_bit(i);
+    }
     size_t n_men = sink->n;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
     if (king && !sink->oom)
@@ -192,64 +301,92 @@ static size_t captures(const DbRules *r, const DbPos *p, DbSink *sink)
     return n_men;
 }
 
-/* The steps of a position: per direction of the scan's order their targets and their number. */
-typedef struct {
-    DbMask targets[DB_DIRS];
-    size_t count[DB_DIRS];
-} Steps;
-
-/* The steps of `p` (DablotGame.scan's buckets); their number. */
-static size_t steps(const DbRules *r, const DbPos *p, Steps *st)
+/* A position's moves as a random pick sees them: the captures appended to `sink` (its n
+ * counting them), the steps in `st`; the number of steps to draw from (none when a man's
+ * capture forces a capture). */
+static size_t moves(const DbRules *r, const DbPos *p, DbSink *sink, Steps *st)
 {
-    DbMask empty = r->points & ~(p->own | p->opp), by_dir[DB_DIRS];
-#define STEPS(k, d) by_dir[k] = shift(p->own & r->src[k], d) & empty
-    STEPS(0, DB_D0);
-    STEPS(1, DB_D1);
-    STEPS(2, DB_D2);
-    STEPS(3, DB_D3);
-    STEPS(4, DB_D4);
-    STEPS(5, DB_D5);
-    STEPS(6, DB_D6);
-    STEPS(7, DB_D7);
-#undef STEPS
-    size_t n = 0;
-    for (int i = 0; i < DB_DIRS; i++) {
-        st->targets[i] = by_dir[r->step_order[i]];
-        st->count[i] = (size_t)popcount(st->targets[i]);
-        n += st->count[i];
-    }
-    return n;
+    DbMask empty = r->points & ~(p->own | p->opp);
+    size_t n_men = captures(r, p, scan(r, p, empty, st), empty, sink);
+    if (n_men && r->man_forced)
+        return 0;
+    return (size_t)(st->counts * ONES >> 56);     /* the bytes summed (at most 240 steps: no carry) */
 }
 
-/* The point of the set bit numbered `n` (from the lowest) of `t`: by words, then by bytes. */
-static int select_bit(DbMask t, size_t n)
+/* Per byte value, the places of its set bits from the lowest, three bits each. */
+static const uint32_t BYTE_BITS[256] = {
+    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088,
+    0x000003, 0x000018, 0x000019, 0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688,
+    0x000004, 0x000020, 0x000021, 0x000108, 0x000022, 0x000110, 0x000111, 0x000888,
+    0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0, 0x0008d1, 0x004688,
+    0x000005, 0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88,
+    0x00002b, 0x000158, 0x000159, 0x000ac8, 0x00015a, 0x000ad0, 0x000ad1, 0x005688,
+    0x00002c, 0x000160, 0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11, 0x005888,
+    0x000163, 0x000b18, 0x000b19, 0x0058c8, 0x000b1a, 0x0058d0, 0x0058d1, 0x02c688,
+    0x000006, 0x000030, 0x000031, 0x000188, 0x000032, 0x000190, 0x000191, 0x000c88,
+    0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a, 0x000cd0, 0x000cd1, 0x006688,
+    0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888,
+    0x0001a3, 0x000d18, 0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688,
+    0x000035, 0x0001a8, 0x0001a9, 0x000d48, 0x0001aa, 0x000d50, 0x000d51, 0x006a88,
+    0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0, 0x006ad1, 0x035688,
+    0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888,
+    0x000d63, 0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688,
+    0x000007, 0x000038, 0x000039, 0x0001c8, 0x00003a, 0x0001d0, 0x0001d1, 0x000e88,
+    0x00003b, 0x0001d8, 0x0001d9, 0x000ec8, 0x0001da, 0x000ed0, 0x000ed1, 0x007688,
+    0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10, 0x000f11, 0x007888,
+    0x0001e3, 0x000f18, 0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688,
+    0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea, 0x000f50, 0x000f51, 0x007a88,
+    0x0001eb, 0x000f58, 0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688,
+    0x0001ec, 0x000f60, 0x000f61, 0x007b08, 0x000f62, 0x007b10, 0x007b11, 0x03d888,
+    0x000f63, 0x007b18, 0x007b19, 0x03d8c8, 0x007b1a, 0x03d8d0, 0x03d8d1, 0x1ec688,
+    0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90, 0x000f91, 0x007c88,
+    0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688,
+    0x0001f4, 0x000fa0, 0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888,
+    0x000fa3, 0x007d18, 0x007d19, 0x03e8c8, 0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688,
+    0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50, 0x007d51, 0x03ea88,
+    0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688,
+    0x000fac, 0x007d60, 0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888,
+    0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
+};
+
+/* Each byte of `x` replaced by the number of its set bits. */
+static inline uint64_t byte_counts(uint64_t x)
 {
-    uint64_t x = (uint64_t)t;
-    int base = 0;
-    size_t c = (size_t)__builtin_popcountll(x);
-    if (n >= c) {
-        n -= c;
-        x = (uint64_t)(t >> 64);
-        base = 64;
-    }
-    for (; n >= (c = (size_t)__builtin_popcountll(x & 0xff)); x >>= 8, base += 8)
-        n -= c;
-    for (; n; n--)
-        x &= x - 1;
-    return base + __builtin_ctzll(x);
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
 }
 
-/* The step numbered `n` in the order legal lists them. */
-static void nth_step(const DbRules *r, const Steps *st, size_t n, int *from, int *to)
+/* The point numbered `n` in the 72-point order of `set` (n < its popcount), without a branch
+ * (a random pick would mispredict a loop's): the row by the rows' running counts (the bytes'
+ * counts of both words summed by one multiplication, compared with n by a subtraction in each
+ * byte), then the word in that row, then the bit in that byte from a table. */
+static inline int select_in_order(DbMask set, uint64_t n)
 {
-    for (int i = 0; i < DB_DIRS; i++) {
-        if (n < st->count[i]) {
-            *to = select_bit(st->targets[i], n);
-            *from = *to - r->delta[r->step_order[i]];
-            return;
-        }
-        n -= st->count[i];
+    uint64_t l = lo(set), h = hi(set);
+    uint64_t upto = (byte_counts(l) + byte_counts(h)) * ONES;   /* byte r: the points in rows 0..r */
+    uint64_t below = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS) * 8;  /* rows before */
+    n -= (upto << 8) >> below & 0xff;
+    uint64_t bl = l >> below & 0xff, bh = h >> below & 0xff, k = (uint64_t)__builtin_popcountll(bl);
+    uint64_t up = -(uint64_t)(n >= k);                         /* all ones: among the row's centres */
+    n -= k & up;
+    return (int)(below + (64 & up) + (BYTE_BITS[(bh & up) | (bl & ~up)] >> (3 * n) & 7));
+}
+
+/* The step numbered `n` in the order legal lists them (by direction in the scan's order, then
+ * by point): the direction found without a branch (the number of directions whose steps all
+ * come before `n`), then the point among its steps' starts. */
+static void nth_step(const Steps *st, uint64_t n, int *from, int *to)
+{
+    uint64_t upto = st->counts * ONES, before;         /* byte i: the steps of directions 0..i */
+    if (n < 128) {         /* the running counts compared with n in every byte at once */
+        before = (uint64_t)__builtin_popcountll((((n * ONES) | HIGHS) - upto) & HIGHS);
+    } else {               /* more steps than a byte's comparison takes (no position of a game) */
+        for (before = 0; (upto >> 8 * before & 0xff) <= n; before++)
+            ;
     }
+    *from = select_in_order(st->from[before], n - ((upto << 8) >> 8 * before & 0xff));
+    *to = db_next(*from, DB_STEP_ORDER[before]);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -263,18 +400,18 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
     if ((!ignore_draws && drawn(r, p)) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
         return GAME_OK;
     DbSink sink = {.slots = out};
-    size_t n_men = captures(r, p, &sink);
+    DbMask empty = r->points & ~(p->own | p->opp);
+    Steps st;
+    size_t n_men = captures(r, p, scan(r, p, empty, &st), empty, &sink);
     if (sink.oom)
         return GAME_ERROR;
     if (n_men && r->man_forced)
         return GAME_OK;
-    Steps st;
-    steps(r, p, &st);
     for (int i = 0; i < DB_DIRS; i++) {
-        int d = r->delta[r->step_order[i]];
-        for (DbMask t = st.targets[i]; t; t &= t - 1) {
-            int to = ctz(t);
-            MoveSlot m = db_slot(to - d, to, 0, 0, NULL);
+        for (DbMask t = st.from[i]; t;) {
+            int from = first_in_order(t);
+            t ^= db_bit(from);
+            MoveSlot m = step_slot(from, db_next(from, DB_STEP_ORDER[i]));
             if (movebuf_push(out, &m) < 0)
                 return GAME_ERROR;
         }
@@ -284,7 +421,7 @@ int db_legal_moves(const DbRules *r, const DbPos *p, int ignore_draws, MoveBuf *
 
 /* DablotState.play: the King or Prince moves with its piece (a closed chain moves nothing), the
  * captured pieces leave, the counters run, the sides swap. */
-void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
+static inline void play(DbPos *p, DbMask from, DbMask to, DbMask cap)
 {
     DbMask moved = from ^ to;
     if (p->kings & from)
@@ -306,31 +443,27 @@ void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap)
     p->ply++;
 }
 
-/* Whether the side to move has a move at all (the draw counters aside). */
-static int can_move(const DbRules *r, const DbPos *p, DbSink *scratch)
+void db_play(DbPos *p, DbMask from, DbMask to, DbMask cap) { play(p, from, to, cap); }
+
+/* Whether the side to move has a move at all (the draw counters aside): a step, a man's
+ * jump, or a first jump of its King or Prince. */
+static int can_move(const DbRules *r, const DbPos *p)
 {
     DbMask empty = r->points & ~(p->own | p->opp);
     Steps st;
-    if (man_jumpers(r, p, empty) || steps(r, p, &st))
+    if (scan(r, p, empty, &st) || st.counts)
         return 1;
-    scratch->slots = NULL;
-    scratch->n = 0;
     DbMask king = p->own & p->kings, prince = p->own & p->princes;
-    if (king)
-        chains(r, ctz(king), p->opp, empty, scratch);
-    if (prince)
-        chains(r, ctz(prince), p->opp & ~p->kings, empty, scratch);
-    return scratch->n > 0 || scratch->oom ? 1 : 0;
+    return (king && open_jumps(r, ctz(king), p->opp, empty))
+           || (prince && open_jumps(r, ctz(prince), p->opp & ~p->kings, empty));
 }
 
 /* DablotState.outcome: material first, then a side without a move loses, then the counters. */
-static int outcome_with(const DbRules *r, const DbPos *p, DbSink *scratch, double *result)
+int db_outcome(const DbRules *r, const DbPos *p, double *result)
 {
     double v = terminal(r, p->own, p->opp, p->kings);
     if (v < 0.0) {
-        if (can_move(r, p, scratch)) {
-            if (scratch->oom)
-                return GAME_ERROR;
+        if (can_move(r, p)) {
             if (!drawn(r, p))
                 return GAME_RUNNING;
             *result = 0.5;
@@ -340,14 +473,6 @@ static int outcome_with(const DbRules *r, const DbPos *p, DbSink *scratch, doubl
     }
     *result = p->turn == 0 || v == 0.5 ? v : 1.0 - v;
     return GAME_OVER;
-}
-
-int db_outcome(const DbRules *r, const DbPos *p, double *result)
-{
-    DbSink scratch = {0};
-    int over = outcome_with(r, p, &scratch, result);
-    db_sink_free(&scratch);
-    return over;
 }
 
 /* DablotState.evaluate: base.material_share of the material by rank. */
@@ -377,61 +502,56 @@ double db_heuristic(const DbRules *r, const DbPos *p, const MoveSlot *m)
  * Random moves and playouts (DablotState._pick, DablotState.playout): one draw a ply
  * ---------------------------------------------------------------------------------------- */
 
-/* The captures listed in the sink, and the steps counted: a uniformly random move of them, as
- * _pick draws it (a man's capture forcing one: among the captures; else among captures and
- * steps, with one draw even when there is no move at all).  1 with the move, 0 for none,
- * GAME_ERROR; GAME_RUNNING + 2 when halted before the draw. */
-static int pick(const DbRules *r, const DbPos *p, DbSink *s, Rand *rng, int check_halt, const Halt *halt,
-                DbMask *from, DbMask *to, DbMask *cap)
+/* A playout ply's move, drawn as _pick draws it: `x` in [0, 1) over the captures in `s` and
+ * the `n_steps` counted (a man's capture forcing one: over the captures only). */
+static void pick(const DbSink *s, const Steps *st, size_t n_steps,
+                 double x, DbMask *from, DbMask *to, DbMask *cap)
 {
-    s->n = 0;
-    size_t n_men = captures(r, p, s);
-    if (s->oom)
-        return GAME_ERROR;
-    Steps st;
-    size_t n_steps = n_men && r->man_forced ? 0 : steps(r, p, &st), total = s->n + n_steps;
-    if (total && check_halt && halted(halt))
-        return GAME_RUNNING + 2;
-    double x = rng->next(rng);
-    if (rng->failed)
-        return GAME_ERROR;
-    if (!total)
-        return 0;
-    size_t k = (size_t)(x * (double)total);
+    size_t k = (size_t)(x * (double)(s->n + n_steps));
     if (k < s->n) {
         *from = db_bit(s->light[k].from);
         *to = db_bit(s->light[k].to);
         *cap = s->light[k].cap;
-        return 1;
+        return;
     }
     int f = 0, t = 0;
-    nth_step(r, &st, k - s->n, &f, &t);
+    nth_step(st, k - s->n, &f, &t);
     *from = db_bit(f);
     *to = db_bit(t);
     *cap = 0;
-    return 1;
 }
 
+/* DablotState.playout: one draw a ply (even when there is no move at all, as _pick), no move
+ * list made (the captures listed light, the steps counted and only the drawn one found); the
+ * end by material looked at only where material changed (a step moves, never takes). */
 int db_playout(DbCtx *c, DbPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
 {
     const DbRules *r = c->r;
     DbSink *s = &c->sink;
     s->slots = NULL;
+    int taken = 1;              /* material changed since the end by material was looked at */
     for (int64_t i = 0; i < max_plies; i++) {
-        if (drawn(r, p) || terminal(r, p->own, p->opp, p->kings) >= 0.0)
+        if (drawn(r, p) || (taken && terminal(r, p->own, p->opp, p->kings) >= 0.0))
+            break;
+        Steps st;
+        s->n = 0;
+        size_t n_steps = moves(r, p, s, &st);
+        if (s->oom)
+            return GAME_ERROR;
+        if (s->n + n_steps && i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
+            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
+        double x = rand_draw(rng);
+        if (rng->failed)
+            return GAME_ERROR;
+        if (!(s->n + n_steps))
             break;
         DbMask from, to, cap;
-        int got = pick(r, p, s, rng, i % HALT_CHECK == HALT_CHECK - 1, halt, &from, &to, &cap);
-        if (got < 0)
-            return GAME_ERROR;
-        if (got == GAME_RUNNING + 2)
-            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
-        if (!got)
-            break;
-        db_play(p, from, to, cap);
+        pick(s, &st, n_steps, x, &from, &to, &cap);
+        play(p, from, to, cap);
+        taken = cap != 0;
         ++*plies;
     }
-    return outcome_with(r, p, s, result);
+    return db_outcome(r, p, result);
 }
 
 int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
@@ -441,10 +561,9 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
         return 0;
     MoveBuf buf = {0};
     DbSink sink = {.slots = &buf};
-    size_t n_men = captures(r, p, &sink);
-    int got = sink.oom ? GAME_ERROR : 1;
     Steps st;
-    size_t n_steps = got < 0 || (n_men && r->man_forced) ? 0 : steps(r, p, &st), total = buf.n + n_steps;
+    size_t n_steps = moves(r, p, &sink, &st), total = buf.n + n_steps;
+    int got = sink.oom ? GAME_ERROR : 1;
     if (got == 1) {
         double x = rng->next(rng);
         size_t k = (size_t)(x * (double)total);
@@ -456,8 +575,8 @@ int db_random_move(DbCtx *c, const DbPos *p, Rand *rng, MoveSlot *out)
             *out = buf.m[k];
         } else {
             int f = 0, t = 0;
-            nth_step(r, &st, k - buf.n, &f, &t);
-            *out = db_slot(f, t, 0, 0, NULL);
+            nth_step(&st, k - buf.n, &f, &t);
+            *out = step_slot(f, t);
         }
     }
     free(buf.m);
@@ -475,7 +594,7 @@ int64_t db_perft(const DbRules *r, const DbPos *p, int depth)
     for (size_t i = 0; depth > 1 && total >= 0 && i < buf.n; i++) {
         DbPos child = *p;
         const MoveSlot *m = &buf.m[i];
-        db_play(&child, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
+        play(&child, db_bit(db_slot_from(m)), db_bit(db_slot_to(m)), db_slot_cap(m));
         int64_t below = db_perft(r, &child, depth - 1);
         total = below < 0 ? -1 : total + below;
     }
@@ -533,11 +652,7 @@ static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
     return GAME_OK;
 }
 
-static int g_outcome(const GameIface *g, void *pos, double *result)
-{
-    DbCtx *c = g->ctx;
-    return outcome_with(c->r, pos, &c->sink, result);
-}
+static int g_outcome(const GameIface *g, void *pos, double *result) { return db_outcome(RULES(g), pos, result); }
 
 static int g_evaluate(const GameIface *g, void *pos, double *value)
 {

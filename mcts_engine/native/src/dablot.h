@@ -2,17 +2,23 @@
  * interface) and dablot_glue.c (the Python type DablotRules and its glue) share.
  *
  * The Python rules (rules/dablot.py) lay the 72 points on a 13 x 11 grid with ghost columns
- * (bits up to 166); here they are numbered 0..71 in the same order (the point's rank among the
- * Python bits, `py_index` maps back), one 128-bit word a mask.  In that numbering every line
- * direction is still one shift (E +1, N +11, NE +6, NW +5 and their opposites), from the points
- * that have a line that way (`src`).  Everything comes from Python once as numbers
- * (``dablot_spec``: the points, each direction's shift and source mask, the scan order of the
- * steps, the options, the material values); masks cross the boundary in the Python numbering.
+ * (bits up to 166).  Ranked in that order they are the "72-point order" (a row of grid points,
+ * then the row of centres above it, and so on up), the order moves are listed in.  Here a
+ * mask is one 128-bit word in two halves: the 42 grid points in the low word at 8 * row + file
+ * (row 0..6 of the grid points, file a..f), the 30 centres in the high word at 64 + 8 * row +
+ * file (the centre of the cell between grid rows row and row + 1, files file and file + 1).
+ * An orthogonal line is then a shift of the low word (1 or 8); a diagonal one moves between
+ * the halves with a shift of at most 9: every step of the scan is a 64-bit shift.
+ * `py_index` maps a point back to its Python bit.  Everything comes from Python once as
+ * numbers (``dablot_spec``: the points, each direction's shift in the 72-point order and its
+ * source mask, the scan order of the steps, the options, the material values), checked against
+ * this lattice; masks cross the boundary in the Python numbering.
  *
- * A move (MoveSlot, game.h): the captured pieces' mask in w[0] and the low byte of w[1]; then in
- * w[1] the start point (bits 8-14), the end point (15-21), the number of jumps (22-27), and the
- * jumps' directions three bits each from bit 28 of w[1] on through w[2] (33 at most): the
- * Python rules' (from, to, captured, route) rebuilt without a table.  Unused bits are zero.
+ * A move (MoveSlot, game.h): the captured pieces' mask in the 72-point order in w[0] and the
+ * low byte of w[1]; then in w[1] the start point (bits 8-14), the end point (15-21), the number
+ * of jumps (22-27), and the jumps' directions three bits each from bit 28 of w[1] on through
+ * w[2] (33 at most): the Python rules' (from, to, captured, route) rebuilt without a table.
+ * Unused bits are zero.
  */
 #ifndef MCTS_DABLOT_H
 #define MCTS_DABLOT_H
@@ -32,8 +38,8 @@ typedef unsigned __int128 DbMask;
 
 enum { DB_MAN = 0, DB_PRINCE = 1, DB_KING = 2 };
 
-/* The directions' shifts among the points (the Python lattice's order: E W N S NE NW SE SW),
- * as constants for the scans' shifts; the spec's are checked against them. */
+/* The directions' shifts in the 72-point order (the Python lattice's order: E W N S NE NW SE
+ * SW); the spec's are checked against them. */
 #define DB_D0 1
 #define DB_D1 (-1)
 #define DB_D2 11
@@ -43,24 +49,38 @@ enum { DB_MAN = 0, DB_PRINCE = 1, DB_KING = 2 };
 #define DB_D6 (-5)
 #define DB_D7 (-6)
 
-/* A jump from a point: the direction, the point jumped over and the landing point (small, so
- * that every point's jumps stay in the first-level cache). */
-typedef struct {
-    uint8_t k, mid, land;
-} DbJump;
+/* A step along direction k in this numbering: from a grid point (a point below 64) and from a
+ * centre (centres have no orthogonal line); a jump lands DB_LAND[k] away from either. */
+static const int DB_GRID_STEP[8] = {1, -1, 8, -8, 64, 63, 56, 55};
+static const int DB_CENTRE_STEP[8] = {0, 0, 0, 0, -55, -56, -63, -64};
+static const int DB_LAND[8] = {2, -2, 16, -16, 9, 7, -7, -9};
+
+/* The order the steps are listed in (the scan's: the directions up, then those down), and each
+ * direction's place in it; the spec's is checked against it. */
+static const int DB_STEP_ORDER[8] = {0, 2, 4, 5, 1, 3, 6, 7};
+static const int DB_STEP_PLACE[8] = {0, 4, 1, 5, 2, 3, 6, 7};
+
+/* The point one step from point `p` along direction `k` (a line that way assumed). */
+static inline int db_next(int p, int k) { return p + (p < 64 ? DB_GRID_STEP[k] : DB_CENTRE_STEP[k]); }
+
+/* A point's rank in the 72-point order, and the point of a rank (row r: 11 r, its grid points
+ * before its centres). */
+static inline int db_rank(int p) { return 11 * ((p & 63) >> 3) + (p & 7) + (p >> 6) * 6; }
+static inline int db_point(int rank)
+{
+    return rank % 11 < 6 ? rank / 11 * 8 + rank % 11 : 64 + rank / 11 * 8 + rank % 11 - 6;
+}
 
 /* A Dablot rule set: the lattice and the options. */
 typedef struct {
     int n_points;
     int py_index[DB_MAX_POINTS];             /* a point's Python bit */
-    int16_t compact[64 * DB_PY_WORDS];       /* a Python bit's point, -1 for none */
+    int16_t point_of[64 * DB_PY_WORDS];      /* a Python bit's point, -1 for none */
     DbMask points;
-    int delta[DB_DIRS];                      /* per direction (the Python lattice's order) */
+    int delta[DB_DIRS];                      /* per direction its shift in the 72-point order */
     DbMask src[DB_DIRS];                     /* the points with a line that way */
     DbMask jsrc[DB_DIRS];                    /* those whose line goes on past the next point */
-    int step_order[DB_DIRS];                 /* the directions in the order steps are listed */
-    DbJump jumps[DB_MAX_POINTS][DB_DIRS];    /* per point its jumps, in direction order */
-    int n_jumps[DB_MAX_POINTS];
+    uint8_t jump_dirs[DB_MAX_POINTS];        /* per point the directions it has a jump in (bit k) */
     DbMask ring[DB_MAX_POINTS];              /* the points a jump from there goes over */
     int man_forced, chain_optional, ludii_win;
     int64_t no_capture, max_plies;           /* the draw counters' limits (count_limit: off is 2**62) */

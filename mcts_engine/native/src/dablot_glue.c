@@ -61,7 +61,7 @@ static int read_mask(const DbRules *r, PyObject *o, const char *what, DbMask *ou
     *out = 0;
     for (int i = 0; i < DB_PY_WORDS; i++)
         for (uint64_t x = w[i]; x; x &= x - 1) {
-            int c = r->compact[64 * i + __builtin_ctzll(x)];
+            int c = r->point_of[64 * i + __builtin_ctzll(x)];
             if (c < 0) {
                 PyErr_Format(PyExc_ValueError, "%s %R has a bit that is not a point of the Dablot board", what, o);
                 return -1;
@@ -118,22 +118,27 @@ static int read_points(PyObject *spec, DbRules *r)
         return -1;
     r->n_points = (int)PySequence_Fast_GET_SIZE(seq);
     for (int i = 0; i < 64 * DB_PY_WORDS; i++)
-        r->compact[i] = -1;
-    int err = 0;
+        r->point_of[i] = -1;
+    int err = 0, last = -1;
     for (int i = 0; i < r->n_points && !err; i++) {
         int64_t b;
         err = arg_i64(PySequence_Fast_GET_ITEM(seq, i), 0, 64 * DB_PY_WORDS - 1, "a point's bit", &b) < 0;
-        if (!err && i && b <= r->py_index[i - 1]) {
+        if (!err && b <= last) {
             PyErr_SetString(PyExc_ValueError, "dablot spec: the points are not in ascending order");
             err = 1;
         }
-        if (!err) {
-            r->py_index[i] = (int)b;
-            r->compact[b] = (int16_t)i;
-            r->points |= db_bit(i);
+        if (!err) {            /* the point ranked i in the 72-point order */
+            int p = db_point(i);
+            last = r->py_index[p] = (int)b;
+            r->point_of[b] = (int16_t)p;
+            r->points |= db_bit(p);
         }
     }
     Py_DECREF(seq);
+    if (!err && r->n_points != 72) {
+        PyErr_Format(PyExc_ValueError, "dablot spec: %d points, not the 72 of the Dablot board", r->n_points);
+        err = 1;
+    }
     return err ? -1 : 0;
 }
 
@@ -151,26 +156,25 @@ static int read_dir(PyObject *item, int k, DbRules *r)
         || read_mask(r, src, "a direction's source", &r->src[k]) < 0)
         return -1;
     for (DbMask m = r->src[k]; m; m &= m - 1) {
-        int p = db_ctz(m), q = p + r->delta[k];
-        if (q < 0 || q >= r->n_points || r->py_index[q] != r->py_index[p] + py_delta) {
-            PyErr_Format(PyExc_ValueError, "dablot spec: direction %d is not one shift among the points", k);
+        int p = db_ctz(m), q = db_next(p, k);
+        if (q < 0 || q >= DB_MAX_POINTS || !db_has(r->points, q) || r->py_index[q] != r->py_index[p] + py_delta) {
+            PyErr_Format(PyExc_ValueError, "dablot spec: direction %d is not a line of the Dablot lattice", k);
             return -1;
         }
+        if (db_has(r->src[k], q))
+            r->jsrc[k] |= db_bit(p);
     }
-    int d = r->delta[k];
-    r->jsrc[k] = r->src[k] & (d >= 0 ? r->src[k] >> d : r->src[k] << -d);
     return 0;
 }
 
-/* Each point's jumps in direction order, and the points they go over. */
+/* Each point's jump directions (bit k for direction k) and the points its jumps go over. */
 static void make_jumps(DbRules *r)
 {
-    for (int p = 0; p < r->n_points; p++)
+    for (int p = 0; p < DB_MAX_POINTS; p++)
         for (int k = 0; k < DB_DIRS; k++)
-            if (r->jsrc[k] >> p & 1) {
-                int mid = p + r->delta[k], land = mid + r->delta[k];
-                r->jumps[p][r->n_jumps[p]++] = (DbJump){(uint8_t)k, (uint8_t)mid, (uint8_t)land};
-                r->ring[p] |= db_bit(mid);
+            if (db_has(r->jsrc[k], p)) {
+                r->jump_dirs[p] |= (uint8_t)(1 << k);
+                r->ring[p] |= db_bit(db_next(p, k));
             }
 }
 
@@ -193,7 +197,7 @@ static int read_lattice(PyObject *spec, DbRules *r)
     PyObject *order = err ? NULL : spec_seq(spec_item(spec, "step_order"), DB_DIRS, "step_order");
     if (!order)
         return -1;
-    int seen = 0;
+    int seen = 0, step_order[DB_DIRS];
     for (int i = 0; i < DB_DIRS && !err; i++) {
         int64_t k;
         err = arg_i64(PySequence_Fast_GET_ITEM(order, i), 0, DB_DIRS - 1, "step_order", &k) < 0;
@@ -203,10 +207,14 @@ static int read_lattice(PyObject *spec, DbRules *r)
         }
         if (!err) {
             seen |= 1 << k;
-            r->step_order[i] = (int)k;
+            step_order[i] = (int)k;
         }
     }
     Py_DECREF(order);
+    if (!err && memcmp(step_order, DB_STEP_ORDER, sizeof DB_STEP_ORDER)) {
+        PyErr_SetString(PyExc_ValueError, "dablot spec: step_order is not the scan's (the directions up, then down)");
+        err = 1;
+    }
     return err ? -1 : 0;
 }
 
@@ -292,7 +300,7 @@ static int single_point(DbMask m) { return m && !(m & (m - 1)) ? db_ctz(m) : -1;
 static int line_to(const DbRules *r, int p, int q, int hops)
 {
     for (int k = 0; k < DB_DIRS; k++)
-        if (((hops == 1 ? r->src[k] : r->jsrc[k]) >> p & 1) && p + hops * r->delta[k] == q)
+        if (db_has(hops == 1 ? r->src[k] : r->jsrc[k], p) && (hops == 1 ? db_next(p, k) : p + DB_LAND[k]) == q)
             return k;
     return -1;
 }
@@ -325,11 +333,11 @@ static int read_move(const DbRules *r, PyObject *move, MoveSlot *slot)
         int64_t b;
         if (arg_i64(PyTuple_GET_ITEM(route, j), 0, 64 * DB_PY_WORDS - 1, "a landing point", &b) < 0)
             return -1;
-        int land = r->compact[b], k = land < 0 ? -1 : line_to(r, q, land, 2);
+        int land = r->point_of[b], k = land < 0 ? -1 : line_to(r, q, land, 2);
         if (k < 0)
             return not_a_move(move);
         dirs[j] = (uint8_t)k;
-        taken |= db_bit(q + r->delta[k]);
+        taken |= db_bit(db_next(q, k));
         q = land;
     }
     if (q != to || taken != cap)
@@ -352,7 +360,7 @@ static PyObject *move_value(const DbRules *r, const MoveSlot *m)
     int n = db_slot_jumps(m), q = db_slot_from(m);
     PyObject *route = PyTuple_New(n);
     for (int j = 0; route && j < n; j++) {
-        q += 2 * r->delta[db_slot_dir(m, j)];
+        q += DB_LAND[db_slot_dir(m, j)];
         PyObject *land = PyLong_FromLong(r->py_index[q]);
         if (!land)
             Py_CLEAR(route);

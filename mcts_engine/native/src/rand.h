@@ -16,4 +16,25 @@ double rand_native_next(Rand *r);
 uint64_t rand_next_u64(Rand *r);
 void rand_seed(Rand *r, uint64_t seed);
 
+/* One step of xoshiro256** on the state `s` (rand_next_u64's, here for loops that draw at every
+ * move, so that they need no call). */
+static inline uint64_t rand_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rand_step(uint64_t s[4])
+{
+    uint64_t result = rand_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rand_rotl(s[3], 45);
+    return result;
+}
+
+/* r->next(r) with the native source's draw inline: the same double (53 random bits). */
+static inline double rand_draw(Rand *r)
+{
+    return r->next == rand_native_next ? (double)(rand_step(r->s) >> 11) * 0x1.0p-53 : r->next(r);
+}
+
 #endif
