@@ -23,41 +23,75 @@ static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> 
  * Which stones can capture, and which can step (rules/fanorona.py: capturers, paika_masks)
  * ---------------------------------------------------------------------------------------- */
 
-/* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
- * to the empty Q = P + d and approaches (Q + d holds an enemy, Q in `approach[k]`) or
- * withdraws (P - d holds an enemy, Q in `withdraw[k]`).  The shifts are the board's constants
- * (fanorona.h), so that each is one instruction. */
-uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
+/* The empty points `e` a step in direction k may reach: all of them orthogonally, the strong
+ * points diagonally (a diagonal step keeps a point's parity).  With the board's shifts
+ * (fanorona.h) and its ghost column, which no step crosses, that is all the masking a step
+ * needs: fn_step_masks checks it against the lines when the rules load. */
+#define FN_ORTHOGONAL(k) ((k) < 4)
+
+/* The points from which a stone could capture in direction k (shift d), whoever holds them: Q =
+ * P + d in `to` (the empty points it may reach) and Q + d holds an enemy (an approach) or P - d
+ * does (a withdrawal). */
+static inline uint64_t capture_from(uint64_t to, uint64_t opp, int d)
 {
-    uint64_t e = r->cells & ~(own | opp), c = 0;
-#define CAPTURERS(k, d) \
-    c |= shift(e & ((shift(opp, -(d)) & r->approach[k]) | (shift(opp, 2 * (d)) & r->withdraw[k])), -(d))
-    CAPTURERS(0, FN_D0);
-    CAPTURERS(1, FN_D1);
-    CAPTURERS(2, FN_D2);
-    CAPTURERS(3, FN_D3);
-    CAPTURERS(4, FN_D4);
-    CAPTURERS(5, FN_D5);
-    CAPTURERS(6, FN_D6);
-    CAPTURERS(7, FN_D7);
-#undef CAPTURERS
+    return shift(to & (shift(opp, -d) | shift(opp, 2 * d)), -d);
+}
+
+/* The stones of `own` with a capturing step, all at once (e the empty points). */
+static inline uint64_t capturers_of(const FnRules *r, uint64_t own, uint64_t opp, uint64_t e)
+{
+    uint64_t es = e & r->strong;
+    uint64_t c = capture_from(e, opp, FN_D0) | capture_from(e, opp, FN_D1) | capture_from(e, opp, FN_D2)
+                 | capture_from(e, opp, FN_D3) | capture_from(es, opp, FN_D4) | capture_from(es, opp, FN_D5)
+                 | capture_from(es, opp, FN_D6) | capture_from(es, opp, FN_D7);
     return own & c;
 }
 
-/* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way. */
+uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
+{
+    return capturers_of(r, own, opp, r->cells & ~(own | opp));
+}
+
+/* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way (e the
+ * empty points). */
+static inline void paika_masks_of(const FnRules *r, uint64_t own, uint64_t e, uint64_t masks[FN_DIRS])
+{
+    uint64_t es = e & r->strong;
+    masks[0] = own & shift(e, -FN_D0);
+    masks[1] = own & shift(e, -FN_D1);
+    masks[2] = own & shift(e, -FN_D2);
+    masks[3] = own & shift(e, -FN_D3);
+    masks[4] = own & shift(es, -FN_D4);
+    masks[5] = own & shift(es, -FN_D5);
+    masks[6] = own & shift(es, -FN_D6);
+    masks[7] = own & shift(es, -FN_D7);
+}
+
 static void paika_masks(const FnRules *r, uint64_t own, uint64_t opp, uint64_t masks[FN_DIRS])
 {
-    uint64_t e = r->cells & ~(own | opp);
-#define PAIKA(k, d) masks[k] = own & r->lines[k] & shift(e, -(d))
-    PAIKA(0, FN_D0);
-    PAIKA(1, FN_D1);
-    PAIKA(2, FN_D2);
-    PAIKA(3, FN_D3);
-    PAIKA(4, FN_D4);
-    PAIKA(5, FN_D5);
-    PAIKA(6, FN_D6);
-    PAIKA(7, FN_D7);
-#undef PAIKA
+    paika_masks_of(r, own, r->cells & ~(own | opp), masks);
+}
+
+int fn_step_masks(FnRules *r)
+{
+    r->strong = r->lines[4] | r->lines[5] | r->lines[6] | r->lines[7];
+    uint64_t c = r->cells;
+    for (int k = 0; k < FN_DIRS; k++) {
+        int d = r->delta[k];
+        uint64_t to = FN_ORTHOGONAL(k) ? c : c & r->strong;
+        uint64_t approach = c & shift(c, -d) & shift(c, d), withdraw = c & shift(c, d) & shift(c, 2 * d);
+        uint64_t step = c & shift(c, -d);
+        if (((r->approach[k] ^ to) & approach) || ((r->withdraw[k] ^ to) & withdraw)
+            || ((r->lines[k] ^ shift(to, -d)) & step))
+            return -1;
+    }
+    for (int q = 0; q < FN_POINTS; q++)
+        for (int j = 0; j < 2 * FN_DIRS; j++) {
+            const FnLine *l = &r->line[q][j >> 1];
+            r->step[q][j] = (FnStep){l->ray[j & 1], l->to_bit, -(uint64_t)l->up[j & 1], l->keep, l->to,
+                                     (int8_t)((FN_REACH - l->to) & 63)};
+        }
+    return 0;
 }
 
 static int has_paika(const FnRules *r, uint64_t own, uint64_t opp)
@@ -155,12 +189,30 @@ static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MA
  * direction needs its neighbour free and, to approach, the point beyond an enemy, or, to
  * withdraw, the opposite neighbour an enemy; `valid` keeps the steps that have their lines,
  * which also drops the points the turn brought round from the other end of the word. */
-static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp)
+static inline unsigned options_turned(const FnRules *r, int turn, uint64_t free, uint64_t opp)
 {
-    int turn = (FN_REACH - q) & 63;
     uint64_t o = rotl(opp, turn);
     unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
-    return (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
+    return r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]];
+}
+
+/* options() but for `valid` (the walks' `keep` holds it) */
+static inline unsigned options_raw(const FnRules *r, int q, uint64_t free, uint64_t opp)
+{
+    return options_turned(r, (FN_REACH - q) & 63, free, opp);
+}
+
+static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp)
+{
+    return options_raw(r, q, free, opp) & r->valid[q];
+}
+
+/* run_of for a step of the playout's table. */
+static inline uint64_t run_of_step(const FnStep *st, uint64_t opp)
+{
+    uint64_t ray = st->ray, gaps = ray & ~opp, g2 = (gaps << 1) | 1;
+    uint64_t below_low = (gaps & -gaps) - 1, above_high = -((uint64_t)1 << (63 - __builtin_clzll(g2)));
+    return ray & ((below_low & st->up) | (above_high & ~st->up));
 }
 
 /* The index bit of the point `d` away from the centre of a 3 x 3 square; -1 outside it. */
@@ -257,7 +309,7 @@ static inline __attribute__((always_inline)) void walk(Walk *w, FnSink *out, int
         uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
         if (!light)
             w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
-        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2) & l->keep;
+        unsigned next = mode == FN_SINGLE ? 0 : options_raw(r, l->to, f2, o2) & l->keep;
         if (!next) {
             if (light)
                 sink_push_light(out, cap, frm, l->to);
@@ -339,8 +391,163 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
 void fn_sink_free(FnSink *s)
 {
     free(s->light);
+    free(s->rec);
     s->light = NULL;
-    s->n = s->cap = 0;
+    s->rec = NULL;
+    s->n = s->cap = s->rec_cap = 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Counting the capturing moves, and finding the one numbered k, without a list (the playout)
+ * ---------------------------------------------------------------------------------------- */
+
+static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
+                                uint32_t *w, const uint32_t *end);
+
+/* The moves below a stone whose steps are `steps` (its point's table) and its next steps
+ * `mask`, on the board (`free`, `opp`) it stands on, chains optional (each node of the walk a
+ * move): one record a node, in the walk's order (a node before its children), holding the
+ * moves of its subtree (itself included), so that the move numbered k is found again by
+ * skipping whole subtrees.  Returns the end of the records, or NULL when they would pass
+ * `end`.  A child's own next steps are read on this same board, before its capture: the
+ * stones a step takes lie on its own line, beyond its end or behind its start, and the next
+ * step may neither repeat that direction (`keep`) nor go back (the start is not free), nor
+ * reach the line from anywhere else, so that they change nothing it can do: a child that cannot
+ * go on costs one options() and no run_of. */
+static inline __attribute__((always_inline)) uint32_t *count_children(const FnRules *r, const FnStep *steps,
+                                                                     uint64_t free, uint64_t opp, unsigned mask,
+                                                                     uint32_t *w, const uint32_t *end)
+{
+    if (w > end)
+        return NULL;
+    for (; mask; mask &= mask - 1) {
+        const FnStep *st = &steps[__builtin_ctz(mask)];
+        unsigned next = options_turned(r, st->turn, free, opp) & st->keep;
+        uint32_t *node = w++;
+        if (next) {
+            uint64_t line = run_of_step(st, opp);
+            if (!(w = count_optional(r, r->step[st->to], (free ^ st->to_bit) | line, opp ^ line, next, w, end)))
+                return NULL;
+        }
+        *node = (uint32_t)(w - node);
+    }
+    return w;
+}
+
+static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
+                                uint32_t *w, const uint32_t *end)
+{
+    return count_children(r, steps, free, opp, mask, w, end);
+}
+
+/* The capturing move numbered `k` among the stone on `frm`'s (chains optional, `rec` its
+ * records, k below their number): its end in *to, the stones it takes in *cap. */
+static void nth_optional(const FnRules *r, int frm, uint64_t free, uint64_t opp, size_t k, const uint32_t *rec,
+                         int *to, uint64_t *cap)
+{
+    const FnStep *steps = r->step[frm];
+    unsigned mask = options(r, frm, free, opp);
+    uint64_t taken = 0;
+    for (;;) {
+        const FnStep *st = &steps[__builtin_ctz(mask)];
+        mask &= mask - 1;
+        size_t size = *rec;
+        if (k >= size) {
+            k -= size;
+            rec += size;
+            continue;
+        }
+        uint64_t line = run_of_step(st, opp);
+        taken |= line;
+        if (k == size - 1) {          /* the node itself, after the chains it starts */
+            *to = st->to;
+            *cap = taken;
+            return;
+        }
+        mask = options_turned(r, st->turn, free, opp) & st->keep;
+        free = (free ^ st->to_bit) | line;
+        opp ^= line;
+        steps = r->step[st->to];
+        rec++;
+    }
+}
+
+/* The k-th set bit of `m` (k below its count). */
+static inline int nth_bit(uint64_t m, size_t k)
+{
+    for (; k; k--)
+        m &= m - 1;
+    return ctz(m);
+}
+
+#define FN_REC_MIN 4096                /* the records' first room */
+
+/* Whether the playout counts the capturing moves rather than lists them: chains optional or one
+ * step long, the captured lines leaving at once (else fn_chains lists them). */
+static int counted(const FnRules *r, int mode) { return !r->dagaz && mode != FN_COMPULSORY; }
+
+/* The capturing moves of the stones in `starters`, counted (a `counted` mode), per stone into
+ * `each` (by ascending point), their records (count_optional) into the sink's; the total, or -1
+ * out of memory. */
+static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t opp, uint64_t starters, int mode,
+                            size_t *each)
+{
+    if (mode == FN_SINGLE) {
+        size_t total = 0;
+        for (size_t i = 0; starters; starters &= starters - 1, i++)
+            total += each[i] = (size_t)__builtin_popcount(options(r, ctz(starters), free, opp));
+        return (int64_t)total;
+    }
+    for (;;) {
+        if (s->rec_cap < FN_REC_MIN) {
+            uint32_t *grown = realloc(s->rec, FN_REC_MIN * sizeof(uint32_t));
+            if (!grown)
+                return -1;
+            s->rec = grown;
+            s->rec_cap = FN_REC_MIN;
+        }
+        uint32_t *w = s->rec, *end = s->rec + s->rec_cap - 2 * FN_DIRS;     /* room for a node's children */
+        size_t i = 0;
+        for (uint64_t m = starters; m && w; m &= m - 1, i++) {
+            int q = ctz(m);
+            uint32_t *start = w;
+            w = count_children(r, r->step[q], free, opp, options(r, q, free, opp), w, end);
+            each[i] = w ? (size_t)(w - start) : 0;
+        }
+        if (w) {
+            size_t total = 0;
+            while (i)
+                total += each[--i];
+            return (int64_t)total;
+        }
+        size_t cap_n = 2 * s->rec_cap;
+        uint32_t *grown = realloc(s->rec, cap_n * sizeof(uint32_t));
+        if (!grown)
+            return -1;
+        s->rec = grown;
+        s->rec_cap = cap_n;
+    }
+}
+
+/* The capturing move numbered `k` of those count_chains counted (the same arguments, k below
+ * their total): its start, end and captured stones. */
+static void nth_chain(const FnSink *s, const FnRules *r, uint64_t free, uint64_t opp, uint64_t starters, int mode,
+                      const size_t *each, size_t k, int *from, int *to, uint64_t *cap)
+{
+    size_t i = 0, before = 0;
+    for (; k >= each[i]; i++) {
+        k -= each[i];
+        before += each[i];
+        starters &= starters - 1;
+    }
+    int q = *from = ctz(starters);
+    if (mode != FN_SINGLE) {
+        nth_optional(r, q, free, opp, k, s->rec + before, to, cap);
+        return;
+    }
+    const FnStep *st = &r->step[q][nth_bit(options(r, q, free, opp), k)];
+    *to = st->to;
+    *cap = run_of_step(st, opp);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -457,47 +664,74 @@ static size_t paika_count(const uint64_t masks[FN_DIRS])
     return total;
 }
 
+/* A random capturing move of the stones in `starters` (immediate removal or not, any chain
+ * mode): counted when the mode allows (`counted`), else listed in the sink; 0, or GAME_ERROR
+ * (memory, or the random source failed). */
+static inline int draw_capture(FnSink *s, const FnRules *r, uint64_t own, uint64_t opp, uint64_t e, uint64_t starters,
+                               int mode, Rand *rng, int *from, int *to, uint64_t *cap)
+{
+    size_t each[FN_POINTS], n;
+    int count = counted(r, mode);
+    if (count) {
+        int64_t total = count_chains(s, r, e, opp, starters, mode, each);
+        if (total < 0)
+            return GAME_ERROR;
+        n = (size_t)total;
+    } else {
+        s->n = 0;
+        fn_chains(r, own, opp, starters, mode, s);
+        if (s->oom)
+            return GAME_ERROR;
+        n = s->n;
+    }
+    double x = rand_draw(rng);
+    if (rng->failed)
+        return GAME_ERROR;
+    size_t k = (size_t)(x * (double)n);
+    if (count) {
+        nth_chain(s, r, e, opp, starters, mode, each, k, from, to, cap);
+    } else {
+        *from = s->light[k].from;
+        *to = s->light[k].to;
+        *cap = s->light[k].cap;
+    }
+    return 0;
+}
+
 int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
 {
     const FnRules *r = c->r;
     FnSink *s = &c->sink;
+    FnPos pos = *p;
+    int err = 0;
     s->slots = NULL;
-    for (int64_t i = 0; i < max_plies && !drawn(r, p); i++) {
-        uint64_t from, to, cap = 0, starters = fn_capturers(r, p->own, p->opp);
-        uint64_t masks[FN_DIRS];
-        size_t n;
+    for (int64_t i = 0; i < max_plies && !drawn(r, &pos); i++) {
+        uint64_t e = r->cells & ~(pos.own | pos.opp), starters = capturers_of(r, pos.own, pos.opp, e), cap = 0;
+        int f = 0, t = 0;
+        if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
+            break;                   /* the search is over: cut off here, the game going on */
         if (starters) {
-            s->n = 0;
-            fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), s);
-            if (s->oom)
-                return GAME_ERROR;
-            n = s->n;
+            if ((err = draw_capture(s, r, pos.own, pos.opp, e, starters, chain_mode(r, &pos), rng, &f, &t, &cap)))
+                break;
         } else {
-            paika_masks(r, p->own, p->opp, masks);
-            n = paika_count(masks);
+            uint64_t masks[FN_DIRS];
+            paika_masks_of(r, pos.own, e, masks);
+            size_t n = paika_count(masks);
             if (!n)
                 break;
+            double x = rand_draw(rng);
+            if (rng->failed) {
+                err = GAME_ERROR;
+                break;
+            }
+            nth_paika(r, masks, (size_t)(x * (double)n), &f, &t);
         }
-        if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
-            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
-        double x = rng->next(rng);
-        if (rng->failed)
-            return GAME_ERROR;
-        size_t k = (size_t)(x * (double)n);
-        if (starters) {
-            const FnLight *m = &s->light[k];
-            from = bit(m->from);
-            to = bit(m->to);
-            cap = m->cap;
-        } else {
-            int f = 0, t = 0;
-            nth_paika(r, masks, k, &f, &t);
-            from = bit(f);
-            to = bit(t);
-        }
-        fn_play(p, from, to, cap);
+        fn_play(&pos, bit(f), bit(t), cap);
         ++*plies;
     }
+    *p = pos;
+    if (err)
+        return GAME_ERROR;
     return outcome(r, p, result);
 }
 

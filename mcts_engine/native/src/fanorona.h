@@ -65,15 +65,26 @@ typedef struct {
  * without a loop or a branch). */
 typedef struct {
     uint64_t to_bit, ray[2], first[2];
-    uint16_t keep;                    /* the option bits of the other directions (a chain turns) */
+    uint16_t keep;                    /* the option bits of the other directions (a chain turns) that
+                                       * the target's lines allow */
     int8_t k, to, up[2];
 } FnLine;
+
+/* A capturing step as the playout's count reads it, by point and option bit j (2k + kind): the
+ * captured ray and whether it runs up the bits (as a mask), the target, its turn for options()
+ * (FN_REACH - to, modulo 64) and the next steps a chain may take from it (FnLine's keep). */
+typedef struct {
+    uint64_t ray, to_bit, up;
+    uint16_t keep;
+    int8_t to, turn;
+} FnStep;
 
 /* A Fanorona rule set: the board's lines and the rule options. */
 typedef struct {
     int nrows[FN_POINTS];
     FnRow rows[FN_POINTS][FN_DIRS];
     FnLine line[FN_POINTS][FN_DIRS];  /* by direction (the rows come in direction order) */
+    FnStep step[FN_POINTS][2 * FN_DIRS];
     /* per point, the capturing steps its lines allow: bit 2k an approach in direction k (a
      * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
     uint16_t valid[FN_POINTS];
@@ -90,6 +101,9 @@ typedef struct {
     /* the targets Q = P + d of the steps from P along each direction that can approach (P's
      * line goes on beyond Q) and that can withdraw (a line comes in to P along it) */
     uint64_t approach[FN_DIRS], withdraw[FN_DIRS];
+    /* the points with a diagonal line: where a diagonal step may start or end (fn_step_masks
+     * checks that every other step the board allows is told by its points being on the board) */
+    uint64_t strong;
     int mode, first_single, dagaz;    /* the chain mode, first_turn_single_capture, Dagaz's removal */
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;
@@ -110,12 +124,15 @@ typedef struct {
     uint8_t from, to;
 } FnLight;
 
-/* Where the chain walk writes: full slots (a MoveBuf) or light moves (a growing array). */
+/* Where the chain walk writes: full slots (a MoveBuf) or light moves (a growing array); and the
+ * records of the playout's count. */
 typedef struct {
     MoveBuf *slots;
     FnLight *light;
     size_t n, cap;
     int oom;
+    uint32_t *rec;                    /* the playout's count of the moves (fanorona.c, count_optional) */
+    size_t rec_cap;
 } FnSink;
 
 /* An instance's data (one per searcher): the rules and its scratch list. */
@@ -125,6 +142,7 @@ typedef struct {
 } FnCtx;
 
 int fn_gather_tables(FnRules *r);     /* the options' tables (its `delta` set); -1 if a gather is not exact */
+int fn_step_masks(FnRules *r);        /* `strong` and `step`, from the lines; -1 if they are not Fanorona's (see strong) */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp);
 /* every capturing move of the stones in `starters` in chain `mode`, appended to the sink */
 void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink);

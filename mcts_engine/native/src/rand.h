@@ -16,4 +16,26 @@ double rand_native_next(Rand *r);
 uint64_t rand_next_u64(Rand *r);
 void rand_seed(Rand *r, uint64_t seed);
 
+/* xoshiro256**'s next output, inlined where a loop draws often (rand_next_u64 is this). */
+static inline uint64_t rand_step(uint64_t *s)
+{
+    uint64_t x = s[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+/* The next draw in [0, 1): the native generator's inlined (rand_native_next's value), else the
+ * source's own `next` (a Python callable). */
+static inline double rand_draw(Rand *r)
+{
+    if (r->next == rand_native_next)
+        return (double)(rand_step(r->s) >> 11) * 0x1.0p-53;
+    return r->next(r);
+}
+
 #endif

@@ -1,8 +1,6 @@
 /* The native random source: xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
 #include "draughts.h"
 
-static inline u64 rotl(u64 x, int k) { return (x << k) | (x >> (64 - k)); }
-
 static u64 splitmix64(u64 *x)
 {
     u64 z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -20,18 +18,7 @@ void rand_seed(Rand *r, u64 seed)
     r->failed = 0;
 }
 
-u64 rand_next_u64(Rand *r)
-{
-    u64 *s = r->s;
-    u64 result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
+u64 rand_next_u64(Rand *r) { return rand_step(r->s); }
 
 /* A double in [0, 1) with 53 random bits, as Python's random() has. */
 double rand_native_next(Rand *r) { return (double)(rand_next_u64(r) >> 11) * 0x1.0p-53; }
