@@ -472,10 +472,15 @@ static void nth_optional(const FnRules *r, int frm, uint64_t free, uint64_t opp,
     }
 }
 
-/* The k-th set bit of `m` (k below its count). */
+/* The k-th set bit of `m` (k below its count): the first three cleared without a branch (a
+ * direction's paikas are few), a loop for the rest. */
 static inline int nth_bit(uint64_t m, size_t k)
 {
-    for (; k; k--)
+    for (size_t t = 1; t <= 3; t++) {
+        uint64_t next = m & (m - 1);
+        m = k >= t ? next : m;
+    }
+    for (size_t t = 3; t < k; t++)
         m &= m - 1;
     return ctz(m);
 }
@@ -507,19 +512,14 @@ static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t
             s->rec_cap = FN_REC_MIN;
         }
         uint32_t *w = s->rec, *end = s->rec + s->rec_cap - 2 * FN_DIRS;     /* room for a node's children */
-        size_t i = 0;
-        for (uint64_t m = starters; m && w; m &= m - 1, i++) {
+        for (uint64_t m = starters; m && w; m &= m - 1, each++) {
             int q = ctz(m);
             uint32_t *start = w;
             w = count_children(r, r->step[q], free, opp, options(r, q, free, opp), w, end);
-            each[i] = w ? (size_t)(w - start) : 0;
+            *each = w ? (size_t)(w - start) : 0;
         }
-        if (w) {
-            size_t total = 0;
-            while (i)
-                total += each[--i];
-            return (int64_t)total;
-        }
+        if (w)
+            return w - s->rec;
         size_t cap_n = 2 * s->rec_cap;
         uint32_t *grown = realloc(s->rec, cap_n * sizeof(uint32_t));
         if (!grown)
@@ -596,7 +596,7 @@ int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *
     return GAME_OK;
 }
 
-void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap)
+static inline void play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap)
 {
     uint64_t own = p->own;
     p->own = p->opp & ~cap;
@@ -605,6 +605,8 @@ void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap)
     p->ply++;
     p->quiet = cap ? 0 : p->quiet + 1;
 }
+
+void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap) { play(p, from, to, cap); }
 
 /* FanoronaState.outcome: the side without a move loses, then the draw counters. */
 static int outcome(const FnRules *r, const FnPos *p, double *result)
@@ -639,29 +641,26 @@ static double evaluate(const FnRules *r, const FnPos *p)
  * Random moves and playouts (FanoronaGame.pick, FanoronaState.playout): one draw a ply
  * ---------------------------------------------------------------------------------------- */
 
-/* The paika numbered `k` counting by direction, then by point (the order legal lists them). */
+/* The paika numbered `k` counting by direction, then by point (the order legal lists them): the
+ * direction found on the running counts without a branch. */
 static void nth_paika(const FnRules *r, const uint64_t masks[FN_DIRS], size_t k, int *from, int *to)
 {
-    for (int d = 0; d < FN_DIRS; d++) {
-        size_t n = (size_t)popcount(masks[d]);
-        if (k < n) {
-            uint64_t m = masks[d];
-            for (size_t i = 0; i < k; i++)
-                m &= m - 1;
-            *from = ctz(m);
-            *to = *from + r->delta[d];
-            return;
-        }
-        k -= n;
+    size_t seen = 0, before = 0;
+    int d = 0;
+    for (int i = 0; i < FN_DIRS - 1; i++) {
+        seen += (size_t)popcount(masks[i]);
+        int past = k >= seen;
+        d += past;
+        before = past ? seen : before;
     }
+    *from = nth_bit(masks[d], k - before);
+    *to = *from + r->delta[d];
 }
 
-static size_t paika_count(const uint64_t masks[FN_DIRS])
+static inline size_t paika_count(const uint64_t masks[FN_DIRS])
 {
-    size_t total = 0;
-    for (int d = 0; d < FN_DIRS; d++)
-        total += (size_t)popcount(masks[d]);
-    return total;
+    return (size_t)(popcount(masks[0]) + popcount(masks[1]) + popcount(masks[2]) + popcount(masks[3])
+                    + popcount(masks[4]) + popcount(masks[5]) + popcount(masks[6]) + popcount(masks[7]));
 }
 
 /* A random capturing move of the stones in `starters` (immediate removal or not, any chain
@@ -726,7 +725,7 @@ int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *hal
             }
             nth_paika(r, masks, (size_t)(x * (double)n), &f, &t);
         }
-        fn_play(&pos, bit(f), bit(t), cap);
+        play(&pos, bit(f), bit(t), cap);
         ++*plies;
     }
     *p = pos;
