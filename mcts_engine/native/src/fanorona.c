@@ -37,14 +37,27 @@ static inline uint64_t capture_from(uint64_t to, uint64_t opp, int d)
     return shift(to & (shift(opp, -d) | shift(opp, 2 * d)), -d);
 }
 
+/* The points from which a stone could capture, per direction into `from` (capture_from), and
+ * all of them (e the empty points). */
+static inline uint64_t capture_points(const FnRules *r, uint64_t opp, uint64_t e, uint64_t from[FN_DIRS])
+{
+    uint64_t es = e & r->strong;
+    from[0] = capture_from(e, opp, FN_D0);
+    from[1] = capture_from(e, opp, FN_D1);
+    from[2] = capture_from(e, opp, FN_D2);
+    from[3] = capture_from(e, opp, FN_D3);
+    from[4] = capture_from(es, opp, FN_D4);
+    from[5] = capture_from(es, opp, FN_D5);
+    from[6] = capture_from(es, opp, FN_D6);
+    from[7] = capture_from(es, opp, FN_D7);
+    return from[0] | from[1] | from[2] | from[3] | from[4] | from[5] | from[6] | from[7];
+}
+
 /* The stones of `own` with a capturing step, all at once (e the empty points). */
 static inline uint64_t capturers_of(const FnRules *r, uint64_t own, uint64_t opp, uint64_t e)
 {
-    uint64_t es = e & r->strong;
-    uint64_t c = capture_from(e, opp, FN_D0) | capture_from(e, opp, FN_D1) | capture_from(e, opp, FN_D2)
-                 | capture_from(e, opp, FN_D3) | capture_from(es, opp, FN_D4) | capture_from(es, opp, FN_D5)
-                 | capture_from(es, opp, FN_D6) | capture_from(es, opp, FN_D7);
-    return own & c;
+    uint64_t from[FN_DIRS];
+    return own & capture_points(r, opp, e, from);
 }
 
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
@@ -192,8 +205,7 @@ static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MA
 static inline unsigned options_turned(const FnRules *r, int turn, uint64_t free, uint64_t opp)
 {
     uint64_t o = rotl(opp, turn);
-    unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
-    return r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]];
+    return r->free_opts[gather_near(rotl(free, turn))] & (r->near_opts[gather_near(o)] | r->far_opts[gather_far(o)]);
 }
 
 /* options() but for `valid` (the walks' `keep` holds it) */
@@ -244,28 +256,37 @@ static unsigned far_of(uint64_t x) { return gather_far(x); }
 
 int fn_gather_tables(FnRules *r)
 {
+    /* first by the square's bits: that index mirrored through the centre, the far gather
+     * turned into it, and such an index spread onto the option bits of its directions */
+    uint16_t opposite[1 << 9] = {0}, far[1 << FN_FAR_BITS] = {0}, spread[2][1 << 9] = {{0}};
     if (!gather_exact(FN_NEAR_MASK, near_of) || !gather_exact(FN_FAR_MASK, far_of))
         return -1;
     for (int x = 0; x < 1 << 9; x++)
         for (int i = 0; i < 9; i++)
             if (x >> i & 1)
-                r->opposite[x] |= (uint16_t)(1u << (8 - i));
+                opposite[x] |= (uint16_t)(1u << (8 - i));
     for (int k = 0; k < FN_DIRS; k++) {
         int i = square_bit(r->delta[k]);
         if (i < 0)
             return -1;
         for (int x = 0; x < 1 << 9; x++)
             if (x >> i & 1) {
-                r->spread[0][x] |= (uint16_t)(1u << (2 * k));
-                r->spread[1][x] |= (uint16_t)(2u << (2 * k));
+                spread[0][x] |= (uint16_t)(1u << (2 * k));
+                spread[1][x] |= (uint16_t)(2u << (2 * k));
             }
         unsigned at = gather_far(bit(FN_REACH + 2 * r->delta[k]));
         if (!at)
             return -1;
         for (int x = 0; x < 1 << FN_FAR_BITS; x++)
             if (x & at)
-                r->far[x] |= (uint16_t)(1u << i);
+                far[x] |= (uint16_t)(1u << i);
     }
+    for (int x = 0; x < 1 << 9; x++) {
+        r->free_opts[x] = spread[0][x] | spread[1][x];
+        r->near_opts[x] = spread[1][opposite[x]];
+    }
+    for (int x = 0; x < 1 << FN_FAR_BITS; x++)
+        r->far_opts[x] = spread[0][far[x]];
     return 0;
 }
 
@@ -416,19 +437,29 @@ static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t 
  * go on costs one options() and no run_of. */
 static inline __attribute__((always_inline)) uint32_t *count_children(const FnRules *r, const FnStep *steps,
                                                                      uint64_t free, uint64_t opp, unsigned mask,
-                                                                     uint32_t *w, const uint32_t *end)
+                                                                     uint32_t *w, const uint32_t *end,
+                                                                     const uint64_t *go_on)
 {
     if (w > end)
         return NULL;
     for (; mask; mask &= mask - 1) {
-        const FnStep *st = &steps[__builtin_ctz(mask)];
-        unsigned next = options_turned(r, st->turn, free, opp) & st->keep;
+        unsigned long j = (unsigned long)__builtin_ctz(mask);
+        const FnStep *st = &steps[j];
+        unsigned next;
         uint32_t *node = w++;
-        if (next) {
-            uint64_t line = run_of_step(st, opp);
-            if (!(w = count_optional(r, r->step[st->to], (free ^ st->to_bit) | line, opp ^ line, next, w, end)))
-                return NULL;
+        *node = 1;
+        if (go_on) {
+            if (!(go_on[j >> 1] >> st->to & 1))
+                continue;
+            next = options_turned(r, st->turn, free, opp) & st->keep;
+        } else {
+            next = options_turned(r, st->turn, free, opp) & st->keep;
+            if (!next)
+                continue;
         }
+        uint64_t line = run_of_step(st, opp);
+        if (!(w = count_optional(r, r->step[st->to], (free ^ st->to_bit) | line, opp ^ line, next, w, end)))
+            return NULL;
         *node = (uint32_t)(w - node);
     }
     return w;
@@ -437,7 +468,7 @@ static inline __attribute__((always_inline)) uint32_t *count_children(const FnRu
 static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
                                 uint32_t *w, const uint32_t *end)
 {
-    return count_children(r, steps, free, opp, mask, w, end);
+    return count_children(r, steps, free, opp, mask, w, end, NULL);
 }
 
 /* The capturing move numbered `k` among the stone on `frm`'s (chains optional, `rec` its
@@ -491,11 +522,28 @@ static inline int nth_bit(uint64_t m, size_t k)
  * step long, the captured lines leaving at once (else fn_chains lists them). */
 static int counted(const FnRules *r, int mode) { return !r->dagaz && mode != FN_COMPULSORY; }
 
+/* Per direction k, the points from which a stone could capture in another direction (`from`:
+ * capture_points' per direction): a first step in direction k to such a point can go on, since
+ * a chain's second step sees the start-of-turn board but for the line the first one took. */
+static inline void go_on_masks(const uint64_t from[FN_DIRS], uint64_t go_on[FN_DIRS])
+{
+    uint64_t a = from[0] | from[1], b = from[2] | from[3], c = from[4] | from[5], d = from[6] | from[7];
+    uint64_t ab = a | b, cd = c | d;
+    go_on[0] = from[1] | b | cd;
+    go_on[1] = from[0] | b | cd;
+    go_on[2] = from[3] | a | cd;
+    go_on[3] = from[2] | a | cd;
+    go_on[4] = from[5] | ab | d;
+    go_on[5] = from[4] | ab | d;
+    go_on[6] = from[7] | ab | c;
+    go_on[7] = from[6] | ab | c;
+}
+
 /* The capturing moves of the stones in `starters`, counted (a `counted` mode), per stone into
  * `each` (by ascending point), their records (count_optional) into the sink's; the total, or -1
- * out of memory. */
+ * out of memory.  `from`: capture_points' per direction, on this board. */
 static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t opp, uint64_t starters, int mode,
-                            size_t *each)
+                            const uint64_t from[FN_DIRS], size_t *each)
 {
     if (mode == FN_SINGLE) {
         size_t total = 0;
@@ -503,6 +551,8 @@ static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t
             total += each[i] = (size_t)__builtin_popcount(options(r, ctz(starters), free, opp));
         return (int64_t)total;
     }
+    uint64_t go_on[FN_DIRS];
+    go_on_masks(from, go_on);
     for (;;) {
         if (s->rec_cap < FN_REC_MIN) {
             uint32_t *grown = realloc(s->rec, FN_REC_MIN * sizeof(uint32_t));
@@ -512,11 +562,12 @@ static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t
             s->rec_cap = FN_REC_MIN;
         }
         uint32_t *w = s->rec, *end = s->rec + s->rec_cap - 2 * FN_DIRS;     /* room for a node's children */
-        for (uint64_t m = starters; m && w; m &= m - 1, each++) {
+        size_t i = 0;
+        for (uint64_t m = starters; m && w; m &= m - 1, i++) {
             int q = ctz(m);
             uint32_t *start = w;
-            w = count_children(r, r->step[q], free, opp, options(r, q, free, opp), w, end);
-            *each = w ? (size_t)(w - start) : 0;
+            w = count_children(r, r->step[q], free, opp, options(r, q, free, opp), w, end, go_on);
+            each[i] = w ? (size_t)(w - start) : 0;
         }
         if (w)
             return w - s->rec;
@@ -641,38 +692,49 @@ static double evaluate(const FnRules *r, const FnPos *p)
  * Random moves and playouts (FanoronaGame.pick, FanoronaState.playout): one draw a ply
  * ---------------------------------------------------------------------------------------- */
 
-/* The paika numbered `k` counting by direction, then by point (the order legal lists them): the
- * direction found on the running counts without a branch. */
-static void nth_paika(const FnRules *r, const uint64_t masks[FN_DIRS], size_t k, int *from, int *to)
+/* The paikas per direction (E W N S NE SW NW SE) counted into `seen`, running: seen[d] those
+ * of the directions before d; seen[FN_DIRS] is all of them. */
+static inline void paika_counts(const uint64_t masks[FN_DIRS], size_t seen[FN_DIRS + 1])
 {
-    size_t seen = 0, before = 0;
-    int d = 0;
-    for (int i = 0; i < FN_DIRS - 1; i++) {
-        seen += (size_t)popcount(masks[i]);
-        int past = k >= seen;
-        d += past;
-        before = past ? seen : before;
-    }
-    *from = nth_bit(masks[d], k - before);
+    seen[0] = 0;
+    seen[1] = (size_t)popcount(masks[0]);
+    seen[2] = seen[1] + (size_t)popcount(masks[1]);
+    seen[3] = seen[2] + (size_t)popcount(masks[2]);
+    seen[4] = seen[3] + (size_t)popcount(masks[3]);
+    seen[5] = seen[4] + (size_t)popcount(masks[4]);
+    seen[6] = seen[5] + (size_t)popcount(masks[5]);
+    seen[7] = seen[6] + (size_t)popcount(masks[6]);
+    seen[8] = seen[7] + (size_t)popcount(masks[7]);
+}
+
+/* The paika numbered `k` counting by direction, then by point (the order legal lists them; seen:
+ * paika_counts'): the direction found without a branch. */
+static inline void nth_paika(const FnRules *r, const uint64_t masks[FN_DIRS], const size_t seen[FN_DIRS + 1],
+                             size_t k, int *from, int *to)
+{
+    int d = (k >= seen[1]) + (k >= seen[2]) + (k >= seen[3]) + (k >= seen[4]) + (k >= seen[5]) + (k >= seen[6])
+            + (k >= seen[7]);
+    *from = nth_bit(masks[d], k - seen[d]);
     *to = *from + r->delta[d];
 }
 
 static inline size_t paika_count(const uint64_t masks[FN_DIRS])
 {
-    return (size_t)(popcount(masks[0]) + popcount(masks[1]) + popcount(masks[2]) + popcount(masks[3])
-                    + popcount(masks[4]) + popcount(masks[5]) + popcount(masks[6]) + popcount(masks[7]));
+    size_t seen[FN_DIRS + 1];
+    paika_counts(masks, seen);
+    return seen[FN_DIRS];
 }
 
 /* A random capturing move of the stones in `starters` (immediate removal or not, any chain
  * mode): counted when the mode allows (`counted`), else listed in the sink; 0, or GAME_ERROR
  * (memory, or the random source failed). */
 static inline int draw_capture(FnSink *s, const FnRules *r, uint64_t own, uint64_t opp, uint64_t e, uint64_t starters,
-                               int mode, Rand *rng, int *from, int *to, uint64_t *cap)
+                               const uint64_t points[FN_DIRS], int mode, Rand *rng, int *from, int *to, uint64_t *cap)
 {
     size_t each[FN_POINTS], n;
     int count = counted(r, mode);
     if (count) {
-        int64_t total = count_chains(s, r, e, opp, starters, mode, each);
+        int64_t total = count_chains(s, r, e, opp, starters, mode, points, each);
         if (total < 0)
             return GAME_ERROR;
         n = (size_t)total;
@@ -705,25 +767,27 @@ int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *hal
     int err = 0;
     s->slots = NULL;
     for (int64_t i = 0; i < max_plies && !drawn(r, &pos); i++) {
-        uint64_t e = r->cells & ~(pos.own | pos.opp), starters = capturers_of(r, pos.own, pos.opp, e), cap = 0;
+        uint64_t points[FN_DIRS], e = r->cells & ~(pos.own | pos.opp), cap = 0;
+        uint64_t starters = pos.own & capture_points(r, pos.opp, e, points);
         int f = 0, t = 0;
         if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
             break;                   /* the search is over: cut off here, the game going on */
         if (starters) {
-            if ((err = draw_capture(s, r, pos.own, pos.opp, e, starters, chain_mode(r, &pos), rng, &f, &t, &cap)))
+            if ((err = draw_capture(s, r, pos.own, pos.opp, e, starters, points, chain_mode(r, &pos), rng, &f, &t, &cap)))
                 break;
         } else {
             uint64_t masks[FN_DIRS];
+            size_t seen[FN_DIRS + 1];
             paika_masks_of(r, pos.own, e, masks);
-            size_t n = paika_count(masks);
-            if (!n)
+            paika_counts(masks, seen);
+            if (!seen[FN_DIRS])
                 break;
             double x = rand_draw(rng);
             if (rng->failed) {
                 err = GAME_ERROR;
                 break;
             }
-            nth_paika(r, masks, (size_t)(x * (double)n), &f, &t);
+            nth_paika(r, masks, seen, (size_t)(x * (double)seen[FN_DIRS]), &f, &t);
         }
         play(&pos, bit(f), bit(t), cap);
         ++*plies;
@@ -757,15 +821,16 @@ int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out)
         return got;
     }
     uint64_t masks[FN_DIRS];
+    size_t seen[FN_DIRS + 1];
     paika_masks(r, p->own, p->opp, masks);
-    size_t n = paika_count(masks);
-    if (!n)
+    paika_counts(masks, seen);
+    if (!seen[FN_DIRS])
         return 0;
     double x = rng->next(rng);
     if (rng->failed)
         return GAME_ERROR;
     int from = 0, to = 0;
-    nth_paika(r, masks, (size_t)(x * (double)n), &from, &to);
+    nth_paika(r, masks, seen, (size_t)(x * (double)seen[FN_DIRS]), &from, &to);
     *out = paika_slot(from, to);
     return 1;
 }

@@ -89,12 +89,12 @@ typedef struct {
      * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
     uint16_t valid[FN_POINTS];
     /* the options' tables (fanorona.c, options), on a point's neighbourhood gathered into nine
-     * bits, 3 * row + column of its 3 x 3 square (bit 4 the point): that index mirrored through
-     * the centre, the gather of the points two steps away turned into it, and such an index
-     * spread onto the option bits of its directions, approach (2k) or withdrawal (2k + 1) */
-    uint16_t opposite[1 << 9];
-    uint16_t far[1 << FN_FAR_BITS];
-    uint16_t spread[2][1 << 9];
+     * bits, 3 * row + column of its 3 x 3 square (bit 4 the point), or on the points two steps
+     * away gathered (FN_FAR_BITS bits): the option bits, approach 2k and withdrawal 2k + 1 of
+     * direction k, that free neighbours allow (both kinds of their directions), that enemy
+     * neighbours allow (the withdrawal away from each), and that enemies two steps away allow
+     * (the approach towards each) */
+    uint16_t free_opts[1 << 9], near_opts[1 << 9], far_opts[1 << FN_FAR_BITS];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
