@@ -422,53 +422,88 @@ void fn_sink_free(FnSink *s)
  * Counting the capturing moves, and finding the one numbered k, without a list (the playout)
  * ---------------------------------------------------------------------------------------- */
 
-static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
-                                uint32_t *w, const uint32_t *end);
+/* A level of count_below's walk left for a child's: the stone's steps, the board it stands on,
+ * its record and its steps not yet followed. */
+typedef struct {
+    const FnStep *steps;
+    uint64_t free, opp;
+    uint32_t *node;
+    unsigned mask;
+} CountLevel;
 
 /* The moves below a stone whose steps are `steps` (its point's table) and its next steps
  * `mask`, on the board (`free`, `opp`) it stands on, chains optional (each node of the walk a
  * move): one record a node, in the walk's order (a node before its children), holding the
  * moves of its subtree (itself included), so that the move numbered k is found again by
- * skipping whole subtrees.  Returns the end of the records, or NULL when they would pass
- * `end`.  A child's own next steps are read on this same board, before its capture: the
- * stones a step takes lie on its own line, beyond its end or behind its start, and the next
- * step may neither repeat that direction (`keep`) nor go back (the start is not free), nor
- * reach the line from anywhere else, so that they change nothing it can do: a child that cannot
- * go on costs one options() and no run_of. */
-static inline __attribute__((always_inline)) uint32_t *count_children(const FnRules *r, const FnStep *steps,
-                                                                     uint64_t free, uint64_t opp, unsigned mask,
-                                                                     uint32_t *w, const uint32_t *end,
-                                                                     const uint64_t *go_on)
+ * skipping whole subtrees.  Returns the end of the records, or NULL when they would pass `end`
+ * (which leaves room for a node's children), or the chain is longer than a position allows.
+ * A child's own next steps are read on this same board, before its capture: the stones a step
+ * takes lie on its own line, beyond its end or behind its start, and the next step may neither
+ * repeat that direction (`keep`) nor go back (the start is not free), nor reach the line from
+ * anywhere else, so that they change nothing it can do: a child that cannot go on costs one
+ * options() and no run_of. */
+static uint32_t *count_below(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
+                             uint32_t *w, const uint32_t *end)
 {
+    CountLevel stack[FN_MAX_STEPS], *sp = stack;
+    uint32_t *node = NULL;
     if (w > end)
         return NULL;
-    for (; mask; mask &= mask - 1) {
-        unsigned long j = (unsigned long)__builtin_ctz(mask);
-        const FnStep *st = &steps[j];
-        unsigned next;
-        uint32_t *node = w++;
-        *node = 1;
-        if (go_on) {
-            if (!(go_on[j >> 1] >> st->to & 1))
-                continue;
-            next = options_turned(r, st->turn, free, opp) & st->keep;
-        } else {
-            next = options_turned(r, st->turn, free, opp) & st->keep;
+    for (;;) {
+        if (mask) {
+            const FnStep *st = &steps[__builtin_ctz(mask)];
+            unsigned next = options_turned(r, st->turn, free, opp) & st->keep;
+            uint32_t *child = w++;
+            mask &= mask - 1;
+            *child = 1;
             if (!next)
                 continue;
+            if (w > end || sp == stack + FN_MAX_STEPS)
+                return NULL;
+            uint64_t line = run_of_step(st, opp);
+            *sp++ = (CountLevel){steps, free, opp, node, mask};
+            steps = r->step[st->to];
+            free = (free ^ st->to_bit) | line;
+            opp ^= line;
+            node = child;
+            mask = next;
+            continue;
         }
-        uint64_t line = run_of_step(st, opp);
-        if (!(w = count_optional(r, r->step[st->to], (free ^ st->to_bit) | line, opp ^ line, next, w, end)))
+        if (w > end)
             return NULL;
+        if (sp == stack)
+            return w;
         *node = (uint32_t)(w - node);
+        --sp;
+        steps = sp->steps;
+        free = sp->free;
+        opp = sp->opp;
+        node = sp->node;
+        mask = sp->mask;
     }
-    return w;
 }
 
-static uint32_t *count_optional(const FnRules *r, const FnStep *steps, uint64_t free, uint64_t opp, unsigned mask,
-                                uint32_t *w, const uint32_t *end)
+/* count_below for the first steps of the stone on `q`, whose going on is read on `go_on`
+ * (go_on_masks: per direction, the points from which the chain goes on) in place of options(). */
+static inline uint32_t *count_first(const FnRules *r, int q, uint64_t free, uint64_t opp, const uint64_t go_on[FN_DIRS],
+                                    uint32_t *w, const uint32_t *end)
 {
-    return count_children(r, steps, free, opp, mask, w, end, NULL);
+    const FnStep *steps = r->step[q];
+    if (w > end)
+        return NULL;
+    for (unsigned mask = options(r, q, free, opp); mask && w; mask &= mask - 1) {
+        unsigned j = (unsigned)__builtin_ctz(mask);
+        const FnStep *st = &steps[j];
+        uint32_t *node = w++;
+        *node = 1;
+        if (!(go_on[j >> 1] >> st->to & 1))
+            continue;
+        unsigned next = options_turned(r, st->turn, free, opp) & st->keep;
+        uint64_t line = run_of_step(st, opp);
+        if ((w = count_below(r, r->step[st->to], (free ^ st->to_bit) | line, opp ^ line, next, w, end)))
+            *node = (uint32_t)(w - node);
+    }
+    return w;
 }
 
 /* The capturing move numbered `k` among the stone on `frm`'s (chains optional, `rec` its
@@ -566,7 +601,7 @@ static int64_t count_chains(FnSink *s, const FnRules *r, uint64_t free, uint64_t
         for (uint64_t m = starters; m && w; m &= m - 1, i++) {
             int q = ctz(m);
             uint32_t *start = w;
-            w = count_children(r, r->step[q], free, opp, options(r, q, free, opp), w, end, go_on);
+            w = count_first(r, q, free, opp, go_on, w, end);
             each[i] = w ? (size_t)(w - start) : 0;
         }
         if (w)
