@@ -71,8 +71,9 @@ typedef struct {
 } FnLine;
 
 /* A capturing step as the playout's count reads it, by point and option bit j (2k + kind): the
- * captured ray and whether it runs up the bits (as a mask), the target, its turn for options()
- * (FN_REACH - to, modulo 64) and the next steps a chain may take from it (FnLine's keep). */
+ * captured ray and whether it runs up the bits (all ones, or zero), the target, its turn for
+ * options() (FN_REACH - to, modulo 64) and the next steps a chain may take from it (FnLine's
+ * keep). */
 typedef struct {
     uint64_t ray, to_bit, up;
     uint16_t keep;
@@ -95,6 +96,8 @@ typedef struct {
      * neighbours allow (the withdrawal away from each), and that enemies two steps away allow
      * (the approach towards each) */
     uint16_t free_opts[1 << 9], near_opts[1 << 9], far_opts[1 << FN_FAR_BITS];
+    /* the same three on the neighbourhoods gathered by pext (the mask's bits upwards, 8 each) */
+    uint16_t free_packed[1 << 8], near_packed[1 << 8], far_packed[1 << 8];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
@@ -108,6 +111,7 @@ typedef struct {
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;
     int start_stones, max_stones;
+    int fast_bits;                    /* the playout's compilation for fast BMI (fn_fast_bits) */
 } FnRules;
 
 /* A position: the mover's stones, the other side's, the side to move (0 White) and the
@@ -148,8 +152,11 @@ uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp);
 void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink);
 int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *out);   /* GAME_OK or GAME_ERROR */
 void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap);
-/* a random playout as FanoronaState.playout plays it: GAME_OVER with *result, GAME_RUNNING, or
- * GAME_ERROR (memory, or the Python random source failed); `plies` counts the moves played */
+int fn_outcome(const FnRules *r, const FnPos *p, double *result);   /* FanoronaState.outcome: GAME_OVER or GAME_RUNNING */
+int fn_fast_bits(void);               /* whether this CPU runs the playout's BMI compilation (fanorona_playout.c) */
+/* a random playout as FanoronaState.playout plays it (fanorona_playout.c): GAME_OVER with
+ * *result, GAME_RUNNING, or GAME_ERROR (memory, or the Python random source failed); `plies`
+ * counts the moves played */
 int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies);
 /* FanoronaState.random_move: 1 with the move in `out`, 0 for none, GAME_ERROR */
 int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out);

@@ -248,6 +248,12 @@ static int read_spec(PyObject *spec, FnRules *r)
     r->dagaz = (int)dagaz;
     r->start_stones = (int)start;
     r->max_stones = (int)stones;
+    /* optional "plain_bits": 1 keeps the playout on its plain compilation (the tests play both) */
+    PyObject *plain = PyDict_GetItemString(spec, "plain_bits");
+    int64_t plain_bits = 0;
+    if (plain && arg_i64(plain, 0, 1, "plain_bits", &plain_bits) < 0)
+        return -1;
+    r->fast_bits = !plain_bits && fn_fast_bits();
     return 0;
 }
 
