@@ -28,27 +28,31 @@ static inline uint64_t rotl(uint64_t x, int n) { return (x << n) | (x >> (-n & 6
  * needs: fn_step_masks checks it against the lines when the rules load. */
 #define FN_ORTHOGONAL(k) ((k) < 4)
 
-/* The points from which a stone could capture in direction k (shift d), whoever holds them: Q =
- * P + d in `to` (the empty points it may reach) and Q + d holds an enemy (an approach) or P - d
- * does (a withdrawal). */
-static inline uint64_t capture_from(uint64_t to, uint64_t opp, int d)
+/* The points P from which a stone could capture along the line of shift d > 0, whoever holds
+ * them: up the bits into *up (Q = P + d in `to`, the empty points a step along the line may
+ * reach, and Q + d holding an enemy, an approach, or P - d, a withdrawal), the other way into
+ * *down.  `fast`: the shifts by a count in a register (BMI2's shlx and shrx keep their operand,
+ * where a shift by a constant needs a copy). */
+static inline void capture_line(uint64_t to, uint64_t opp, int d, int fast, uint64_t *up, uint64_t *down)
 {
-    return shift(to & (shift(opp, -d) | shift(opp, 2 * d)), -d);
+    int d2 = 2 * d;
+    if (fast)
+        __asm__("" : "+r"(d), "+r"(d2));
+    *up = (to & ((opp >> d) | (opp << d2))) >> d;
+    *down = (to & ((opp << d) | (opp >> d2))) << d;
 }
 
-/* The points from which a stone could capture, per direction into `from` (capture_from), and
- * all of them (e the empty points). */
-static inline uint64_t capture_points(const FnRules *r, uint64_t opp, uint64_t e, uint64_t from[FN_DIRS])
+/* The points from which a stone could capture, per direction into `from` (capture_line), and
+ * all of them (e the empty points; fast: capture_line's). */
+static inline uint64_t capture_points(const FnRules *r, uint64_t opp, uint64_t e, uint64_t from[FN_DIRS], int fast)
 {
     uint64_t es = e & r->strong;
-    from[0] = capture_from(e, opp, FN_D0);
-    from[1] = capture_from(e, opp, FN_D1);
-    from[2] = capture_from(e, opp, FN_D2);
-    from[3] = capture_from(e, opp, FN_D3);
-    from[4] = capture_from(es, opp, FN_D4);
-    from[5] = capture_from(es, opp, FN_D5);
-    from[6] = capture_from(es, opp, FN_D6);
-    from[7] = capture_from(es, opp, FN_D7);
+    _Static_assert(FN_D1 == -FN_D0 && FN_D3 == -FN_D2 && FN_D5 == -FN_D4 && FN_D7 == -FN_D6 && FN_D0 > 0 && FN_D2 > 0
+                   && FN_D4 > 0 && FN_D6 > 0, "the directions come in opposite pairs, up the bits first");
+    capture_line(e, opp, FN_D0, fast, &from[0], &from[1]);
+    capture_line(e, opp, FN_D2, fast, &from[2], &from[3]);
+    capture_line(es, opp, FN_D4, fast, &from[4], &from[5]);
+    capture_line(es, opp, FN_D6, fast, &from[6], &from[7]);
     return from[0] | from[1] | from[2] | from[3] | from[4] | from[5] | from[6] | from[7];
 }
 
@@ -56,7 +60,7 @@ static inline uint64_t capture_points(const FnRules *r, uint64_t opp, uint64_t e
 static inline uint64_t capturers_of(const FnRules *r, uint64_t own, uint64_t opp, uint64_t e)
 {
     uint64_t from[FN_DIRS];
-    return own & capture_points(r, opp, e, from);
+    return own & capture_points(r, opp, e, from, 0);
 }
 
 /* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way (e the

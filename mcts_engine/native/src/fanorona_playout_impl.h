@@ -213,7 +213,7 @@ static int FN_K(playout)(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const
     s->slots = NULL;
     for (int64_t i = 0; i < max_plies && !drawn(r, &pos); i++) {
         uint64_t points[FN_DIRS], e = r->cells & ~(pos.own | pos.opp), cap = 0;
-        uint64_t starters = pos.own & capture_points(r, pos.opp, e, points);
+        uint64_t starters = pos.own & capture_points(r, pos.opp, e, points, FN_FAST);
         int f = 0, t = 0;
         if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
             break;                   /* the search is over: cut off here, the game going on */
