@@ -172,7 +172,8 @@ FN_HOT void FN_K(nth_chain)(const FnSink *s, const FnRules *r, uint64_t free, ui
  * capture_points'): counted when the mode allows (fn_counted), else listed by fn_chains; 0,
  * or GAME_ERROR (memory, or the random source failed). */
 FN_HOT int FN_K(draw_capture)(FnSink *s, const FnRules *r, uint64_t own, uint64_t opp, uint64_t e, uint64_t starters,
-                              const uint64_t points[FN_DIRS], int mode, Rand *rng, int *from, int *to, uint64_t *cap)
+                              const uint64_t points[FN_DIRS], int mode, Rand *rng, int native, int *from, int *to,
+                              uint64_t *cap)
 {
     size_t each[FN_POINTS], n;
     int count = fn_counted(r, mode);
@@ -188,8 +189,8 @@ FN_HOT int FN_K(draw_capture)(FnSink *s, const FnRules *r, uint64_t own, uint64_
             return GAME_ERROR;
         n = s->n;
     }
-    double x = rand_draw(rng);
-    if (rng->failed)
+    double x;
+    if (rand_draw(rng, native, &x) < 0)
         return GAME_ERROR;
     size_t k = (size_t)(x * (double)n);
     if (count) {
@@ -209,7 +210,7 @@ static int FN_K(playout)(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const
     const FnRules *r = c->r;
     FnSink *s = &c->sink;
     FnPos pos = *p;
-    int err = 0;
+    int err = 0, native = rng->next == rand_native_next;
     s->slots = NULL;
     for (int64_t i = 0; i < max_plies && !drawn(r, &pos); i++) {
         uint64_t points[FN_DIRS], e = r->cells & ~(pos.own | pos.opp), cap = 0;
@@ -218,8 +219,8 @@ static int FN_K(playout)(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const
         if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
             break;                   /* the search is over: cut off here, the game going on */
         if (starters) {
-            err = FN_K(draw_capture)(s, r, pos.own, pos.opp, e, starters, points, chain_mode(r, &pos), rng, &f, &t,
-                                     &cap);
+            err = FN_K(draw_capture)(s, r, pos.own, pos.opp, e, starters, points, chain_mode(r, &pos), rng, native, &f,
+                                     &t, &cap);
             if (err)
                 break;
         } else {
@@ -229,8 +230,8 @@ static int FN_K(playout)(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const
             paika_counts(masks, seen);
             if (!seen[FN_DIRS])
                 break;
-            double x = rand_draw(rng);
-            if (rng->failed) {
+            double x;
+            if (rand_draw(rng, native, &x) < 0) {
                 err = GAME_ERROR;
                 break;
             }

@@ -29,13 +29,17 @@ static inline uint64_t rand_step(uint64_t *s)
     return result;
 }
 
-/* The next draw in [0, 1): the native generator's inlined (rand_native_next's value), else the
- * source's own `next` (a Python callable). */
-static inline double rand_draw(Rand *r)
+/* The next draw in [0, 1) into *x: the native generator's inlined (rand_native_next's value)
+ * where `native` (r->next is rand_native_next, found once by the caller), else the source's
+ * own `next` (a Python callable); -1 if that failed. */
+static inline int rand_draw(Rand *r, int native, double *x)
 {
-    if (r->next == rand_native_next)
-        return (double)(rand_step(r->s) >> 11) * 0x1.0p-53;
-    return r->next(r);
+    if (native) {
+        *x = (double)(rand_step(r->s) >> 11) * 0x1.0p-53;
+        return 0;
+    }
+    *x = r->next(r);
+    return r->failed ? -1 : 0;
 }
 
 #endif
