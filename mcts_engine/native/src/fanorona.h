@@ -76,7 +76,7 @@ typedef struct {
  * keep). */
 typedef struct {
     uint64_t ray, to_bit, up;
-    uint16_t keep;
+    uint32_t keep;
     int8_t to, turn;
 } FnStep;
 
@@ -97,7 +97,7 @@ typedef struct {
      * (the approach towards each) */
     uint16_t free_opts[1 << 9], near_opts[1 << 9], far_opts[1 << FN_FAR_BITS];
     /* the same three on the neighbourhoods gathered by pext (the mask's bits upwards, 8 each) */
-    uint16_t free_packed[1 << 8], near_packed[1 << 8], far_packed[1 << 8];
+    uint32_t free_packed[1 << 8], near_packed[1 << 8], far_packed[1 << 8];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */

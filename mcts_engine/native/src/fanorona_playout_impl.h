@@ -34,7 +34,7 @@ FN_HOT uint32_t *FN_K(count_below)(const FnRules *r, const FnStep *steps, uint64
             uint32_t *child = w++;
             mask &= mask - 1;
             *child = 1;
-            if (!next)
+            if (__builtin_expect(!next, 1))       /* most children cannot go on */
                 continue;
             if (w > end || sp == stack + FN_MAX_STEPS)
                 return NULL;
