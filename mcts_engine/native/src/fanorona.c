@@ -4,8 +4,10 @@
  * (every capturing move of each stone in turn, its chains walked depth first with the longer
  * chain listed before its prefix, as ``extend`` and ``extend_dagaz`` do; else the paikas by
  * direction, then by point), the same outcome and draw counters, the same evaluation to the
- * last bit, the same random draws in a playout (one a ply).  The tests compare the two on
- * seeded random positions in every run.  Types and the move's slot: fanorona.h.
+ * last bit, the same random draws in a playout (one a ply; the playout itself is in
+ * fanorona_playout.c).  The tests compare the two on seeded random positions in every run.
+ * Types and the move's slot: fanorona.h; the bit tricks shared with the playout:
+ * fanorona_bits.h.
  */
 #include "fanorona_bits.h"
 

@@ -1,5 +1,6 @@
 /* Fanorona's rules in the native core: the types fanorona.c (the rules and their C game
- * interface) and fanorona_glue.c (the Python type FanoronaRules and its glue) share.
+ * interface), fanorona_playout.c (the random playout) and fanorona_glue.c (the Python type
+ * FanoronaRules and its glue) share.
  *
  * The board is the Python rules' (rules/fanorona.py): Grid(5, 9) with one ghost column, bit
  * row * 10 + col, so a position's masks are the same numbers on both sides of the boundary.
@@ -135,7 +136,7 @@ typedef struct {
     FnLight *light;
     size_t n, cap;
     int oom;
-    uint32_t *rec;                    /* the playout's count of the moves (fanorona.c, count_optional) */
+    uint32_t *rec;                    /* the playout's count of the moves (fanorona_playout_impl.h, count_below) */
     size_t rec_cap;
 } FnSink;
 
