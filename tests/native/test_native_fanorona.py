@@ -228,6 +228,22 @@ def test_playouts_draw_as_the_python_loop(options):
         check_same_draws(game.parse_fen(python_state.fen()), python_state, seed, max_plies=[1, 5, 400][seed % 3])
 
 
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_the_playouts_two_compilations_play_the_same_games(options):
+    """The playout is compiled twice (fanorona_playout.c: for fast BMI and pext, and plain); the
+    spec's ``plain_bits`` keeps a rule set on the plain one.  Both play the same games from the
+    start and from seeded random positions, with native and with Python random numbers."""
+    game, reference = games(**options)
+    spec = F.fanorona_spec(game.mode, game.first_turn_single, game.dagaz, game.quiet_limit, game.ply_limit)
+    fast, plain = native.core.FanoronaRules(spec), native.core.FanoronaRules(dict(spec, plain_bits=1))
+    start = game.new_state().raw()
+    assert fast.playouts(start, 300, 5) == plain.playouts(start, 300, 5)
+    rng = random.Random(31)
+    for seed in range(20):
+        raw = random_position(reference, rng).raw() if seed % 2 else start
+        assert fast.playout(raw, random.Random(seed), 400) == plain.playout(raw, random.Random(seed), 400)
+
+
 def test_the_perft_counts_of_random_positions():
     game, reference = games()
     rng = random.Random(13)
@@ -293,7 +309,7 @@ def test_bad_specs_are_refused():
     spec = F.fanorona_spec()
     for key, value, words in [("delta", (1, -1, 10, -10, 11, -11, 9, -8), "directions"), ("mode", 2, "mode"),
                               ("max_stones", 30, "max_stones"), ("lines", (0,) * 7, "8 items"),
-                              ("quiet_limit", 0, "quiet_limit")]:
+                              ("quiet_limit", 0, "quiet_limit"), ("plain_bits", 2, "plain_bits")]:
         with pytest.raises(ValueError, match=words):
             native.core.FanoronaRules(dict(spec, **{key: value}))
     with pytest.raises(TypeError, match="dict"):

@@ -4,60 +4,51 @@
  * (every capturing move of each stone in turn, its chains walked depth first with the longer
  * chain listed before its prefix, as ``extend`` and ``extend_dagaz`` do; else the paikas by
  * direction, then by point), the same outcome and draw counters, the same evaluation to the
- * last bit, the same random draws in a playout (one a ply).  The tests compare the two on
- * seeded random positions in every run.  Types and the move's slot: fanorona.h.
+ * last bit, the same random draws in a playout (one a ply; the playout itself is in
+ * fanorona_playout.c).  The tests compare the two on seeded random positions in every run.
+ * Types and the move's slot: fanorona.h; the bit tricks shared with the playout:
+ * fanorona_bits.h.
  */
-#include "fanorona.h"
+#include "fanorona_bits.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint64_t bit(int i) { return (uint64_t)1 << i; }
-static inline int ctz(uint64_t x) { return __builtin_ctzll(x); }
-static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
-/* x with every bit moved d places up (down for d < 0); bits leaving the word are gone */
-static inline uint64_t shift(uint64_t x, int d) { return d >= 0 ? x << d : x >> -d; }
-
 /* ------------------------------------------------------------------------------------------
  * Which stones can capture, and which can step (rules/fanorona.py: capturers, paika_masks)
  * ---------------------------------------------------------------------------------------- */
 
-/* The stones of `own` with a capturing step, all at once: a stone on P steps in direction k
- * to the empty Q = P + d and approaches (Q + d holds an enemy, Q in `approach[k]`) or
- * withdraws (P - d holds an enemy, Q in `withdraw[k]`).  The shifts are the board's constants
- * (fanorona.h), so that each is one instruction. */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp)
 {
-    uint64_t e = r->cells & ~(own | opp), c = 0;
-#define CAPTURERS(k, d) \
-    c |= shift(e & ((shift(opp, -(d)) & r->approach[k]) | (shift(opp, 2 * (d)) & r->withdraw[k])), -(d))
-    CAPTURERS(0, FN_D0);
-    CAPTURERS(1, FN_D1);
-    CAPTURERS(2, FN_D2);
-    CAPTURERS(3, FN_D3);
-    CAPTURERS(4, FN_D4);
-    CAPTURERS(5, FN_D5);
-    CAPTURERS(6, FN_D6);
-    CAPTURERS(7, FN_D7);
-#undef CAPTURERS
-    return own & c;
+    return capturers_of(r, own, opp, r->cells & ~(own | opp));
 }
 
-/* Per direction (E W N S NE SW NW SE), the stones of `own` that can step that way. */
 static void paika_masks(const FnRules *r, uint64_t own, uint64_t opp, uint64_t masks[FN_DIRS])
 {
-    uint64_t e = r->cells & ~(own | opp);
-#define PAIKA(k, d) masks[k] = own & r->lines[k] & shift(e, -(d))
-    PAIKA(0, FN_D0);
-    PAIKA(1, FN_D1);
-    PAIKA(2, FN_D2);
-    PAIKA(3, FN_D3);
-    PAIKA(4, FN_D4);
-    PAIKA(5, FN_D5);
-    PAIKA(6, FN_D6);
-    PAIKA(7, FN_D7);
-#undef PAIKA
+    paika_masks_of(r, own, r->cells & ~(own | opp), masks);
+}
+
+int fn_step_masks(FnRules *r)
+{
+    r->strong = r->lines[4] | r->lines[5] | r->lines[6] | r->lines[7];
+    uint64_t c = r->cells;
+    for (int k = 0; k < FN_DIRS; k++) {
+        int d = r->delta[k];
+        uint64_t to = FN_ORTHOGONAL(k) ? c : c & r->strong;
+        uint64_t approach = c & shift(c, -d) & shift(c, d), withdraw = c & shift(c, d) & shift(c, 2 * d);
+        uint64_t step = c & shift(c, -d);
+        if (((r->approach[k] ^ to) & approach) || ((r->withdraw[k] ^ to) & withdraw)
+            || ((r->lines[k] ^ shift(to, -d)) & step))
+            return -1;
+    }
+    for (int q = 0; q < FN_POINTS; q++)
+        for (int j = 0; j < 2 * FN_DIRS; j++) {
+            const FnLine *l = &r->line[q][j >> 1];
+            r->step[q][j] = (FnStep){l->ray[j & 1], l->to_bit, -(uint64_t)l->up[j & 1], l->keep, l->to,
+                                     (int8_t)((FN_REACH - l->to) & 63)};
+        }
+    return 0;
 }
 
 static int has_paika(const FnRules *r, uint64_t own, uint64_t opp)
@@ -133,36 +124,6 @@ static inline void emit(Walk *w, int to, uint64_t cap, int depth)
         s->oom = 1;
 }
 
-/* The stones a capture along a ray takes: its enemies from its first point up to the first
- * point without one, without a branch.  Up the bits: the ray's points below the lowest gap
- * (all of them when there is none).  Down: those above the highest gap, found on the gaps
- * moved up a bit with a sentinel at bit 0 (so that no gap leaves the whole ray). */
-static inline uint64_t run_of(uint64_t ray, int up, uint64_t opp)
-{
-    uint64_t gaps = ray & ~opp, g2 = (gaps << 1) | 1;
-    uint64_t below_low = (gaps & -gaps) - 1;
-    uint64_t above_high = -((uint64_t)1 << (63 - __builtin_clzll(g2))), up_mask = -(uint64_t)up;
-    return ray & ((below_low & up_mask) | (above_high & ~up_mask));
-}
-
-static inline uint64_t rotl(uint64_t x, int n) { return (x << n) | (x >> (-n & 63)); }
-static inline unsigned gather_near(uint64_t x) { return (unsigned)((x & FN_NEAR_MASK) * FN_NEAR_MUL >> 55); }
-static inline unsigned gather_far(uint64_t x) { return (unsigned)((x & FN_FAR_MASK) * FN_FAR_MUL >> (64 - FN_FAR_BITS)); }
-
-/* The capturing steps open to the stone on `q`, bit 2k an approach in direction k and bit
- * 2k + 1 a withdrawal, in the order the rows list them (by direction, approach first).  The
- * board is turned so that q sits on bit FN_REACH (fanorona.h: the gathers).  A step in a
- * direction needs its neighbour free and, to approach, the point beyond an enemy, or, to
- * withdraw, the opposite neighbour an enemy; `valid` keeps the steps that have their lines,
- * which also drops the points the turn brought round from the other end of the word. */
-static inline unsigned options(const FnRules *r, int q, uint64_t free, uint64_t opp)
-{
-    int turn = (FN_REACH - q) & 63;
-    uint64_t o = rotl(opp, turn);
-    unsigned t = gather_near(rotl(free, turn)), far = r->far[gather_far(o)];
-    return (r->spread[0][t & far] | r->spread[1][t & r->opposite[gather_near(o)]]) & r->valid[q];
-}
-
 /* The index bit of the point `d` away from the centre of a 3 x 3 square; -1 outside it. */
 static int square_bit(int d)
 {
@@ -192,27 +153,48 @@ static unsigned far_of(uint64_t x) { return gather_far(x); }
 
 int fn_gather_tables(FnRules *r)
 {
+    /* first by the square's bits: that index mirrored through the centre, the far gather
+     * turned into it, and such an index spread onto the option bits of its directions */
+    uint16_t opposite[1 << 9] = {0}, far[1 << FN_FAR_BITS] = {0}, spread[2][1 << 9] = {{0}};
     if (!gather_exact(FN_NEAR_MASK, near_of) || !gather_exact(FN_FAR_MASK, far_of))
         return -1;
     for (int x = 0; x < 1 << 9; x++)
         for (int i = 0; i < 9; i++)
             if (x >> i & 1)
-                r->opposite[x] |= (uint16_t)(1u << (8 - i));
+                opposite[x] |= (uint16_t)(1u << (8 - i));
     for (int k = 0; k < FN_DIRS; k++) {
         int i = square_bit(r->delta[k]);
         if (i < 0)
             return -1;
         for (int x = 0; x < 1 << 9; x++)
             if (x >> i & 1) {
-                r->spread[0][x] |= (uint16_t)(1u << (2 * k));
-                r->spread[1][x] |= (uint16_t)(2u << (2 * k));
+                spread[0][x] |= (uint16_t)(1u << (2 * k));
+                spread[1][x] |= (uint16_t)(2u << (2 * k));
             }
         unsigned at = gather_far(bit(FN_REACH + 2 * r->delta[k]));
         if (!at)
             return -1;
         for (int x = 0; x < 1 << FN_FAR_BITS; x++)
             if (x & at)
-                r->far[x] |= (uint16_t)(1u << i);
+                far[x] |= (uint16_t)(1u << i);
+    }
+    for (int x = 0; x < 1 << 9; x++) {
+        r->free_opts[x] = spread[0][x] | spread[1][x];
+        r->near_opts[x] = spread[1][opposite[x]];
+    }
+    for (int x = 0; x < 1 << FN_FAR_BITS; x++)
+        r->far_opts[x] = spread[0][far[x]];
+    for (int x = 0; x < 1 << 8; x++) {          /* the same on pext's order: the masks' bits upwards */
+        uint64_t near = 0, two_away = 0;
+        int i = 0;
+        for (uint64_t m = FN_NEAR_MASK; m; m &= m - 1, i++)
+            near |= x >> i & 1 ? m & -m : 0;
+        i = 0;
+        for (uint64_t m = FN_FAR_MASK; m; m &= m - 1, i++)
+            two_away |= x >> i & 1 ? m & -m : 0;
+        r->free_packed[x] = r->free_opts[gather_near(near)];
+        r->near_packed[x] = r->near_opts[gather_near(near)];
+        r->far_packed[x] = r->far_opts[gather_far(two_away)];
     }
     return 0;
 }
@@ -237,7 +219,7 @@ static inline __attribute__((always_inline)) void walk(Walk *w, FnSink *out, int
     const FnRules *r = w->r;
     Frame stack[FN_MAX_STEPS + 1];
     int sp = 0;
-    stack[0] = (Frame){free, opp, 0, r->line[frm], options(r, frm, free, opp), frm};
+    stack[0] = (Frame){free, opp, 0, r->line[frm], options(r, frm, free, opp, 0), frm};
     while (sp >= 0) {
         Frame *f = &stack[sp];
         if (!f->mask) {
@@ -253,11 +235,11 @@ static inline __attribute__((always_inline)) void walk(Walk *w, FnSink *out, int
         int j = __builtin_ctz(f->mask);
         f->mask &= f->mask - 1;
         const FnLine *l = &f->lines[j >> 1];
-        uint64_t line = run_of(l->ray[j & 1], l->up[j & 1], f->opp);
+        uint64_t line = run_of(l->ray[j & 1], -(uint64_t)l->up[j & 1], f->opp);
         uint64_t cap = f->taken | line, f2 = (f->free ^ l->to_bit) | line, o2 = f->opp ^ line;
         if (!light)
             w->path[sp] = (uint8_t)((l->k << 1) | (j & 1));
-        unsigned next = mode == FN_SINGLE ? 0 : options(r, l->to, f2, o2) & l->keep;
+        unsigned next = mode == FN_SINGLE ? 0 : options_turned(r, (FN_REACH - l->to) & 63, f2, o2, 0) & l->keep;
         if (!next) {
             if (light)
                 sink_push_light(out, cap, frm, l->to);
@@ -300,7 +282,7 @@ static void chains_light(Walk *w, uint64_t free, uint64_t opp, uint64_t starters
 static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, unsigned keep, uint64_t taken, int depth)
 {
     const FnRules *r = w->r;
-    unsigned mask = options(r, q, free, opp) & keep;
+    unsigned mask = options(r, q, free, opp, 0) & keep;
     for (unsigned m = mask; m; m &= m - 1) {
         int j = __builtin_ctz(m), kind = j & 1;
         const FnLine *l = &r->line[q][j >> 1];
@@ -308,7 +290,7 @@ static int extend_dagaz(Walk *w, int q, uint64_t free, uint64_t opp, unsigned ke
             w->sink->oom = 1;
             return 1;
         }
-        uint64_t first = l->first[kind], cap = taken | run_of(l->ray[kind], l->up[kind], w->opp0);
+        uint64_t first = l->first[kind], cap = taken | run_of(l->ray[kind], -(uint64_t)l->up[kind], w->opp0);
         w->path[depth] = (uint8_t)((l->k << 1) | kind);
         if (w->mode == FN_SINGLE
             || !extend_dagaz(w, l->to, (free ^ l->to_bit) | first, opp ^ first, l->keep, cap, depth + 1)
@@ -339,23 +321,15 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
 void fn_sink_free(FnSink *s)
 {
     free(s->light);
+    free(s->rec);
     s->light = NULL;
-    s->n = s->cap = 0;
+    s->rec = NULL;
+    s->n = s->cap = s->rec_cap = 0;
 }
 
 /* ------------------------------------------------------------------------------------------
  * Moves, play, outcome, evaluation
  * ---------------------------------------------------------------------------------------- */
-
-static int chain_mode(const FnRules *r, const FnPos *p)
-{
-    return r->first_single && p->ply < 2 ? FN_SINGLE : r->mode;
-}
-
-static int drawn(const FnRules *r, const FnPos *p)
-{
-    return p->quiet >= r->quiet_limit || p->ply >= r->ply_limit;
-}
 
 static MoveSlot paika_slot(int from, int to)
 {
@@ -389,18 +363,10 @@ int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *
     return GAME_OK;
 }
 
-void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap)
-{
-    uint64_t own = p->own;
-    p->own = p->opp & ~cap;
-    p->opp = own ^ from ^ to;
-    p->turn ^= 1;
-    p->ply++;
-    p->quiet = cap ? 0 : p->quiet + 1;
-}
+void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap) { play(p, from, to, cap); }
 
 /* FanoronaState.outcome: the side without a move loses, then the draw counters. */
-static int outcome(const FnRules *r, const FnPos *p, double *result)
+int fn_outcome(const FnRules *r, const FnPos *p, double *result)
 {
     if (!fn_capturers(r, p->own, p->opp) && !has_paika(r, p->own, p->opp)) {
         *result = p->turn == 0 ? 0.0 : 1.0;
@@ -432,75 +398,6 @@ static double evaluate(const FnRules *r, const FnPos *p)
  * Random moves and playouts (FanoronaGame.pick, FanoronaState.playout): one draw a ply
  * ---------------------------------------------------------------------------------------- */
 
-/* The paika numbered `k` counting by direction, then by point (the order legal lists them). */
-static void nth_paika(const FnRules *r, const uint64_t masks[FN_DIRS], size_t k, int *from, int *to)
-{
-    for (int d = 0; d < FN_DIRS; d++) {
-        size_t n = (size_t)popcount(masks[d]);
-        if (k < n) {
-            uint64_t m = masks[d];
-            for (size_t i = 0; i < k; i++)
-                m &= m - 1;
-            *from = ctz(m);
-            *to = *from + r->delta[d];
-            return;
-        }
-        k -= n;
-    }
-}
-
-static size_t paika_count(const uint64_t masks[FN_DIRS])
-{
-    size_t total = 0;
-    for (int d = 0; d < FN_DIRS; d++)
-        total += (size_t)popcount(masks[d]);
-    return total;
-}
-
-int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
-{
-    const FnRules *r = c->r;
-    FnSink *s = &c->sink;
-    s->slots = NULL;
-    for (int64_t i = 0; i < max_plies && !drawn(r, p); i++) {
-        uint64_t from, to, cap = 0, starters = fn_capturers(r, p->own, p->opp);
-        uint64_t masks[FN_DIRS];
-        size_t n;
-        if (starters) {
-            s->n = 0;
-            fn_chains(r, p->own, p->opp, starters, chain_mode(r, p), s);
-            if (s->oom)
-                return GAME_ERROR;
-            n = s->n;
-        } else {
-            paika_masks(r, p->own, p->opp, masks);
-            n = paika_count(masks);
-            if (!n)
-                break;
-        }
-        if (i % HALT_CHECK == HALT_CHECK - 1 && halted(halt))
-            return GAME_RUNNING;     /* the search is over: cut off here, the game going on */
-        double x = rng->next(rng);
-        if (rng->failed)
-            return GAME_ERROR;
-        size_t k = (size_t)(x * (double)n);
-        if (starters) {
-            const FnLight *m = &s->light[k];
-            from = bit(m->from);
-            to = bit(m->to);
-            cap = m->cap;
-        } else {
-            int f = 0, t = 0;
-            nth_paika(r, masks, k, &f, &t);
-            from = bit(f);
-            to = bit(t);
-        }
-        fn_play(p, from, to, cap);
-        ++*plies;
-    }
-    return outcome(r, p, result);
-}
-
 int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out)
 {
     const FnRules *r = c->r;
@@ -524,15 +421,16 @@ int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out)
         return got;
     }
     uint64_t masks[FN_DIRS];
+    size_t seen[FN_DIRS + 1];
     paika_masks(r, p->own, p->opp, masks);
-    size_t n = paika_count(masks);
-    if (!n)
+    paika_counts(masks, seen);
+    if (!seen[FN_DIRS])
         return 0;
     double x = rng->next(rng);
     if (rng->failed)
         return GAME_ERROR;
     int from = 0, to = 0;
-    nth_paika(r, masks, (size_t)(x * (double)n), &from, &to);
+    nth_paika(r, masks, seen, (size_t)(x * (double)seen[FN_DIRS]), &from, &to);
     *out = paika_slot(from, to);
     return 1;
 }
@@ -558,9 +456,11 @@ int64_t fn_perft(const FnRules *r, const FnPos *p, int depth)
         return total;
     }
     uint64_t masks[FN_DIRS];
+    size_t seen[FN_DIRS + 1];
     paika_masks(r, p->own, p->opp, masks);
+    paika_counts(masks, seen);
     if (depth == 1)
-        return (int64_t)paika_count(masks);
+        return (int64_t)seen[FN_DIRS];
     for (int k = 0; k < FN_DIRS && total >= 0; k++)
         for (uint64_t m = masks[k]; m && total >= 0; m &= m - 1) {
             FnPos child = *p;
@@ -619,7 +519,7 @@ static int g_play(const GameIface *g, void *pos, const MoveSlot *m)
 
 static int g_outcome(const GameIface *g, void *pos, double *result)
 {
-    return outcome(RULES(g), pos, result);
+    return fn_outcome(RULES(g), pos, result);
 }
 
 static int g_evaluate(const GameIface *g, void *pos, double *value)

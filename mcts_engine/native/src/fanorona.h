@@ -1,5 +1,6 @@
 /* Fanorona's rules in the native core: the types fanorona.c (the rules and their C game
- * interface) and fanorona_glue.c (the Python type FanoronaRules and its glue) share.
+ * interface), fanorona_playout.c (the random playout) and fanorona_glue.c (the Python type
+ * FanoronaRules and its glue) share.
  *
  * The board is the Python rules' (rules/fanorona.py): Grid(5, 9) with one ghost column, bit
  * row * 10 + col, so a position's masks are the same numbers on both sides of the boundary.
@@ -65,35 +66,53 @@ typedef struct {
  * without a loop or a branch). */
 typedef struct {
     uint64_t to_bit, ray[2], first[2];
-    uint16_t keep;                    /* the option bits of the other directions (a chain turns) */
+    uint16_t keep;                    /* the option bits of the other directions (a chain turns) that
+                                       * the target's lines allow */
     int8_t k, to, up[2];
 } FnLine;
+
+/* A capturing step as the playout's count reads it, by point and option bit j (2k + kind): the
+ * captured ray and whether it runs up the bits (all ones, or zero), the target, its turn for
+ * options() (FN_REACH - to, modulo 64) and the next steps a chain may take from it (FnLine's
+ * keep). */
+typedef struct {
+    uint64_t ray, to_bit, up;
+    uint32_t keep;
+    int8_t to, turn;
+} FnStep;
 
 /* A Fanorona rule set: the board's lines and the rule options. */
 typedef struct {
     int nrows[FN_POINTS];
     FnRow rows[FN_POINTS][FN_DIRS];
     FnLine line[FN_POINTS][FN_DIRS];  /* by direction (the rows come in direction order) */
+    FnStep step[FN_POINTS][2 * FN_DIRS];
     /* per point, the capturing steps its lines allow: bit 2k an approach in direction k (a
      * line to the target and on beyond it), bit 2k + 1 a withdrawal (a line coming in) */
     uint16_t valid[FN_POINTS];
     /* the options' tables (fanorona.c, options), on a point's neighbourhood gathered into nine
-     * bits, 3 * row + column of its 3 x 3 square (bit 4 the point): that index mirrored through
-     * the centre, the gather of the points two steps away turned into it, and such an index
-     * spread onto the option bits of its directions, approach (2k) or withdrawal (2k + 1) */
-    uint16_t opposite[1 << 9];
-    uint16_t far[1 << FN_FAR_BITS];
-    uint16_t spread[2][1 << 9];
+     * bits, 3 * row + column of its 3 x 3 square (bit 4 the point), or on the points two steps
+     * away gathered (FN_FAR_BITS bits): the option bits, approach 2k and withdrawal 2k + 1 of
+     * direction k, that free neighbours allow (both kinds of their directions), that enemy
+     * neighbours allow (the withdrawal away from each), and that enemies two steps away allow
+     * (the approach towards each) */
+    uint16_t free_opts[1 << 9], near_opts[1 << 9], far_opts[1 << FN_FAR_BITS];
+    /* the same three on the neighbourhoods gathered by pext (the mask's bits upwards, 8 each) */
+    uint32_t free_packed[1 << 8], near_packed[1 << 8], far_packed[1 << 8];
     uint64_t cells;
     int delta[FN_DIRS];               /* the shift of each direction (E W N S NE SW NW SE) */
     uint64_t lines[FN_DIRS];          /* the points with a line going in each direction */
     /* the targets Q = P + d of the steps from P along each direction that can approach (P's
      * line goes on beyond Q) and that can withdraw (a line comes in to P along it) */
     uint64_t approach[FN_DIRS], withdraw[FN_DIRS];
+    /* the points with a diagonal line: where a diagonal step may start or end (fn_step_masks
+     * checks that every other step the board allows is told by its points being on the board) */
+    uint64_t strong;
     int mode, first_single, dagaz;    /* the chain mode, first_turn_single_capture, Dagaz's removal */
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;
     int start_stones, max_stones;
+    int fast_bits;                    /* the playout's compilation for fast BMI (fn_fast_bits) */
 } FnRules;
 
 /* A position: the mover's stones, the other side's, the side to move (0 White) and the
@@ -110,12 +129,15 @@ typedef struct {
     uint8_t from, to;
 } FnLight;
 
-/* Where the chain walk writes: full slots (a MoveBuf) or light moves (a growing array). */
+/* Where the chain walk writes: full slots (a MoveBuf) or light moves (a growing array); and the
+ * records of the playout's count. */
 typedef struct {
     MoveBuf *slots;
     FnLight *light;
     size_t n, cap;
     int oom;
+    uint32_t *rec;                    /* the playout's count of the moves (fanorona_playout_impl.h, count_below) */
+    size_t rec_cap;
 } FnSink;
 
 /* An instance's data (one per searcher): the rules and its scratch list. */
@@ -125,13 +147,17 @@ typedef struct {
 } FnCtx;
 
 int fn_gather_tables(FnRules *r);     /* the options' tables (its `delta` set); -1 if a gather is not exact */
+int fn_step_masks(FnRules *r);        /* `strong` and `step`, from the lines; -1 if they are not Fanorona's (see strong) */
 uint64_t fn_capturers(const FnRules *r, uint64_t own, uint64_t opp);
 /* every capturing move of the stones in `starters` in chain `mode`, appended to the sink */
 void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, int mode, FnSink *sink);
 int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *out);   /* GAME_OK or GAME_ERROR */
 void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap);
-/* a random playout as FanoronaState.playout plays it: GAME_OVER with *result, GAME_RUNNING, or
- * GAME_ERROR (memory, or the Python random source failed); `plies` counts the moves played */
+int fn_outcome(const FnRules *r, const FnPos *p, double *result);   /* FanoronaState.outcome: GAME_OVER or GAME_RUNNING */
+int fn_fast_bits(void);               /* whether this CPU runs the playout's BMI compilation (fanorona_playout.c) */
+/* a random playout as FanoronaState.playout plays it (fanorona_playout.c): GAME_OVER with
+ * *result, GAME_RUNNING, or GAME_ERROR (memory, or the Python random source failed); `plies`
+ * counts the moves played */
 int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies);
 /* FanoronaState.random_move: 1 with the move in `out`, 0 for none, GAME_ERROR */
 int fn_random_move(FnCtx *c, const FnPos *p, Rand *rng, MoveSlot *out);

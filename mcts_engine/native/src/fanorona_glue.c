@@ -192,6 +192,11 @@ static int check_board(FnRules *r)
             l->up[1] = d < 0;
             r->valid[q] |= (uint16_t)((row->alen ? 1u : 0u) << (2 * row->k) | (row->wlen ? 2u : 0u) << (2 * row->k));
         }
+    for (int q = 0; q < FN_POINTS; q++)
+        for (int i = 0; i < r->nrows[q]; i++) {
+            FnLine *l = &r->line[q][r->rows[q][i].k];
+            l->keep &= r->valid[l->to];
+        }
     for (int k = 0; k < FN_DIRS; k++) {
         int back = -1;
         for (int j = 0; j < FN_DIRS; j++)
@@ -206,6 +211,11 @@ static int check_board(FnRules *r)
         uint64_t comes_in = r->lines[k] & r->lines[back];
         r->approach[k] = d >= 0 ? goes_on << d : goes_on >> -d;
         r->withdraw[k] = d >= 0 ? comes_in << d : comes_in >> -d;
+    }
+    if (fn_step_masks(r) < 0) {
+        PyErr_SetString(PyExc_ValueError, "fanorona spec: the lines are not those of Fanorona's board (orthogonal "
+                        "everywhere, diagonal through the strong points)");
+        return -1;
     }
     if (fn_gather_tables(r) < 0) {
         PyErr_SetString(PyExc_ValueError, "fanorona spec: the options' gathers do not fit the board");
@@ -238,6 +248,12 @@ static int read_spec(PyObject *spec, FnRules *r)
     r->dagaz = (int)dagaz;
     r->start_stones = (int)start;
     r->max_stones = (int)stones;
+    /* optional "plain_bits": 1 keeps the playout on its plain compilation (the tests play both) */
+    PyObject *plain = PyDict_GetItemString(spec, "plain_bits");
+    int64_t plain_bits = 0;
+    if (plain && arg_i64(plain, 0, 1, "plain_bits", &plain_bits) < 0)
+        return -1;
+    r->fast_bits = !plain_bits && fn_fast_bits();
     return 0;
 }
 

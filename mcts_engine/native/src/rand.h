@@ -37,4 +37,17 @@ static inline double rand_draw(Rand *r)
     return r->next == rand_native_next ? (double)(rand_step(r->s) >> 11) * 0x1.0p-53 : r->next(r);
 }
 
+/* The next draw in [0, 1) into *x, for a loop that found once whether the source is the native
+ * one (`native`: r->next is rand_native_next, its draw inlined as rand_draw's) and that checks a
+ * Python source's failure at every draw: -1 if that source failed. */
+static inline int rand_draw_checked(Rand *r, int native, double *x)
+{
+    if (native) {
+        *x = (double)(rand_step(r->s) >> 11) * 0x1.0p-53;
+        return 0;
+    }
+    *x = r->next(r);
+    return r->failed ? -1 : 0;
+}
+
 #endif
