@@ -150,9 +150,10 @@ def test_the_dxp_clock_is_the_followers_time_in_whole_minutes():
 # --- what the manager sends, and the repeated-games warning ---------------------------------------
 
 class Recorder:
-    """A stand-in engine: records each go and plays the first legal move."""
+    """A stand-in engine: records each go and plays the first legal move (never pondering)."""
 
     calls: list = []
+    pondering = False
 
     def __init__(self, spec, *args, game=None, rules=None, io_log=None):
         self.name, self.game, self.alive = spec.name, get_game(game), True
@@ -169,6 +170,9 @@ class Recorder:
         for text in moves:
             state.play(state.parse_move(text))
         return GoResult(move=state.move_str(state.legal_moves()[0]), ponder=None, elapsed=0.0)
+
+    def check_pondering(self):
+        pass
 
     def quit(self):
         pass
