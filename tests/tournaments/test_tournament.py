@@ -108,7 +108,8 @@ def write_script(path, text: str) -> str:
 def test_an_engine_that_cannot_start_is_an_error_before_any_game(tmp_path, case):
     """cutechess's "Could not initialize player": exit status 2 naming the engine, its command
     and what it wrote to stderr; no journal at all, so fixing the engine and rerunning starts
-    clean (no forfeits left behind)."""
+    clean (no forfeits left behind).  The engine is tried once (the --log shows one handshake
+    begun, none where it cannot even be spawned), not once per game."""
     script = tmp_path / "engine.py"
     spec = {"no handshake": fake("broken", "no_handshake.py"),
             "wrong cwd": "name=broken cmd=mcts-engine cwd=/wrong/path",
@@ -117,10 +118,10 @@ def test_an_engine_that_cannot_start_is_an_error_before_any_game(tmp_path, case)
                 script, "import sys\nsys.stderr.write('cannot read scan.ini in this directory\\n')\nsys.exit(1)\n"),
             "no such program": "name=broken cmd=/no/such/engine",
             "hub wrong cwd": 'name=broken protocol=hub cmd="mcts-engine hub" cwd=/wrong/path'}[case]
-    journal = tmp_path / "j.jsonl"
-    start = time.perf_counter()
+    journal, log = tmp_path / "j.jsonl", tmp_path / "io.log"
     proc = run("match", "--game", "english", "--engine", ours("good", "Agent=random"), "--engine", spec,
-               "--games", "2", "--movetime", "20", "--journal", str(journal), check=False, timeout=60)
+               "--games", "2", "--movetime", "20", "--journal", str(journal), "--log", str(log),
+               check=False)             # a manager that hung on the engine would meet run's timeout
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "engine 'broken' could not be initialized" in proc.stderr and "command:" in proc.stderr
     assert "good" not in proc.stderr and "Traceback" not in proc.stderr and not journal.exists()
@@ -128,7 +129,9 @@ def test_an_engine_that_cannot_start_is_an_error_before_any_game(tmp_path, case)
            "dies with a message": "stderr: cannot read scan.ini", "no such program": "/no/such/engine",
            "hub wrong cwd": "/wrong/path"}[case]
     assert why in proc.stderr, proc.stderr
-    assert time.perf_counter() - start < 40
+    sent = [line.split(" ", 3)[3] for line in log.read_text().splitlines() if line.split(" ", 3)[1:3] == ["broken", ">"]]
+    spawned = case not in ("wrong cwd", "no such program", "hub wrong cwd")
+    assert sum(text in ("uci", "hub") for text in sent) == (1 if spawned else 0), sent
 
 
 def test_killing_the_manager_and_resuming_loses_and_repeats_no_game(tmp_path):
@@ -363,16 +366,25 @@ def test_a_clock_game_sends_each_side_its_own_clock_with_increments_and_periods(
 
 def test_an_engine_that_overruns_its_clock_loses_on_time(tmp_path):
     """--tc 0.3: B never answers until stopped; the manager stops it at its clock plus the
-    margin, and the late answer loses on time (A, answering at once, never does)."""
-    journal = tmp_path / "j.jsonl"
-    start = time.perf_counter()
+    margin, and the late answer loses on time (A, answering at once, never does).  The game's
+    time limit, the other way B's go could end, is two minutes here: a stop sent by it rather
+    than by B's clock would come that late, far past any delay of a loaded machine."""
+    journal, log = tmp_path / "j.jsonl", tmp_path / "io.log"
+    game_timeout = 120.0
     run("match", "--game", "international", "--engine", clock_fake("A", tmp_path / "A.log"),
         "--engine", clock_fake("B", tmp_path / "B.log", "ThinkMs=1000000"), "--games", "2",
-        "--concurrency", "1", "--tc", "0.3", "--margin", "100", "--journal", str(journal), "--quiet")
+        "--concurrency", "1", "--tc", "0.3", "--margin", "100", "--game-timeout", f"{game_timeout:g}",
+        "--journal", str(journal), "--log", str(log), "--quiet", timeout=300)
     games = sorted(games_of(journal), key=lambda g: g["id"])
     assert [(g["players"], g["reason"], g["score_first"], g["plies"]) for g in games] == [
         (["A", "B"], "B lost on time", 1.0, 1), (["B", "A"], "B lost on time", 0.0, 0)]
-    assert time.perf_counter() - start < 30
+    sent_to_b = [(float(t), text) for t, name, direction, text in
+                 (line.split(" ", 3) for line in log.read_text().splitlines()) if (name, direction) == ("B", ">")]
+    gos = [t for t, text in sent_to_b if text.startswith("go ")]
+    stops = [t for t, text in sent_to_b if text == "stop"]
+    assert len(gos) == len(stops) == 2                       # each game B's one go, stopped
+    for go, stop in zip(gos, stops):                         # after its clock, long before the game's limit
+        assert 0.3 <= stop - go < game_timeout / 2, (go, stop)
     # International: White moves first, so White's clock is the first player's
     first = go_fields((tmp_path / "B.log").read_text().splitlines()[0])
     assert (first["wtime"], first["btime"]) == (first["p1time"], first["p2time"])
