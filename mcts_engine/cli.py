@@ -167,12 +167,16 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
 @click.option("--material", "materials", multiple=True, metavar="MATERIAL",
               help="an ending to solve: the side to move's pieces, a dash, the other side's, e.g. "
                    "3K-1K or 2K-1M (with men: /0 or /1 names the player to move; both when not "
-                   "given); repeatable; default: every ending of 3 pieces and 3K-1K")
+                   "given); repeatable; default: every ending of --pieces pieces and 3K-1K")
+@click.option("--pieces", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="without --material: every ending of up to this many pieces (English: 4 in "
+                   "about a minute, 5 in about 15; docs/tables.md)")
 @click.option("--path", type=click.Path(file_okay=False), help="the tables' directory "
               "(default: the user's cache, as the engine option TablePath)")
 @click.option("--list", "list_only", is_flag=True, help="list the tables on disk, build nothing")
 @click.option("--rules", help="rule options as key=value,key=value")
-def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: bool, rules: str | None) -> None:
+def tables(game: str, materials: tuple[str, ...], pieces: int, path: str | None, list_only: bool,
+           rules: str | None) -> None:
     """Build the endgame tables of GAME (a draughts variant): small endings solved exactly,
     which the engine probes with EndgameTables true.  A table built once stays on disk; an
     unreadable one on disk (empty, damaged, swapped) is built again."""
@@ -190,7 +194,7 @@ def tables(game: str, materials: tuple[str, ...], path: str | None, list_only: b
                        f"`mcts-engine tables {g.name} --material {material.name}` builds it again")
         return
     try:
-        wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials()
+        wanted = [m for text in materials for m in tb.materials_named(text)] or tb.default_materials(pieces)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--material") from None
     broken = [m for m in store.on_disk() if store.table(m) is None]     # rebuilt too, whatever was asked

@@ -149,5 +149,4 @@ def default_materials(pieces: int = 3) -> list[Material]:
                 material = Material(own_kings, own - own_kings, opp_kings, total - own - opp_kings)
                 found.extend(m for m in (material, replace(material, turn=1))
                              if m not in found and (m.has_men or not m.turn))
-    found.append(Material(3, 0, 1, 0))
-    return found
+    return found if Material(3, 0, 1, 0) in found else found + [Material(3, 0, 1, 0)]

@@ -61,6 +61,15 @@ def test_default_materials_are_every_ending_of_three_pieces_and_three_kings_agai
     assert all(min(m.own_kings + m.own_men, m.opp_kings + m.opp_men) >= 1 for m in found)
 
 
+def test_more_pieces_are_every_ending_up_to_that_many_pieces_once():
+    """Four pieces: 25 materials (own 1, 2 or 3 pieces, each side any split into kings and
+    men), the 22 with men once for each player to move: 47, beside the 29 of up to three."""
+    three, four = default_materials(), default_materials(4)
+    assert len(four) == len(set(four)) == 29 + 47 and set(three) < set(four)
+    assert sum(m.pieces == 4 for m in four) == 47 and max(m.pieces for m in four) == 4
+    assert Material.parse("2K-1K1M/1") in four and Material.parse("1M-3M/0") in four
+
+
 @pytest.mark.parametrize("game_name, material", [("english", KING_MAN), ("international", Material(1, 0, 1, 0)),
                                                  ("russian", Material(1, 1, 0, 1, turn=1))])
 def test_numbering_gives_every_placement_its_own_slot(game_name, material):
@@ -242,3 +251,13 @@ def test_tables_command_builds_lists_and_refuses_bad_input(tmp_path):
     assert bad.exit_code == 2 and "2Q-1K" in bad.output
     other = runner.invoke(main, ["tables", "fanorona", "--path", str(tmp_path)])
     assert other.exit_code == 2 and "fanorona has no endgame tables" in other.output
+
+
+def test_tables_command_builds_every_ending_up_to_pieces(tmp_path):
+    runner = CliRunner()
+    built = runner.invoke(main, ["tables", "english", "--pieces", "2", "--path", str(tmp_path)])
+    assert built.exit_code == 0, built.output
+    names = {line.split()[2].rstrip(":") for line in built.output.splitlines()[:-1]}
+    assert {"1M-1M/0", "1M-1M/1", "1K-1M/1", "3K-1K"} <= names and "2K-1M/0" not in names
+    refused = runner.invoke(main, ["tables", "english", "--pieces", "7", "--path", str(tmp_path)])
+    assert refused.exit_code == 2 and "--pieces" in refused.output
