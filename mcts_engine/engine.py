@@ -28,6 +28,7 @@ from .mcts.settings import Settings
 from .native import StopSignal
 from .parallel.pool import close_pool, resize_pool
 from .rules.base import Game, State
+from .rules.draughts.weights import WeightsError
 
 __all__ = ["Engine", "EngineOutput", "FinishedSearch", "GoRequest", "Limits", "SearchInfo", "Settings"]
 
@@ -105,6 +106,13 @@ class _Job:
         self.clock_start = now()       # the move's time counts from the go (from ponderhit when pondering)
 
 
+def handset_settings(settings: Settings) -> Settings:
+    """``settings`` with the draughts evaluation back to the hand-set one (the ``Eval*`` terms
+    as set): what a search uses when the learned evaluation's weights do not fit its game."""
+    own = replace(settings.game_parameters, evaluation="handset", weights_file="")
+    return replace(settings, game_parameters=None if own == type(own)() else own)
+
+
 class Engine:
     """One client's searching player: the agent for the game and settings in use, and at most
     one search."""
@@ -137,6 +145,9 @@ class Engine:
                 self._agent.close()
             try:
                 self._agent = make_agent(self.game, self.settings)
+            except WeightsError as err:     # the learned evaluation's file does not fit this game
+                self.output.error(f"{err}; searching with the hand-set evaluation instead")
+                self._agent = make_agent(self.game, handset_settings(self.settings))
             except Exception as err:  # e.g. a Hash beyond the memory
                 why = (f"not enough memory for Hash {self.settings.hash_mb} MB per searcher"
                        if isinstance(err, MemoryError) else f"{type(err).__name__}: {err}")

@@ -117,9 +117,16 @@ class DraughtsGame(MoveGenerator, Game):
 
     def check_search_parameters(self, parameters: EvalTerms) -> None:
         """Refuse ``parameters`` the search could not run: the learned evaluation without its
-        weights (WeightsError naming the file)."""
-        if parameters.evaluation == "learned" and self.kernel is not None:
-            self.learned_kernel(parameters.weights_file)
+        weights, a missing or damaged file (WeightsError naming the file).  A sound file of
+        another board is not refused: clients set the options before the variant (cutechess
+        sends ``UCI_Variant`` at each new game), so it may be meant for the game to come; a
+        search of a game it does not fit says so and uses the hand-set evaluation (``Engine``)."""
+        if parameters.evaluation != "learned" or self.kernel is None:
+            return
+        if not parameters.weights_file:
+            self.learned_kernel()
+        elif parameters.weights_file not in self._learned:
+            read_weights(parameters.weights_file)
 
     def __getstate__(self) -> dict:
         """Pickled without the kernels (a game outside the registry; registered games pickle as

@@ -212,3 +212,31 @@ def test_eval_weights_names_another_file_and_a_bad_one_is_refused_naming_it(weig
     with pytest.raises(OptionError, match=r"EvalWeights value '.*nothere\.weights' rejected: .*no such file"):
         values.check("EvalWeights", str(tmp_path / "nothere.weights"))
     assert values.settings().game_parameters.weights_file == str(mine)     # the previous value stays
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_a_weights_file_set_before_its_variant_is_kept_and_a_game_it_does_not_fit_searches_hand_set(tmp_path):
+    """Clients set the options before the variant (cutechess sends UCI_Variant at each new
+    game): another board's file is taken, used once its variant is chosen; a search of a game
+    it does not fit says so, naming the file, and searches with the hand-set evaluation
+    (not random moves)."""
+    from support.drivers import InProcessEngine
+    theirs = tmp_path / "intl.weights"
+    write_weights(theirs, small_weights(get_game("international")))
+    engine = InProcessEngine()
+    try:
+        assert engine.ask(f"setoption name EvalWeights value {theirs}") == []        # while in English
+        assert engine.ask("setoption name Evaluation value learned") == []
+        assert engine.ask("setoption name UCI_Variant value international") == []
+        engine.send("position startpos")
+        lines, move = engine.go("nodes 200")
+        assert not [s for s in lines if "error" in s] and move in engine.query("moves").split()
+        assert engine.ask("setoption name UCI_Variant value english") == []
+        engine.send("position startpos")
+        lines, move = engine.go("nodes 200")
+        errors = [s for s in lines if s.startswith("info string error")]
+        assert len(errors) == 1 and str(theirs) in errors[0] and "made for international" in errors[0]
+        assert errors[0].endswith("searching with the hand-set evaluation instead")
+        assert move in engine.query("moves").split() and "nodes 200" in lines[-1]
+    finally:
+        engine.close()
