@@ -27,12 +27,16 @@ MIN_REPORT_NODES = 1000   # ... every max(1000, nodes / 8) iterations: equal see
 
 
 def open_tables(game: Game, directory: str) -> TableSet | None:
-    """``game``'s endgame tables under ``directory`` ("" = none), or None where the game has
-    no tables or none is built (so a search without them pays nothing)."""
+    """``game``'s endgame tables under ``directory`` ("" = none), their reading begun in the
+    background (``TableSet.preload``), or None where the game has no tables or none is built
+    (so a search without them pays nothing)."""
     if not directory or not game.endgame_tables:
         return None
     tables = TableSet(game, directory)
-    return tables if tables.max_pieces else None
+    if not tables.max_pieces:
+        return None
+    tables.preload()
+    return tables
 
 
 class UctAgent(Agent):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -51,6 +52,8 @@ class TableSet:
         self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
         self._reported: set[Material] = set()      # broken tables already reported (``reports``)
         self._warm = False                          # every table on disk loaded (``warm``)
+        self._lock = threading.Lock()               # _tables and broken, shared with the preloader
+        self._preloader: threading.Thread | None = None
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
     def on_disk(self) -> list[Material]:
@@ -71,11 +74,12 @@ class TableSet:
 
     def table(self, material: Material) -> Table | None:
         """``material``'s table from memory or disk, or None if it was never built."""
-        if material in self._tables:
-            return self._tables[material]
-        table = self._load(material)
-        self._tables[material] = table
-        return table
+        with self._lock:
+            if material in self._tables:
+                return self._tables[material]
+            table = self._load(material)
+            self._tables[material] = table
+            return table
 
     def build(self, material: Material, report: Callable[[str], None] | None = None) -> Table:
         """``material``'s table, solving it (and the smaller ones it leads to) if need be."""
@@ -90,19 +94,32 @@ class TableSet:
                 report(describe(solved))
         return self._tables[material]
 
-    def warm(self, state: State) -> None:
-        """Load every table on disk once ``state`` is a capture away from them, so that the
-        first probes of an ending do not spend a move's time reading files (a search calls
-        this before its clock starts)."""
-        if self._warm or (state.own | state.opp).bit_count() > self.max_pieces + 1:
-            return
-        self._warm = True
+    def preload(self) -> None:
+        """Start reading every table on disk in a background thread (once), so that a game's
+        ending finds them in memory: five pieces of English take seconds to read, which a
+        search would otherwise spend from its move's time (``warm``)."""
+        if self._preloader is None and not self._warm:
+            self._preloader = threading.Thread(target=self._load_all, name="endgame tables", daemon=True)
+            self._preloader.start()
+
+    def _load_all(self) -> None:
         for material in self.on_disk():
             self.table(material)
 
+    def warm(self, state: State) -> None:
+        """Have every table on disk in memory once ``state`` is a capture away from them (the
+        preloader's work waited for, or done now), so that the probes of an ending find them."""
+        if self._warm or (state.own | state.opp).bit_count() > self.max_pieces + 1:
+            return
+        if self._preloader is not None:
+            self._preloader.join()
+        self._load_all()
+        self._warm = True
+
     def loaded(self) -> list[Table]:
         """The tables read into memory so far (what a native search probes)."""
-        return [table for table in self._tables.values() if table is not None]
+        with self._lock:
+            return [table for table in self._tables.values() if table is not None]
 
     def probe(self, state: State) -> TableHit | None:
         """The tables' verdict on ``state`` (a draughts position of this game): a win or loss
@@ -139,7 +156,9 @@ class TableSet:
     def reports(self) -> list[str]:
         """One line on each unreadable table not reported yet (the search goes on without it)."""
         out = []
-        for material, why in self.broken.items():
+        with self._lock:
+            broken = list(self.broken.items())
+        for material, why in broken:
             if material not in self._reported:
                 self._reported.add(material)
                 out.append(f"endgame table {material.name} of {self.game.name} is unreadable and ignored: {why}; "

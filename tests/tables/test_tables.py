@@ -261,3 +261,16 @@ def test_tables_command_builds_every_ending_up_to_pieces(tmp_path):
     assert {"1M-1M/0", "1M-1M/1", "1K-1M/1", "3K-1K"} <= names and "2K-1M/0" not in names
     refused = runner.invoke(main, ["tables", "english", "--pieces", "7", "--path", str(tmp_path)])
     assert refused.exit_code == 2 and "--pieces" in refused.output
+
+
+def test_a_search_agent_reads_its_tables_in_the_background_from_its_start(english):
+    """Five pieces of English take seconds to read: an agent starts reading them when it is
+    made, so that the first search of an ending does not spend its move's time on it."""
+    import time
+    tables = open_tables(get_game("english"), str(english.folder.parent))
+    deadline = time.monotonic() + 60
+    while len(tables.loaded()) < len(tables.on_disk()) and time.monotonic() < deadline:
+        time.sleep(0.01)                  # no search, no warm(): only the preloader reads them
+    assert {t.material for t in tables.loaded()} == set(tables.on_disk()) and tables.loaded()
+    tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))     # an ending: nothing left to read
+    assert len(tables.loaded()) == len(tables.on_disk())
