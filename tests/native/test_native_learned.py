@@ -13,7 +13,7 @@ from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game
 from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_evaluate, learned_spec,
                                                 pattern_layout)
-from mcts_engine.rules.draughts.weights import WEIGHTS_DIR, read_weights
+from mcts_engine.rules.draughts.weights import SHIPPED_VERSIONS, WEIGHTS_DIR, read_weights, weights_path
 
 if not native.available():
     pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
@@ -21,7 +21,7 @@ if not native.available():
 from test_native_draughts import placements, seeded_positions  # noqa: E402  (needs the kernel)
 
 NAMES = sorted(VARIANTS)
-SHIPPED = sorted(p.name.split(".")[0] for p in WEIGHTS_DIR.glob("*.weights"))
+SHIPPED = sorted(SHIPPED_VERSIONS)
 
 
 def random_weights(game, seed: int, scale: int = 5000) -> LearnedWeights:
@@ -63,12 +63,19 @@ def test_the_kernel_evaluates_as_the_reference_on_random_placements(name):
 @pytest.mark.parametrize("name", SHIPPED)
 def test_the_shipped_weights_evaluate_as_the_reference(name):
     game, ref = get_game(name), make_game(name, native=False)
-    weights = read_weights(WEIGHTS_DIR / f"{name}.v1.weights")
+    weights = read_weights(weights_path(name))
     layout = pattern_layout(ref)
     kernel = game.learned_kernel()
     for s in seeded_positions(ref, 500, seed=11):
         assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
             learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
+
+
+def test_the_package_ships_the_versions_it_plays_with_and_no_other_file():
+    shipped = {weights_path(name).name for name in SHIPPED_VERSIONS}
+    assert shipped == {p.name for p in WEIGHTS_DIR.glob("*.weights")}
+    assert weights_path("international").name == "international.v2.weights"
+    assert weights_path("russian").name == "russian.v1.weights"        # none shipped: what train-eval writes
 
 
 def test_the_terms_and_the_learned_evaluation_copy_the_rules_they_came_from():

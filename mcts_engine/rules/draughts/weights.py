@@ -28,8 +28,8 @@ from ..errors import RulesError
 from .learned import MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights
 
 FORMAT = 1
-VERSION = 1                    # the weights the engine plays with: <variant>.v1.weights
 WEIGHTS_DIR = Path(__file__).parent / "weights"
+SHIPPED_VERSIONS = {"english": 1, "international": 2}   # the weights each variant plays with
 
 
 class WeightsError(RulesError):
@@ -37,9 +37,10 @@ class WeightsError(RulesError):
     names the file and what is wrong."""
 
 
-def weights_path(variant: str, version: int = VERSION) -> Path:
-    """The package's weights file of ``variant``."""
-    return WEIGHTS_DIR / f"{variant}.v{version}.weights"
+def weights_path(variant: str, version: int | None = None) -> Path:
+    """The package's weights file of ``variant``: ``<variant>.v<version>.weights``, by default
+    the version it plays with (``SHIPPED_VERSIONS``; 1 for a variant with none shipped yet)."""
+    return WEIGHTS_DIR / f"{variant}.v{version or SHIPPED_VERSIONS.get(variant, 1)}.weights"
 
 
 def format_weights(weights: LearnedWeights) -> str:
