@@ -52,7 +52,8 @@ class TableSet:
         self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
         self._reported: set[Material] = set()      # broken tables already reported (``reports``)
         self._warm = False                          # every table on disk loaded (``warm``)
-        self._lock = threading.Lock()               # _tables and broken, shared with the preloader
+        self._lock = threading.Lock()               # _tables and broken, shared with the preloader (never held
+                                                    # while a file is read)
         self._preloader: threading.Thread | None = None
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
@@ -77,9 +78,9 @@ class TableSet:
         with self._lock:
             if material in self._tables:
                 return self._tables[material]
-            table = self._load(material)
-            self._tables[material] = table
-            return table
+        table = self._load(material)      # read outside the lock: a search's loaded() never waits for a file
+        with self._lock:
+            return self._tables.setdefault(material, table)
 
     def build(self, material: Material, report: Callable[[str], None] | None = None) -> Table:
         """``material``'s table, solving it (and the smaller ones it leads to) if need be."""
@@ -150,7 +151,8 @@ class TableSet:
         try:
             return read_table(path, self.game, material)
         except TableFileError as err:
-            self.broken[material] = str(err)
+            with self._lock:
+                self.broken[material] = str(err)
             return None
 
     def reports(self) -> list[str]:

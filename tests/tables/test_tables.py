@@ -274,3 +274,31 @@ def test_a_search_agent_reads_its_tables_in_the_background_from_its_start(englis
     assert {t.material for t in tables.loaded()} == set(tables.on_disk()) and tables.loaded()
     tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))     # an ending: nothing left to read
     assert len(tables.loaded()) == len(tables.on_disk())
+
+
+def test_a_search_never_waits_for_the_file_the_preloader_is_reading(english, monkeypatch):
+    """The preloader reads a file without holding the tables' lock: a search starting meanwhile
+    gets the tables read so far at once (it once waited for every file of the set)."""
+    import threading
+    from mcts_engine.tables import store
+    reading, release = threading.Event(), threading.Event()
+    real = store.read_table
+
+    def slow_read(path, game, material):
+        reading.set()
+        release.wait(60)
+        return real(path, game, material)
+
+    monkeypatch.setattr(store, "read_table", slow_read)
+    tables = open_tables(get_game("english"), str(english.folder.parent))
+    try:
+        assert reading.wait(60)                       # the preloader is inside its first file
+        answer: list = []
+        searcher = threading.Thread(target=lambda: answer.append(tables.loaded()))
+        searcher.start()
+        searcher.join(30)
+        assert answer == [[]]                         # at once, with nothing read yet
+    finally:
+        release.set()
+    tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))
+    assert len(tables.loaded()) == len(tables.on_disk())
