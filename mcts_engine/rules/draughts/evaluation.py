@@ -63,7 +63,7 @@ class EvalTerms:
         f"[the learned evaluation]({LEARNED_DOCS}))", choices=EVALUATIONS, game_default=True))
     weights_file: str = engine_field("", EngineOption(
         "EvalWeights", "string", "the learned evaluation's weights file (`Evaluation learned`); empty = the one "
-        "shipped for the variant, `rules/draughts/weights/<variant>.v1.weights` (a file `mcts-engine train-eval` "
+        "shipped for the variant, `rules/draughts/weights/<variant>.v<N>.weights` (a file `mcts-engine train-eval` "
         "wrote, to try before shipping it)"))
 
     def weights(self) -> tuple[float, float, float, float, float]:
