@@ -21,7 +21,8 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # TurboEngine), where no answer beat these.  Fanorona's row (PlayoutDepth 1, MinimaxWeight 0.31)
     # was dropped once its rules were native (issue 35): 96 games against plain UCT, -18 [-56, +22]
     "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true"}),
-    "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true"}),
+    "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true",
+                                       "Evaluation": "learned"}),
     # SPSA on the native core (self-play, 240 games at 50 ms from PlayoutDepth 1, MinimaxWeight 0.63),
     # then 80 games of the answer against those values: +57 Elo [+6, +106]
     "russian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.2", "EndgameTables": "true"}),

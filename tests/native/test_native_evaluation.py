@@ -83,6 +83,7 @@ def test_the_options_reach_the_search():
 
     values = OptionValues()
     values.apply(values.check("UCI_Variant", "international"))
+    values.apply(values.check("Evaluation", "handset"))       # International plays the learned one by default
     values.apply(values.check("EvalRunaway", "2"))
     assert values.settings().game_parameters == EvalTerms(runaway=2.0)
     plain = root_value()
