@@ -33,7 +33,8 @@ def core_parameters(settings: Settings) -> dict:
             "policy": POLICY_CODES[settings.playout], "playout_depth": settings.playout_depth,
             "solver": int(settings.solver), "final_move": FINAL_CODES[settings.final_move],
             "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch), "merge": MERGE_CODES[settings.merge],
-            "leaf_depth": settings.leaf_depth}
+            "leaf_depth": settings.leaf_depth, "root_check": settings.root_check,
+            "root_margin": settings.root_margin}
 
 
 def move_bytes(move) -> int:

@@ -20,6 +20,7 @@ MAX_THREADS = 64                      # the Threads option's maximum
 MAX_HASH_MB = 262_143                 # the Hash option's maximum (MB): the most 64-byte nodes a 32-bit index reaches
 MAX_WEIGHT = 100.0                    # the largest UCT_C, PriorWeight and Widening: far past any useful value
 MAX_LEAF_DEPTH = 16                   # the LeafDepth option's maximum (native/src/search.h)
+MAX_ROOT_CHECK = 32                   # the RootCheck option's maximum (native/src/search.h)
 ENHANCEMENTS = "search.md#enhancements"
 
 
@@ -55,6 +56,14 @@ class Settings:
         "LeafDepth", "spin", "alpha-beta leaves: value a new leaf by alpha-beta this many plies deep (pending "
         "captures played out after it, best `heuristic` first) over `evaluate()`, instead of a playout; 0 = off "
         f"(see [enhancements]({ENHANCEMENTS}))", low=0, high=MAX_LEAF_DEPTH, game_default=True))
+    root_check: int = engine_field(0, EngineOption(
+        "RootCheck", "spin", "root check: before the tree searches, an iterative-deepening alpha-beta "
+        "(quiescence over the pending captures) searches the root moves up to this many plies, in at most "
+        "30% of the move's time, and drops those it refutes (`RootCheckMargin`); 0 = off "
+        f"(see [enhancements]({ENHANCEMENTS}))", low=0, high=MAX_ROOT_CHECK, game_default=True))
+    root_margin: float = engine_field(0.05, EngineOption(
+        "RootCheckMargin", "real", "the root check drops a move valued below the best one by more than this "
+        "(`evaluate()`'s scale, 0 to 1)", low=0.0, high=1.0, game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

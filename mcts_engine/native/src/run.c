@@ -222,6 +222,13 @@ int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *s
         trees[0]->error = ERR_MEMORY;
         return -1;
     }
+    if (trees[0]->s.root_check > 0 && !tree_root_done(trees[0])) {
+        double aim = limits->soft_seconds > 0.0 ? limits->soft_seconds : limits->seconds;
+        if (root_check(trees, n, aim > 0.0 ? start + ROOT_CHECK_SHARE * aim : 0.0, stop) < 0) {
+            free(s);
+            return -1;
+        }
+    }
     int64_t total = 0;
     for (int k = 0; k < n; k++) {
         s[k].t = trees[k];

@@ -448,30 +448,56 @@ int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk)
     return new_root(t, pos) < 0 ? -1 : 0;
 }
 
+/* Whether `m` is among allowed[0..n): GAME_YES, GAME_NO, -1 on an error. */
+static int among(const GameIface *g, const MoveSlot *m, const MoveSlot *allowed, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int eq = g->ops->move_equal(g, m, &allowed[k]);
+        if (eq != GAME_NO)
+            return eq < 0 ? -1 : GAME_YES;
+    }
+    return GAME_NO;
+}
+
 int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed)
 {
-    Node *root = &t->nodes[t->root];
-    if (root->listed)
-        return 0;
-    int r = list_moves(t, t->root, t->root_pos);
-    if (r != 0)
+    if (!t->nodes[t->root].listed && list_moves(t, t->root, t->root_pos) != 0)
         return -1;
-    root = &t->nodes[t->root];
-    uint32_t keep = 0;
-    for (uint32_t i = root->first; i < root->first + root->n_moves; i++) {
-        int wanted = 0;
-        for (size_t k = 0; k < n_allowed && !wanted; k++) {
-            int eq = t->g->ops->move_equal(t->g, &t->nodes[i].move, &allowed[k]);
-            if (eq < 0)
-                return -1;
-            wanted = eq == GAME_YES;
-        }
-        if (wanted)
-            t->nodes[root->first + keep++] = t->nodes[i];
-        else
-            move_release(t->g, &t->nodes[i].move);
+    Node *root = &t->nodes[t->root];
+    uint32_t first = root->first, n = root->n_moves, keep = 0, open = 0;
+    Node *kept = malloc((size_t)(n ? n : 1) * sizeof(Node));
+    uint8_t *wanted = malloc((size_t)(n ? n : 1));
+    if (!kept || !wanted) {
+        free(kept);
+        free(wanted);
+        return -1;
     }
+    for (uint32_t i = 0; i < n; i++) {
+        int w = among(t->g, &t->nodes[first + i].move, allowed, n_allowed);
+        if (w < 0) {
+            free(kept);
+            free(wanted);
+            return -1;
+        }
+        wanted[i] = w == GAME_YES;
+    }
+    /* the kept children slide to the front of the block, the expanded ones first, in order */
+    for (uint32_t i = 0; i < n; i++) {
+        Node *c = &t->nodes[first + i];
+        if (wanted[i]) {
+            open += i < root->n_open;
+            kept[keep++] = *c;
+            continue;
+        }
+        if (t->g->flags & GAME_OBJECT_MOVES)
+            release_below(t, first + i);
+        move_release(t->g, &c->move);
+    }
+    memcpy(&t->nodes[first], kept, (size_t)keep * sizeof(Node));
     root->n_moves = (uint16_t)keep;
+    root->n_open = (uint16_t)open;
+    free(kept);
+    free(wanted);
     return 0;
 }
 
@@ -542,7 +568,7 @@ void tree_free(Tree *t)
         return;
     tree_clear(t);
     mast_clear(t);
-    leaf_free(t);
+    ab_free(t);
     for (size_t i = 0; i < t->played.n; i++)
         move_release(t->g, &t->played.m[i]);
     free(t->played.m);

@@ -45,9 +45,13 @@ typedef struct {
     int qsearch;          /* cut-offs and new leaves valued by the game's quiescence search */
     int merge;            /* MERGE_*: how several searchers' root statistics choose the move */
     int leaf_depth;       /* > 0: a new leaf valued by alpha-beta this many plies deep, not a playout */
+    int root_check;       /* > 0: root moves an alpha-beta this deep refutes are dropped (rootcheck.c) */
+    double root_margin;   /* ... those valued below the best by more than this */
 } SearchSettings;
 
 #define MAX_LEAF_DEPTH 16  /* the LeafDepth option's maximum */
+#define MAX_ROOT_CHECK 32  /* the RootCheck option's maximum */
+#define ROOT_CHECK_SHARE 0.3  /* under a time limit, the root check's share of the time aimed at */
 
 /* MAST: each (player, move)'s results over the playouts, in an open-addressing table. */
 typedef struct {
@@ -89,8 +93,10 @@ typedef struct {
     void **ab_pos;                /* LeafDepth: a position per ply of the leaf's alpha-beta */
     MoveBuf *ab_buf;              /* ... and its moves */
     int ab_plies;                 /* how many plies those hold */
-    uint32_t ab_nodes;            /* alpha-beta nodes since the halt flags were last looked at */
+    uint32_t ab_nodes;            /* alpha-beta nodes searched (the halt flags are looked at every 64) */
     int ab_halted;                /* the leaf's alpha-beta saw them set: it stands pat from there on */
+    int check_depth, check_dropped;   /* the last root check: the depth it finished, the moves it dropped, */
+    int64_t check_nodes;              /* ... and the alpha-beta nodes it searched */
     int error;                    /* ERR_*: why the last run stopped early */
     int64_t iterations, depth_sum;
     int seldepth;
@@ -101,6 +107,8 @@ int tree_init(Tree *t, GameIface *g, const SearchSettings *s, uint32_t capacity,
 void tree_free(Tree *t);
 void tree_clear(Tree *t);                                   /* a new game: a fresh root later */
 int tree_set_root(Tree *t, const void *pos, const MoveSlot *walk, size_t n_walk); /* 1 reused, 0 new, -1 error */
+/* The root keeps only these of its moves (go searchmoves, the root check): the others are
+ * dropped, with their subtrees where they were expanded.  0 ok, -1 error. */
 int tree_restrict_root(Tree *t, const MoveSlot *allowed, size_t n_allowed);
 int tree_iterate(Tree *t);                                  /* one iteration; -1 error (t->error) */
 int tree_prune_if_full(Tree *t);                            /* make room before an iteration; -1 error */

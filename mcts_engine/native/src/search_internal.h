@@ -31,6 +31,21 @@ int prune(Tree *t);
 double simulate(Tree *t, void *pos, Played *rec);
 double leaf_quiesce(Tree *t, void *pos);
 void mast_learn(Tree *t, Played *p, double result);
-void leaf_free(Tree *t);
+
+/* alphabeta.c: negamax over evaluate() with the pending captures searched after its depth */
+#define AB_QUIESCENCE 4        /* capture plies searched past the depth */
+/* Room in t->ab_pos/ab_buf for a search `depth` plies deep from ply 0; 0 ok, -1 out of memory. */
+int ab_ready(Tree *t, int depth);
+void ab_free(Tree *t);
+/* t->ab_buf[ply] := the moves of t->ab_pos[ply], best heuristic first; 0 ok, -1 error. */
+int ab_ordered_moves(Tree *t, int ply);
+/* The value of t->ab_pos[ply] for its side to move, searched `depth` plies in the window
+ * (alpha, beta), fail-soft; -2 on an error. */
+double ab_value(Tree *t, int ply, int depth, double alpha, double beta);
+/* A new leaf's value for the first player by alpha-beta LeafDepth plies deep; -2 on an error. */
+double leaf_alphabeta(Tree *t, void *pos);
+
+/* rootcheck.c: the root moves an alpha-beta search refutes, dropped from every tree (RootCheck) */
+int root_check(Tree **trees, int n, double deadline, const atomic_int *stop);
 
 #endif

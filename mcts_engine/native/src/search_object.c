@@ -106,12 +106,12 @@ static int read_settings(PyObject *d, SearchSettings *s)
 {
     struct { const char *key; double *out; } reals[] = {
         {"uct_c", &s->uct_c}, {"prior_weight", &s->prior_weight}, {"minimax_weight", &s->minimax_weight},
-        {"widening", &s->widening}, {"epsilon", &s->epsilon},
+        {"widening", &s->widening}, {"epsilon", &s->epsilon}, {"root_margin", &s->root_margin},
     };
     struct { const char *key; int *out; } ints[] = {
         {"policy", &s->policy}, {"playout_depth", &s->playout_depth}, {"solver", &s->solver},
         {"final_move", &s->final_move}, {"quiescence", &s->quiescence}, {"qsearch", &s->qsearch},
-        {"merge", &s->merge}, {"leaf_depth", &s->leaf_depth},
+        {"merge", &s->merge}, {"leaf_depth", &s->leaf_depth}, {"root_check", &s->root_check},
     };
     if (!PyDict_Check(d)) {
         PyErr_SetString(PyExc_TypeError, "settings must be a dict");
@@ -144,7 +144,8 @@ static int read_settings(PyObject *d, SearchSettings *s)
         *ints[i].out = (int)x;
     }
     if (s->policy < POLICY_RANDOM || s->policy > POLICY_MAST || s->playout_depth < 0 || s->quiescence < 0
-        || s->leaf_depth < 0 || s->leaf_depth > MAX_LEAF_DEPTH
+        || s->leaf_depth < 0 || s->leaf_depth > MAX_LEAF_DEPTH || s->root_check < 0 || s->root_check > MAX_ROOT_CHECK
+        || !(s->root_margin >= 0.0 && s->root_margin <= 1.0)
         || (s->final_move != FINAL_ROBUST && s->final_move != FINAL_MAX)
         || (s->merge != MERGE_VISITS && s->merge != MERGE_VOTE) || !isfinite(s->uct_c) || !isfinite(s->prior_weight)
         || !isfinite(s->minimax_weight) || !(s->widening >= 0.0 && s->widening < 1e6)
@@ -596,7 +597,8 @@ static PyObject *Search_root_children(SearchObject *self, PyObject *Py_UNUSED(ig
 }
 
 /* stats(tree=None): iterations, depth_sum, seldepth, hashfull, used, capacity, mast of one tree,
- * or summed over the trees (the deepest, the fullest). */
+ * or summed over the trees (the deepest, the fullest); the last root check's depth, dropped
+ * moves and alpha-beta nodes (tree 0's: it runs the check). */
 static PyObject *Search_stats(SearchObject *self, PyObject *args)
 {
     int which = -1;
@@ -618,8 +620,11 @@ static PyObject *Search_stats(SearchObject *self, PyObject *args)
         capacity += t->capacity;
         mast += (long long)t->mast.n;
     }
-    return Py_BuildValue("{sLsLsisisLsLsL}", "iterations", iterations, "depth_sum", depth_sum, "seldepth", seldepth,
-                         "hashfull", hashfull, "used", used, "capacity", capacity, "mast", mast);
+    const Tree *first = &self->trees[which < 0 ? 0 : which];
+    return Py_BuildValue("{sLsLsisisLsLsLsisisL}", "iterations", iterations, "depth_sum", depth_sum, "seldepth",
+                         seldepth, "hashfull", hashfull, "used", used, "capacity", capacity, "mast", mast,
+                         "check_depth", first->check_depth, "check_dropped", first->check_dropped,
+                         "check_nodes", (long long)first->check_nodes);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -825,7 +830,8 @@ static PyMethodDef Search_methods[] = {
     {"root_children", (PyCFunction)Search_root_children, METH_NOARGS,
      "The root's children merged over the trees: (move, n, w, d, proven, proof) each."},
     {"stats", (PyCFunction)Search_stats, METH_VARARGS,
-     "stats(tree=None): iterations, depth_sum, seldepth, hashfull, used, capacity, mast (summed without `tree`)."},
+     "stats(tree=None): iterations, depth_sum, seldepth, hashfull, used, capacity, mast (summed without `tree`), "
+     "check_depth, check_dropped, check_nodes (the last root check)."},
     {"clear", (PyCFunction)Search_clear, METH_NOARGS, "Forget the trees (a new game, or a failed search)."},
     {"clear_stats", (PyCFunction)Search_clear_stats, METH_NOARGS, "Forget MAST's statistics."},
     {"reseed", (PyCFunction)Search_reseed, METH_O, "reseed(seeds): restart each tree's random numbers."},

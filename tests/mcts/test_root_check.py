@@ -1,0 +1,133 @@
+"""The root check (RootCheck, rootcheck.c): before the tree searches, an iterative-deepening
+alpha-beta values every root move, and the moves valued below the best by more than
+RootCheckMargin are dropped from the root.  Checked against a Python negamax of the same
+evaluation (the reference), with the root restriction it uses on a root the tree already
+searched, and under the search's stop and deadline.
+"""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from mcts_engine.mcts.core import root_children
+from mcts_engine.mcts.limits import Limits
+from mcts_engine.mcts.settings import Settings
+from mcts_engine.mcts.uct import UctAgent
+from mcts_engine.native import StopSignal
+from mcts_engine.rules import get_game
+
+AB_QUIESCENCE = 4          # native/src/search_internal.h: capture plies searched past the depth
+
+
+def negamax(state, depth: int) -> float:
+    """The reference value of ``state`` for the side to move: negamax of evaluate() ``depth``
+    plies deep, then the pending (compulsory) captures at most AB_QUIESCENCE plies more."""
+    outcome = state.outcome()
+    mover = state.to_move
+    if outcome is not None:
+        return outcome if mover == 0 else 1.0 - outcome
+    stand = state.evaluate() if mover == 0 else 1.0 - state.evaluate()
+    if depth <= 0 and (not state.compulsory_captures or depth <= -AB_QUIESCENCE):
+        return stand
+    moves = state.legal_moves()
+    if not moves:
+        return 0.5
+    if depth <= 0 and not state.is_capture(moves[0]):
+        return stand
+    return max(1.0 - negamax(played(state, move), depth - 1) for move in moves)
+
+
+def played(state, move):
+    """A copy of ``state`` after ``move``."""
+    child = state.copy()
+    child.play(move)
+    return child
+
+
+def random_position(game, rng: random.Random):
+    """A position a few random moves from the start, with more than one move to choose from."""
+    while True:
+        state = game.new_state()
+        for _ in range(rng.randrange(6, 20)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if state.outcome() is None and len(state.legal_moves()) > 1:
+            return state
+
+
+@pytest.mark.parametrize("name,depth,margin", [("english", 2, 0.05), ("english", 3, 0.02),
+                                                ("international", 2, 0.05), ("life", 1, 0.05)])
+def test_the_root_keeps_the_moves_the_negamax_values_within_the_margin(name, depth, margin):
+    game = get_game(name)
+    rng = random.Random(7)
+    dropped_somewhere = False
+    for trial in range(4):
+        state = random_position(game, rng)
+        values = {move: 1.0 - negamax(played(state, move), depth - 1) for move in state.legal_moves()}
+        best = max(values.values())
+        if any(abs(v - (best - margin)) < 1e-9 for v in values.values()):
+            continue                     # a value on the boundary: rounding decides, not the rule
+        agent = UctAgent(game, Settings(seed=trial, root_check=depth, root_margin=margin, solver=False))
+        agent.search(state.copy(), Limits(nodes=400), StopSignal())
+        kept = {child.move for child in root_children(agent.core)}
+        expected = {move for move, v in values.items() if v > best - margin}
+        assert kept == expected, state.fen()
+        stats = agent.core.stats()
+        assert stats["check_depth"] == depth and stats["check_dropped"] == len(values) - len(expected)
+        dropped_somewhere |= len(expected) < len(values)
+    assert dropped_somewhere           # the positions tried exercise a drop
+
+
+def test_a_root_the_tree_has_searched_keeps_its_statistics_for_the_moves_it_keeps():
+    """tree_restrict_root on an expanded root (the root check after tree reuse): the kept
+    children keep their visits, the dropped ones leave, and the search goes on over the rest."""
+    game = get_game("english")
+    state = random_position(game, random.Random(3))
+    agent = UctAgent(game, Settings(seed=1))
+    agent.search(state.copy(), Limits(nodes=2000), StopSignal())
+    before = {child.move: child.n for child in root_children(agent.core)}
+    assert len(before) > 2
+    keep = sorted(before, key=before.get)[::2]           # every other child, least visited first
+    agent.core.restrict_root(keep)
+    after = {child.move: child.n for child in root_children(agent.core)}
+    assert after == {move: before[move] for move in keep}
+    agent.core.run([500])
+    grown = {child.move: child.n for child in root_children(agent.core)}
+    assert set(grown) == set(keep) and sum(grown.values()) == sum(after.values()) + 500
+    assert agent.core.result().move in keep
+
+
+def test_a_root_check_deeper_than_the_time_ends_with_the_move_time():
+    game = get_game("international")
+    agent = UctAgent(game, Settings(seed=2, root_check=32))
+    result = agent.search(game.new_state(), Limits(movetime=0.05), StopSignal())
+    assert result.move in game.new_state().legal_moves()
+    assert 0 < agent.core.stats()["check_depth"] < 32      # the deadline ended the deepening
+
+
+def test_stop_ends_a_root_check_of_an_infinite_search():
+    game = get_game("international")
+    agent = UctAgent(game, Settings(seed=2, root_check=32))
+    stop = StopSignal()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        result = agent.search(game.new_state(), Limits(infinite=True), stop)
+    finally:
+        timer.cancel()
+    assert result.move in game.new_state().legal_moves()
+    assert agent.core.stats()["check_depth"] < 32
+
+
+def test_a_seeded_search_with_the_root_check_plays_the_same_move():
+    game = get_game("english")
+    state = random_position(game, random.Random(11))
+    moves = set()
+    for _ in range(2):
+        agent = UctAgent(game, Settings(seed=5, root_check=4))
+        moves.add(agent.search(state.copy(), Limits(nodes=3000), StopSignal()).move)
+    assert len(moves) == 1
