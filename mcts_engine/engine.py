@@ -23,12 +23,12 @@ from typing import Hashable, Protocol
 
 from .agents import SearchPlan, make_agent, search_plan
 from .mcts.agent import Agent, SearchFailed, SearchInfo, SearchResult
+from .mcts.core import game_parameters
 from .mcts.limits import Limits, now
 from .mcts.settings import Settings
 from .native import StopSignal
 from .parallel.pool import close_pool, resize_pool
 from .rules.base import Game, State
-from .rules.draughts.weights import WeightsError
 
 __all__ = ["Engine", "EngineOutput", "FinishedSearch", "GoRequest", "Limits", "SearchInfo", "Settings"]
 
@@ -106,13 +106,6 @@ class _Job:
         self.clock_start = now()       # the move's time counts from the go (from ponderhit when pondering)
 
 
-def handset_settings(settings: Settings) -> Settings:
-    """``settings`` with the draughts evaluation back to the hand-set one (the ``Eval*`` terms
-    as set): what a search uses when the learned evaluation's weights do not fit its game."""
-    own = replace(settings.game_parameters, evaluation="handset", weights_file="")
-    return replace(settings, game_parameters=None if own == type(own)() else own)
-
-
 class Engine:
     """One client's searching player: the agent for the game and settings in use, and at most
     one search."""
@@ -145,17 +138,24 @@ class Engine:
                 self._agent.close()
             try:
                 self._agent = make_agent(self.game, self.settings)
-            except WeightsError as err:     # the learned evaluation's file does not fit this game
-                self.output.error(f"{err}; searching with the hand-set evaluation instead")
-                self._agent = make_agent(self.game, handset_settings(self.settings))
-            except Exception as err:  # e.g. a Hash beyond the memory
-                why = (f"not enough memory for Hash {self.settings.hash_mb} MB per searcher"
-                       if isinstance(err, MemoryError) else f"{type(err).__name__}: {err}")
-                self.output.error(f"cannot make agent {self.settings.agent}: {why}; playing random moves instead")
-                self._agent = make_agent(self.game, Settings(agent="random", seed=self.settings.seed))
+            except Exception as err:  # e.g. a Hash beyond the memory, weights of another board
+                self._agent = self.fallback_agent(err)
             self._agent_key = key
             self._agent.on_note = self.output.note
         return self._agent
+
+    def fallback_agent(self, err: Exception) -> Agent:
+        """The agent to play with when the settings' one could not be made (``err``, said as an
+        error line): the game's fallback parameters where it has them (draughts: the hand-set
+        evaluation for weights that do not fit), else random moves."""
+        fallback = self.game.search_fallback(game_parameters(self.game, self.settings), err)
+        if fallback is not None:
+            self.output.error(f"{err}; searching with {fallback.what} instead")
+            return make_agent(self.game, replace(self.settings, game_parameters=fallback.parameters))
+        why = (f"not enough memory for Hash {self.settings.hash_mb} MB per searcher"
+               if isinstance(err, MemoryError) else f"{type(err).__name__}: {err}")
+        self.output.error(f"cannot make agent {self.settings.agent}: {why}; playing random moves instead")
+        return make_agent(self.game, Settings(agent="random", seed=self.settings.seed))
 
     def new_game(self) -> None:
         """Stop any search and forget what the agent learned (its tree, its statistics)."""

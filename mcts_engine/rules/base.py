@@ -232,6 +232,13 @@ class TurnState(State):
         return self.turn
 
 
+@dataclass(frozen=True)
+class SearchFallback:
+    """A game's parameters for a search whose own could not run (``Game.search_fallback``)."""
+    parameters: Any
+    what: str                  # what the search uses, for the client's error line
+
+
 class Game(ABC):
     """A rule set: a game or variant with its options fixed.
 
@@ -293,6 +300,12 @@ class Game(ABC):
         """Raise RulesError (naming what is missing) where the search could not run with
         ``parameters`` (an instance of ``search_parameters``): the protocol asks before it takes
         a value of the game's own options.  Default: every value runs."""
+
+    def search_fallback(self, parameters: Any, err: Exception) -> SearchFallback | None:
+        """What a search uses instead of ``parameters`` (an instance of ``search_parameters``)
+        when its rules could not be made with them (``search_rules`` raised ``err``), or None
+        where there is nothing and the error stands.  Default: None."""
+        return None
 
     @abstractmethod
     def new_state(self) -> State:

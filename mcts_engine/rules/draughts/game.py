@@ -16,9 +16,9 @@ plus the ``kings`` mask and ``turn``; ``play`` swaps ``own`` and ``opp``.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
-from ..base import BadPosition, Game, count_limit, perft_walk
+from ..base import BadPosition, Game, SearchFallback, count_limit, perft_walk
 from ..errors import BadOption
 from ..fen import fen_fields, fen_side, read_piece_lists
 from ..geometry import DarkGrid, Grid, indices
@@ -127,6 +127,13 @@ class DraughtsGame(MoveGenerator, Game):
             self.learned_kernel()
         elif parameters.weights_file not in self._learned:
             read_weights(parameters.weights_file)
+
+    def search_fallback(self, parameters: EvalTerms, err: Exception) -> SearchFallback | None:
+        """The hand-set evaluation (the ``Eval*`` terms as set) where the learned one's weights
+        do not fit this game (a file of another board, or a broken one): the search goes on."""
+        if not isinstance(err, WeightsError):
+            return None
+        return SearchFallback(replace(parameters, evaluation="handset", weights_file=""), "the hand-set evaluation")
 
     def __getstate__(self) -> dict:
         """Pickled without the kernels (a game outside the registry; registered games pickle as
