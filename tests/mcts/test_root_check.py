@@ -17,33 +17,7 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.native import StopSignal
 from mcts_engine.rules import get_game
-
-AB_QUIESCENCE = 4          # native/src/search_internal.h: capture plies searched past the depth
-
-
-def negamax(state, depth: int) -> float:
-    """The reference value of ``state`` for the side to move: negamax of evaluate() ``depth``
-    plies deep, then the pending (compulsory) captures at most AB_QUIESCENCE plies more."""
-    outcome = state.outcome()
-    mover = state.to_move
-    if outcome is not None:
-        return outcome if mover == 0 else 1.0 - outcome
-    stand = state.evaluate() if mover == 0 else 1.0 - state.evaluate()
-    if depth <= 0 and (not state.compulsory_captures or depth <= -AB_QUIESCENCE):
-        return stand
-    moves = state.legal_moves()
-    if not moves:
-        return 0.5
-    if depth <= 0 and not state.is_capture(moves[0]):
-        return stand
-    return max(1.0 - negamax(played(state, move), depth - 1) for move in moves)
-
-
-def played(state, move):
-    """A copy of ``state`` after ``move``."""
-    child = state.copy()
-    child.play(move)
-    return child
+from support.negamax import negamax, played
 
 
 def random_position(game, rng: random.Random):

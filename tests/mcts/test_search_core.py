@@ -30,6 +30,7 @@ from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.native import StopSignal
 from mcts_engine.rules.base import NO_LIMIT
+from support.negamax import negamax
 from support.toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
 
 pytestmark = pytest.mark.skipif(native.core is None, reason=native.status())
@@ -726,32 +727,6 @@ def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
 
 
 # --- alpha-beta leaves (LeafDepth) ------------------------------------------------------------------
-
-AB_QUIESCENCE = 4          # native/src/playout.c
-
-
-def negamax(state, depth: int) -> float:
-    """The reference value of ``state`` for the side to move: negamax of evaluate() ``depth``
-    plies deep, then the pending captures (compulsory ones) at most AB_QUIESCENCE plies more."""
-    outcome = state.outcome()
-    mover = state.to_move
-    if outcome is not None:
-        return outcome if mover == 0 else 1.0 - outcome
-    stand = state.evaluate() if mover == 0 else 1.0 - state.evaluate()
-    if depth <= 0 and (not state.compulsory_captures or depth <= -AB_QUIESCENCE):
-        return stand
-    moves = state.legal_moves()
-    if not moves:
-        return 0.5
-    if depth <= 0 and not state.is_capture(moves[0]):
-        return stand
-    best = -1.0
-    for move in moves:
-        child = state.copy()
-        child.play(move)
-        best = max(best, 1.0 - negamax(child, depth - 1))
-    return best
-
 
 @pytest.mark.parametrize("name,depth", [("english", 1), ("english", 2), ("international", 2), ("life", 1)])
 def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
