@@ -1,4 +1,4 @@
-"""Everything of issue 30 at once, for two minutes and more (slow): nothing lost, nobody in.
+"""Everything of issue 30 at once, for a minute (slow): nothing lost, nobody in.
 
 Four attacks run side by side on real processes over real sockets and files:
 
@@ -14,7 +14,12 @@ Four attacks run side by side on real processes over real sockets and files:
 * the endgame table files the engines read damaged again and again (emptied, cut, garbled,
   swapped) and rebuilt by ``mcts-engine tables``: no game ends by an engine's failure.
 
-``MCTS_SOAK_SECONDS`` sets the length (default 130 s).
+``MCTS_SOAK_SECONDS`` sets the length (default 60 s).  A minute, not the 130 s it once ran, is
+already every attack many times over (measured at 70 s: three raced journals, one of them
+killed and resumed, hundreds of cut-offs of the flooder, 16 DXP games after as many silent
+holders, four table rebuilds); the races run at least three rounds and the damaged tables
+are rebuilt at least twice during the attacks, however long a round or a rebuild takes on
+the machine, so the counts checked below do not hang on its speed.
 """
 from __future__ import annotations
 
@@ -47,7 +52,9 @@ from tournaments.results.lock import lock_path  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-SECONDS = float(os.environ.get("MCTS_SOAK_SECONDS", "130"))
+SECONDS = float(os.environ.get("MCTS_SOAK_SECONDS", "60"))
+RACES = 3                     # journal races run however short the soak (the checks count three)
+REBUILDS = 3                  # table rebuilds, the last after the attacks (the checks count three)
 GAMES = 12                    # games of each raced match
 IDLE = 3.0                    # the DXP follower's idle time-out
 BAD_ENDINGS = ("crash", "illegal", "time", "exited", "failed", "no move", "start")
@@ -179,7 +186,7 @@ def race_round(soak: Soak, journal: Path, command: list[str], kill: bool) -> Non
 
 def journal_races(soak: Soak, tmp: Path, tables: Path, openings: Path) -> None:
     round_ = 0
-    while soak.left() > 45:
+    while soak.left() > 45 or round_ < RACES:
         journal = tmp / f"race{round_}.jsonl"
         race_round(soak, journal, manager(journal, tables, openings), kill=round_ % 2 == 1)
         round_ += 1
@@ -332,7 +339,7 @@ def rebuild(soak: Soak, tables: Path) -> None:
 
 def table_attack(soak: Soak, tables: Path, folder: Path) -> None:
     kind = 0
-    while soak.left() > 10:
+    while soak.left() > 10 or kind < 3 * (REBUILDS - 1):
         time.sleep(2.5)
         damage(folder, kind % 4)
         soak.count("table files damaged")
@@ -359,7 +366,7 @@ def _listening(port: int) -> bool:
         return False
 
 
-def test_nothing_lost_nobody_in_for_two_minutes(tmp_path):
+def test_nothing_lost_nobody_in_for_a_minute(tmp_path):
     tables = tmp_path / "tables"
     built = subprocess.run([str(BIN / "mcts-engine"), "tables", "english", "--material", "3K-1K", "--path",
                             str(tables)], capture_output=True, text=True, timeout=300)
@@ -398,9 +405,10 @@ def test_nothing_lost_nobody_in_for_two_minutes(tmp_path):
     print(f"\nsoak {elapsed:.0f} s: " + ", ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
                                           for k, v in sorted(f.items())))
     assert not soak.problems, "\n".join(soak.problems)
-    assert elapsed >= 120
-    assert f.get("journals raced", 0) >= 3 and f.get("managers killed", 0) >= 1 and f.get("managers refused", 0) >= 4
+    assert elapsed >= SECONDS - 10
+    assert f.get("journals raced", 0) >= RACES and f.get("managers killed", 0) >= 1
+    assert f.get("managers refused", 0) >= 4
     assert f.get("gui worst ping s", 9) < 1.0 and f.get("gui worst connect s", 9) < 1.0 and f.get("gui pings", 0) > 100
     assert f.get("flooder cut off", 0) >= 1 and gui_log.count("socket.send() raised exception") <= 5
     assert f.get("dxp worst refusal s", 9) < 1.0 and f.get("dxp refusals", 0) >= 10 and f.get("dxp games", 0) >= 3
-    assert f.get("table rebuilds", 0) >= 3
+    assert f.get("table rebuilds", 0) >= REBUILDS

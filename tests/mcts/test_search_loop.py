@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
-import sysconfig
 import threading
 import time
 from pathlib import Path
@@ -29,6 +26,7 @@ from mcts_engine.mcts.settings import PLAYOUTS, Settings
 from mcts_engine.protocol import UciProtocol
 from mcts_engine.native import StopSignal
 from mcts_engine.rules import get_game
+from support import pytest_runs, sanitized
 from support.drivers import InProcessEngine
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=native.status())
@@ -158,7 +156,6 @@ def test_a_go_movetime_crosses_into_the_core_a_few_times():
 
 # --- ThreadSanitizer ---------------------------------------------------------------------------
 
-SOURCES = Path(native.__file__).parent / "src"
 THREAD_TESTS = [str(Path(__file__).parent / "test_search_core.py"), str(Path(__file__))]
 
 
@@ -167,29 +164,17 @@ THREAD_TESTS = [str(Path(__file__).parent / "test_search_core.py"), str(Path(__f
 def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
     """The extension built with ThreadSanitizer (every report fails the run), then the tests of
     searches on OS threads (several trees, the stop flag set from another thread) on it."""
-    found = subprocess.run(["gcc", "-print-file-name=libtsan.so"], capture_output=True, text=True).stdout.strip()
-    if not (os.path.isabs(found) and os.path.exists(found)):
+    found = sanitized.sanitizer_runtime("libtsan.so")
+    if found is None:
         if os.environ.get("CI"):
             pytest.fail("gcc has no ThreadSanitizer runtime (libtsan.so)")
         pytest.skip("gcc has no ThreadSanitizer runtime")
-    library = tmp_path / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
-    build = ["gcc", "-shared", "-fPIC", "-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
-             "-fsanitize=thread", f"-I{sysconfig.get_paths()['include']}", "-o", str(library)]
-    build += sorted(str(path) for path in SOURCES.glob("*.c")) + ["-lm", "-lpthread"]
-    subprocess.run(build, check=True, capture_output=True, text=True)
-    loader = (
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('mcts_engine.native._core', {str(library)!r})\n"
-        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
-        "sys.modules['mcts_engine.native._core'] = module\n"
-        "import mcts_engine.native as n; assert n.core is module, n.status()\n"
-        "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', '-k', 'thread or stop or never',"
-        f" *{THREAD_TESTS!r}]))\n"
-    )
+    library = sanitized.build(tmp_path, ["-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
+                                         "-fsanitize=thread"], ["-lm", "-lpthread"])
     env = dict(os.environ, LD_PRELOAD=found, TSAN_OPTIONS="halt_on_error=1:exitcode=66:report_signal_unsafe=0",
                MCTS_ENGINE_NATIVE="1")
-    done = subprocess.run([sys.executable, "-c", loader], cwd=Path(__file__).parent, env=env, capture_output=True,
-                          text=True, timeout=1800)
+    [done] = pytest_runs.run_groups([THREAD_TESTS], ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "-k",
+                                                     "thread or stop or never"], env, Path(__file__).parent,
+                                    timeout=1800, library=library)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
     assert "passed" in done.stdout and "WARNING: ThreadSanitizer" not in done.stderr

@@ -16,16 +16,13 @@ from __future__ import annotations
 import os
 import pickle
 import random
-import subprocess
-import sys
-import sysconfig
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from support import ROOT, in_ci
+from support import ROOT, in_ci, pytest_runs, sanitized
 from mcts_engine import native
 from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, MoveGenerator, make_game
 from mcts_engine.rules.draughts.kernel import kernel_spec
@@ -385,9 +382,11 @@ def test_a_kernel_set_up_again_takes_the_new_word_and_an_unset_one_refuses():
 
 # --- the fallback ---------------------------------------------------------------------------------
 
-FALLBACK_MODULES = ("rules/draughts/test_draughts_rules.py", "rules/draughts/test_perft.py", "tables/test_tables.py",
-                    "mcts/test_search_core.py", "protocol/test_protocol_inprocess.py", "rules/test_fanorona.py",
-                    "rules/test_dablot.py")
+#: in two groups of about equal run time, each in its own interpreter, side by side
+FALLBACK_GROUPS = [["mcts/test_search_core.py", "rules/draughts/test_perft.py",
+                    "rules/draughts/test_draughts_rules.py"],
+                   ["rules/test_dablot.py", "tables/test_tables.py", "rules/test_fanorona.py",
+                    "protocol/test_protocol_inprocess.py"]]
 
 
 @pytest.mark.slow
@@ -397,30 +396,31 @@ def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
     off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
     (The whole suite: ``MCTS_ENGINE_NATIVE=0 python -m pytest``.)"""
     env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
-                           *FALLBACK_MODULES], cwd=ROOT / "tests", env=env, capture_output=True, text=True,
-                          timeout=1800)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    runs = pytest_runs.run_groups(FALLBACK_GROUPS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow"], env,
+                                  ROOT / "tests", timeout=1800)
+    for done in runs:
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
 # --- sanitizers ---------------------------------------------------------------------------------
 
-SOURCES = Path(native.__file__).parent / "src"
-SEARCH_TESTS = str(Path(__file__).parent.parent / "mcts" / "test_search_core.py")   # the search core, sanitized too
-FANORONA_TESTS = str(Path(__file__).parent / "test_native_fanorona.py")             # Fanorona's rules, too
-DABLOT_TESTS = str(Path(__file__).parent / "test_native_dablot.py")                 # Dablot's rules, too
-EVALUATION_TESTS = str(Path(__file__).parent / "test_native_evaluation.py")         # the evaluation's terms
-LEARNED_TESTS = str(Path(__file__).parent / "test_native_learned.py")               # the learned evaluation
-GAMES_TESTS = str(Path(__file__).parent / "test_native_games.py")                   # every native game's interface
-LIFE_TESTS = str(Path(__file__).parent / "test_native_life.py")                     # Life's native rules
-GAUNTLET_TESTS = str(Path(__file__).parent / "test_native_gauntlet.py")             # Gauntlet's native rules
-RITHMOMACHIA_TESTS = str(Path(__file__).parent / "test_native_rithmomachia.py")     # Rithmomachia's native rules
-ALQUERQUE_TESTS = str(Path(__file__).parent / "test_native_alquerque.py")           # the Alquerque family's rules
-
-
-def _sanitizer_runtime(name: str) -> str | None:
-    found = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
-    return found if os.path.isabs(found) and os.path.exists(found) else None
+HERE = Path(__file__).parent
+#: the files run on the sanitized build: this file's checks, the search core's, every native
+#: game's rules and interface, the evaluation's terms and the learned evaluation; in two groups
+#: of about equal run time, each in its own interpreter, side by side
+SANITIZED_GROUPS = [
+    [__file__,                                           # the draughts kernel against the Python rules
+     str(HERE / "test_native_learned.py"),               # the learned evaluation
+     str(HERE.parent / "mcts" / "test_search_core.py"),  # the search core
+     str(HERE / "test_native_fanorona.py"),              # Fanorona's rules
+     str(HERE / "test_native_dablot.py")],               # Dablot's rules
+    [str(HERE / "test_native_evaluation.py"),            # the evaluation's terms
+     str(HERE / "test_native_rithmomachia.py"),          # Rithmomachia's native rules
+     str(HERE / "test_native_alquerque.py"),             # the Alquerque family's rules
+     str(HERE / "test_native_life.py"),                  # Life's native rules
+     str(HERE / "test_native_gauntlet.py"),              # Gauntlet's native rules
+     str(HERE / "test_native_games.py")],                # every native game's interface
+]
 
 
 @pytest.mark.slow
@@ -432,34 +432,22 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     (test_native_evaluation.py) and the learned evaluation's (test_native_learned.py), every native
     game's interface (test_native_games.py) and Rithmomachia's, Life's, Gauntlet's and the Alquerque
     family's native rules (test_native_rithmomachia.py, test_native_life.py, test_native_gauntlet.py,
-    test_native_alquerque.py) run on it in a fresh interpreter."""
-    asan = _sanitizer_runtime("libasan.so")
+    test_native_alquerque.py) run on it in fresh interpreters (two, side by side:
+    tests/support/pytest_runs.py)."""
+    asan = sanitized.sanitizer_runtime("libasan.so")
     if asan is None:
         if in_ci():
             pytest.fail("gcc has no AddressSanitizer runtime (libasan.so)")
         pytest.skip("gcc has no AddressSanitizer runtime")
-    library = tmp_path / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
-    include = sysconfig.get_paths()["include"]
-    build = ["gcc", "-shared", "-fPIC", "-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
-             "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", f"-I{include}", "-o", str(library)]
-    build += sorted(str(path) for path in SOURCES.glob("*.c")) + ["-lm"]
-    subprocess.run(build, check=True, capture_output=True, text=True)
-    loader = (
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('mcts_engine.native._core', {str(library)!r})\n"
-        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
-        "sys.modules['mcts_engine.native._core'] = module\n"
-        "import mcts_engine.native as n; assert n.core is module, n.status()\n"
-        "import pytest\n"
-        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-m', 'not slow', {__file__!r}, {SEARCH_TESTS!r}, {FANORONA_TESTS!r}, {DABLOT_TESTS!r}, {EVALUATION_TESTS!r}, {LEARNED_TESTS!r}, {GAMES_TESTS!r}, "
-        f"{RITHMOMACHIA_TESTS!r}, {LIFE_TESTS!r}, {GAUNTLET_TESTS!r}, {ALQUERQUE_TESTS!r}]))\n"
-    )
+    library = sanitized.build(tmp_path, ["-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
+                                         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"], ["-lm"])
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1")
-    done = subprocess.run([sys.executable, "-c", loader], cwd=Path(__file__).parent, env=env, capture_output=True,
-                          text=True, timeout=1800)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "passed" in done.stdout and "runtime error" not in done.stderr
+    runs = pytest_runs.run_groups(SANITIZED_GROUPS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow"], env,
+                                  HERE, timeout=1800, library=library)
+    for done in runs:
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert "passed" in done.stdout and "runtime error" not in done.stderr
 
 
 
