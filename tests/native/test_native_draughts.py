@@ -419,7 +419,8 @@ SANITIZED_GROUPS = [
      str(HERE / "test_native_alquerque.py"),             # the Alquerque family's rules
      str(HERE / "test_native_life.py"),                  # Life's native rules
      str(HERE / "test_native_gauntlet.py"),              # Gauntlet's native rules
-     str(HERE / "test_native_games.py")],                # every native game's interface
+     str(HERE / "test_native_games.py"),                 # every native game's interface
+     str(HERE.parent / "mcts" / "test_root_check.py")],  # the root check's alpha-beta and restriction
 ]
 
 
@@ -427,7 +428,8 @@ SANITIZED_GROUPS = [
 @pytest.mark.timeout(1800)       # a whole run of test files on a sanitized build, not one test
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
-    aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py),
+    aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py and
+    the root check's, test_root_check.py),
     Fanorona's and Dablot's rules' (test_native_fanorona.py, test_native_dablot.py), the evaluation's
     (test_native_evaluation.py) and the learned evaluation's (test_native_learned.py), every native
     game's interface (test_native_games.py) and Rithmomachia's, Life's, Gauntlet's and the Alquerque
