@@ -134,11 +134,10 @@ def test_on_info_hears_each_info_line_as_it_arrives():
     heard: list[tuple[float, str]] = []
     with EngineProcess(ours(Agent="uct", Seed=1), on_info=lambda line: heard.append((time.monotonic(), line))) \
             as engine:
-        start = time.monotonic()
         result = engine.go(None, [], GoLimits(movetime=1300), GO_TIMEOUT)
         ended = time.monotonic()
         assert [line for _, line in heard] == list(result.lines) and len(heard) >= 2
-        assert heard[0][0] < ended - 0.3 and heard[0][0] - start < 1.0     # the first came long before bestmove
+        assert heard[0][0] < ended - 0.3          # the first came long before bestmove (no bound on the machine's speed)
         engine.on_info = None                      # may be changed between searches
         assert engine.go(None, [], GoLimits(nodes=10), GO_TIMEOUT).lines and len(heard) == len(result.lines)
 

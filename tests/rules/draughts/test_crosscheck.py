@@ -72,6 +72,7 @@ import random
 from collections import Counter
 
 import pytest
+from multiprocess import Pool
 from support import require
 
 from mcts_engine.rules import get_game
@@ -164,9 +165,12 @@ def test_pydraughts_random_positions(variant):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", list(PYDRAUGHTS_VARIANTS))
 def test_pydraughts_random_positions_many(variant):
-    """The same comparison over many more games (every sampled ply of 100 games, 60 on 10x10)."""
+    """The same comparison over many more games (every sampled ply of 100 games, 60 on 10x10),
+    the even and the odd games in two processes side by side (each game is its own seed: the
+    same positions as in one)."""
     games = 60 if variant in BIG else 100
-    _crosscheck_pydraughts(variant, range(games), budget=1 << 30)
+    with Pool(2) as pool:
+        pool.starmap(_crosscheck_pydraughts, [(variant, range(first, games, 2), 1 << 30) for first in (0, 1)])
 
 
 @pytest.mark.parametrize("variant, fen, expected", [
