@@ -2,8 +2,10 @@
  *
  * A game plugs in through the C game interface (game.h).  The tree, selection, expansion,
  * playouts and their cut-off, backup, proofs, the Hash budget and tree reuse are search.c,
- * arena.c and playout.c; the loop that runs one or several trees until a limit, on OS
- * threads, is run.c; the final choice, root-parallel merges and votes included, is final.c.
+ * arena.c and playout.c; the alpha-beta of LeafDepth and of the root check is alphabeta.c,
+ * the root check (RootCheck) rootcheck.c; the loop that runs one or several trees until a
+ * limit, on OS threads, is run.c; the final choice, root-parallel merges and votes included,
+ * is final.c.
  */
 #ifndef MCTS_SEARCH_H
 #define MCTS_SEARCH_H

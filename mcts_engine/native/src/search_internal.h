@@ -1,4 +1,5 @@
-/* What the search core's files share (search.c, arena.c, playout.c, run.c, final.c): small helpers and the
+/* What the search core's files share (search.c, arena.c, playout.c, alphabeta.c, rootcheck.c, run.c,
+ * final.c): small helpers and the
  * functions one file calls in another.  Not part of the core's interface (search.h). */
 #ifndef MCTS_SEARCH_INTERNAL_H
 #define MCTS_SEARCH_INTERNAL_H
