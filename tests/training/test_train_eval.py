@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from mcts_engine import native
 from mcts_engine.cli import main
-from mcts_engine.rules.draughts.weights import read_weights
+from mcts_engine.rules.draughts.weights import read_weights, weights_path
 
 if not native.available():
     pytest.skip(f"the self-play games search on the native kernel: {native.status()}", allow_module_level=True)
@@ -48,6 +48,17 @@ def test_the_file_names_its_command_and_the_output_its_held_out_loss(tmp_path):
     command = next(line for line in weights.header if line.startswith("command: "))
     assert command.startswith("command: mcts-engine train-eval --game english --games 4 --seed 5 --nodes 40")
     assert "--no-tables" in command and weights.variant == "english"
+
+
+def test_games_played_with_learned_weights_name_the_file_and_its_checksum(tmp_path):
+    """A next generation's games play with the weights before it: the data line says which."""
+    out = tmp_path / "english.weights"
+    result = run("--seed", "5", "--option", "Evaluation=learned", "--option", "EvalWeights=english.v1.weights",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    shipped = weights_path("english", 1).read_text().rstrip("\n").rsplit("\n", 1)[-1]
+    data = next(line for line in read_weights(out).header if line.startswith("data: "))
+    assert f"Evaluation learned (english.v1.weights, {shipped})" in data and shipped.startswith("checksum ")
 
 
 def test_games_played_otherwise_are_refused_naming_the_file(tmp_path):

@@ -64,7 +64,7 @@ class EvalTerms:
     weights_file: str = engine_field("", EngineOption(
         "EvalWeights", "string", "the learned evaluation's weights file (`Evaluation learned`); empty = the one "
         "shipped for the variant, `rules/draughts/weights/<variant>.v<N>.weights` (a file `mcts-engine train-eval` "
-        "wrote, to try before shipping it)"))
+        "wrote, to try before shipping it; a bare name such as `english.v1.weights` also finds a shipped file)"))
 
     def weights(self) -> tuple[float, float, float, float, float]:
         """The positional terms' weights, in the kernel's order (``DraughtsKernel.with_terms``)."""

@@ -64,9 +64,20 @@ def write_weights(path: str | Path, weights: LearnedWeights) -> None:
     temporary.replace(path)
 
 
-def read_weights(path: str | Path) -> LearnedWeights:
-    """The weights in ``path``; raises WeightsError naming the file and the fault."""
+def shipped_or_path(path: str | Path) -> Path:
+    """``path``, or the package's file of that name when ``path`` is a bare file name with no
+    such file here (``EvalWeights english.v1.weights`` names a shipped file on any machine, so a
+    training command that plays with an older version stays the same text everywhere)."""
     path = Path(path)
+    if path.parent == Path(".") and not path.exists() and (WEIGHTS_DIR / path.name).is_file():
+        return WEIGHTS_DIR / path.name
+    return path
+
+
+def read_weights(path: str | Path) -> LearnedWeights:
+    """The weights in ``path`` (or the shipped file of that bare name, ``shipped_or_path``);
+    raises WeightsError naming the file and the fault."""
+    path = shipped_or_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -135,6 +135,29 @@ def test_a_missing_file_is_named(tmp_path):
     assert "nowhere.v1.weights" in str(caught.value)
 
 
+def test_a_bare_shipped_name_reads_the_package_file_and_a_local_file_comes_first(tmp_path, monkeypatch):
+    """``EvalWeights english.v1.weights`` names the shipped file wherever the engine runs (a
+    training command that plays with an older generation stays the same text); a file of that
+    name in the working directory is read instead, and a bare name shipped nowhere is missing."""
+    game = get_game("english", native=False)
+    shipped = tmp_path / "package"
+    shipped.mkdir()
+    packaged, local = small_weights(game), small_weights(game)
+    local.patterns[1, 3] = (5, 5)
+    write_weights(shipped / "english.v7.weights", packaged)
+    monkeypatch.setattr(weights_mod, "WEIGHTS_DIR", shipped)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert weights_mod.shipped_or_path("english.v7.weights") == shipped / "english.v7.weights"
+    assert np.array_equal(read_weights("english.v7.weights").patterns, packaged.patterns)
+    write_weights(here / "english.v7.weights", local)
+    assert np.array_equal(read_weights("english.v7.weights").patterns, local.patterns)
+    with pytest.raises(WeightsError, match="english.v8.weights: no such file"):
+        read_weights("english.v8.weights")
+    assert weights_mod.shipped_or_path("sub/english.v7.weights") == weights_mod.Path("sub/english.v7.weights")
+
+
 def test_parse_weights_reads_what_format_weights_writes():
     game = get_game("international", native=False)
     w = small_weights(game)
