@@ -20,9 +20,14 @@ GAME_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     # at 200 ms; tuned again on the native core (English self-play; International against
     # TurboEngine), where no answer beat these.  Fanorona's row (PlayoutDepth 1, MinimaxWeight 0.31)
     # was dropped once its rules were native (issue 35): 96 games against plain UCT, -18 [-56, +22]
-    "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true"}),
+    # UCT_C 0.5 (issue 36): with leaves scored by an evaluation, not played out to the end, the
+    # values a child gets differ less, and UCB1's default 1.0 spread the tree too wide; against
+    # the independent opponents at 100 ms (GuiCheckers held to 10 ms; Scan 2.0 at depth 4), 0.5
+    # beat 1.0 in both variants (docs/strength.md#the-exploration-constant)
+    "english": MappingProxyType({"PlayoutDepth": "6", "MinimaxWeight": "0.37", "EndgameTables": "true",
+                                 "UCT_C": "0.5"}),
     "international": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.49", "EndgameTables": "true",
-                                       "Evaluation": "learned"}),
+                                       "Evaluation": "learned", "UCT_C": "0.5"}),
     # SPSA on the native core (self-play, 240 games at 50 ms from PlayoutDepth 1, MinimaxWeight 0.63),
     # then 80 games of the answer against those values: +57 Elo [+6, +106]
     "russian": MappingProxyType({"PlayoutDepth": "4", "MinimaxWeight": "0.2", "EndgameTables": "true"}),

@@ -75,10 +75,12 @@ def test_uci_lists_the_current_games_defaults():
 
     english = defaults()
     assert (english["PlayoutDepth"], english["MinimaxWeight"], english["EndgameTables"]) == ("6", "0.37", "true")
+    assert english["UCT_C"] == "0.5"
     assert defaults("setoption name UCI_Variant value russian")["PlayoutDepth"] == "4"
     assert defaults("setoption name UCI_Variant value gauntlet")["PlayoutDepth"] == "0"     # a game with no row
     plain = defaults("setoption name Defaults value plain")
     assert (plain["PlayoutDepth"], plain["MinimaxWeight"], plain["EndgameTables"]) == ("0", "0", "false")
+    assert plain["UCT_C"] == "1.0"
     # a value the client set is the value in force, not the listed default
     assert defaults("setoption name PlayoutDepth value 9")["PlayoutDepth"] == "6"
 
@@ -94,7 +96,7 @@ def test_every_default_reads_back_from_its_text(declared):
 def test_every_settings_field_but_the_tables_directory_and_the_games_own_is_an_option():
     fields = {d.field for d in declared_options(Settings)}
     assert set(Settings.__dataclass_fields__) - fields == {"endgame_tables", "game_parameters"}
-    assert OptionValues().settings() == Settings(minimax_weight=0.37, playout_depth=6,
+    assert OptionValues().settings() == Settings(minimax_weight=0.37, playout_depth=6, uct_c=0.5,
                                                  endgame_tables=OptionValues().settings().endgame_tables)
 
 

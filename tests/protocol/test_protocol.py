@@ -60,7 +60,7 @@ EXPECTED_OPTIONS = {
     "defaults": "type combo default game var game var plain",
     "seed": "type spin default 0 min 0 max 2147483647",
     "agent": "type combo default uct var uct var random var greedy",
-    "uct_c": "type string default 1.0",
+    "uct_c": "type string default 0.5",             # English's measured defaults too
     "priorweight": "type string default 0",
     "minimaxweight": "type string default 0.37",    # English's measured defaults (Defaults game)
     "endgametables": "type check default true",
