@@ -18,7 +18,7 @@ from .. import __version__
 from ..rules import get_game
 from ..rules.draughts import evaluation
 from ..rules.draughts.learned import pattern_layout
-from ..rules.draughts.weights import shipped_or_path, weights_path, write_weights
+from ..rules.draughts.weights import weights_identity, weights_path, write_weights
 from ..tables import default_directory
 from .dataset import Positions, collect, labels, load_positions, save_positions
 from .features import features
@@ -89,16 +89,9 @@ def settings_text(config: PlayConfig) -> str:
     if s.game_parameters is not None:
         parts.append(f"Evaluation {s.game_parameters.evaluation}")
         if s.game_parameters.evaluation == "learned":
-            parts[-1] += f" ({weights_used(config.game, s.game_parameters.weights_file)})"
+            # which generation of weights played the games
+            parts[-1] += f" ({weights_identity(s.game_parameters.weights_file or weights_path(config.game))})"
     return ", ".join(parts)
-
-
-def weights_used(game: str, weights_file: str) -> str:
-    """The learned weights the self-play games evaluate with: the file's name and its checksum
-    line, so the header says which generation of weights played the games."""
-    path = shipped_or_path(weights_file or weights_path(game))
-    lines = path.read_text(encoding="utf-8").rstrip("\n").rsplit("\n", 1)
-    return f"{path.name}, {lines[-1]}"
 
 
 def train(config: TrainConfig, report: Report, progress) -> None:

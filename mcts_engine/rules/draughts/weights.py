@@ -74,21 +74,36 @@ def shipped_or_path(path: str | Path) -> Path:
     return path
 
 
-def read_weights(path: str | Path) -> LearnedWeights:
-    """The weights in ``path`` (or the shipped file of that bare name, ``shipped_or_path``);
-    raises WeightsError naming the file and the fault."""
-    path = shipped_or_path(path)
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise WeightsError(f"learned evaluation weights {path}: no such file (`mcts-engine train-eval` makes "
                            "one; the hand-set evaluation needs none)") from None
     except (OSError, UnicodeDecodeError) as err:
         raise WeightsError(f"learned evaluation weights {path}: cannot be read: {err}") from None
+
+
+def read_weights(path: str | Path) -> LearnedWeights:
+    """The weights in ``path`` (or the shipped file of that bare name, ``shipped_or_path``);
+    raises WeightsError naming the file and the fault."""
+    path = shipped_or_path(path)
     try:
-        return parse_weights(text)
+        return parse_weights(_read_text(path))
     except (ValueError, IndexError) as err:
         raise WeightsError(f"learned evaluation weights {path}: {err}") from None
+
+
+def weights_identity(path: str | Path) -> str:
+    """Which weights file ``path`` is (or the shipped file of that bare name): its name and its
+    checksum line, ``english.v1.weights, checksum 56b75206``; WeightsError as ``read_weights``."""
+    path = shipped_or_path(path)
+    text = _read_text(path)
+    try:
+        _check_sum(text)
+    except ValueError as err:
+        raise WeightsError(f"learned evaluation weights {path}: {err}") from None
+    return f"{path.name}, {text.rstrip(chr(10)).rpartition(chr(10))[2]}"
 
 
 def _check_sum(text: str) -> list[str]:
