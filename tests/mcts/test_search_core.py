@@ -728,8 +728,12 @@ def test_quiescence_search_values_a_cut_off_by_its_capture_lines():
 
 # --- alpha-beta leaves (LeafDepth) ------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,depth", [("english", 1), ("english", 2), ("international", 2), ("life", 1)])
+@pytest.mark.parametrize("name,depth", [("english", 1), ("english", 2), ("english", 5), ("international", 2),
+                                        ("international", 4), ("life", 1)])
 def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
+    """Also deep enough for transpositions: the draughts kernel's transposition table, kept
+    from leaf to leaf, answers only a search to the depth it stored, so the value stays the
+    negamax's."""
     game = get_game(name)
     tree = new_search(game, Settings(leaf_depth=depth), [1], random.Random(1), None)
     rng = random.Random(5)

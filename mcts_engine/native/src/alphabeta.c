@@ -8,15 +8,44 @@
  * Values are the side to move's, in [0, 1]; the halt flags (t->halt) are looked at every
  * HALT_NODES nodes, and a halted search scores the positions it has not searched by their
  * evaluation (t->ab_halted says it was halted).
+ *
+ * Where the game hashes its positions (GameOps.pos_hash), a transposition table keeps each
+ * searched position's value, the bound it is (exact, at least, at most), the depth it was
+ * searched to and its best move: a position met again at the same depth returns that value
+ * where the window allows, and otherwise tries the best move first.  The table keys the board and
+ * the side to move, not the way there (the usual trade: a repetition draw on one path can be
+ * read on another).  It is cleared with the tree (tree_clear) and at every root check.
  */
 #include "search_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define HALT_NODES 64
+#define TT_BITS 17                /* 2^17 entries of 32 bytes: 4 MB a tree, allocated with the first alpha-beta */
+
+enum { BOUND_NONE, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER };
+
+struct AbEntry {
+    uint64_t key, move;           /* the position's hash; its best move's (GameOps.move_hash), 0: none */
+    double value;                 /* for the side to move */
+    int8_t depth;                 /* the plies it was searched to (quiescence: below 0) */
+    uint8_t bound;                /* BOUND_* */
+};
+typedef struct AbEntry AbEntry;
+
+static AbEntry *tt_slot(const Tree *t, uint64_t key) { return &t->ab_tt[key & ((1u << TT_BITS) - 1)]; }
+
+void ab_clear_table(Tree *t)
+{
+    if (t->ab_tt)
+        memset(t->ab_tt, 0, ((size_t)1 << TT_BITS) * sizeof(AbEntry));
+}
 
 int ab_ready(Tree *t, int depth)
 {
+    if (t->g->ops->pos_hash && !t->ab_tt && !(t->ab_tt = calloc((size_t)1 << TT_BITS, sizeof(AbEntry))))
+        return -1;
     int plies = depth + AB_QUIESCENCE + 2;
     if (t->ab_pos && t->ab_plies >= plies)
         return 0;
@@ -30,6 +59,12 @@ int ab_ready(Tree *t, int depth)
         if (!(t->ab_pos[i] = calloc(1, t->g->pos_size)) || t->g->ops->pos_init(t->g, t->ab_pos[i]) < 0)
             return -1;
     return 0;
+}
+
+void ab_free_table(Tree *t)
+{
+    free(t->ab_tt);
+    t->ab_tt = NULL;
 }
 
 void ab_free(Tree *t)
@@ -57,6 +92,26 @@ static double stand_pat(const GameIface *g, void *pos, int player)
     return g->ops->evaluate(g, pos, &v) < 0 ? -2.0 : (player == 0 ? v : 1.0 - v);
 }
 
+/* Move the move whose hash is `first` (if listed) to the front of buf, the rest in order. */
+static int put_first(const GameIface *g, MoveBuf *buf, uint64_t first)
+{
+    for (size_t i = 0; i < buf->n; i++) {
+        uint64_t h;
+        if (g->ops->move_hash(g, &buf->m[i], &h) < 0)
+            return -1;
+        if (h != first)
+            continue;
+        MoveSlot m = buf->m[i];
+        double v = buf->h[i];
+        memmove(&buf->m[1], &buf->m[0], i * sizeof(MoveSlot));
+        memmove(&buf->h[1], &buf->h[0], i * sizeof(double));
+        buf->m[0] = m;
+        buf->h[0] = v;
+        break;
+    }
+    return 0;
+}
+
 int ab_ordered_moves(Tree *t, int ply)
 {
     const GameIface *g = t->g;
@@ -69,6 +124,38 @@ int ab_ordered_moves(Tree *t, int ply)
             return -1;
     sort_best_first(buf);
     return 0;
+}
+
+/* The table's entry for `pos` (NULL: no table, or another position's), its key in *key. */
+static AbEntry *tt_probe(Tree *t, const void *pos, uint64_t *key)
+{
+    if (!t->ab_tt || t->g->ops->pos_hash(t->g, pos, key) < 0)
+        return NULL;
+    AbEntry *e = tt_slot(t, *key);
+    return e->bound != BOUND_NONE && e->key == *key ? e : NULL;
+}
+
+/* Whether a stored value answers a search `depth` deep in the window (alpha, beta): only a
+ * search to the same depth does, so that the values stay those of a plain negamax to that
+ * depth (the reference the tests hold the search to), the table saving its work, not changing it. */
+static int tt_answers(const AbEntry *e, int depth, double alpha, double beta)
+{
+    if (e->depth != depth)
+        return 0;
+    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && e->value >= beta)
+           || (e->bound == BOUND_UPPER && e->value <= alpha);
+}
+
+static void tt_store(Tree *t, uint64_t key, int depth, double value, double alpha, double beta, uint64_t move)
+{
+    AbEntry *e = tt_slot(t, key);
+    if (e->bound != BOUND_NONE && e->key != key && e->depth > depth)
+        return;                           /* keep the deeper search of another position */
+    e->key = key;
+    e->move = move;
+    e->value = value;
+    e->depth = (int8_t)depth;
+    e->bound = value <= alpha ? BOUND_UPPER : value >= beta ? BOUND_LOWER : BOUND_EXACT;
 }
 
 double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
@@ -88,6 +175,10 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
     int quiet_end = depth <= 0;
     if (quiet_end && (!(g->flags & GAME_COMPULSORY_CAPTURES) || depth <= -AB_QUIESCENCE || ply + 1 >= t->ab_plies))
         return stand_pat(g, pos, player);
+    uint64_t key = 0;
+    AbEntry *e = tt_probe(t, pos, &key);
+    if (e && tt_answers(e, depth, alpha, beta))
+        return e->value;
     if (ab_ordered_moves(t, ply) < 0)
         return -2.0;
     MoveBuf *buf = &t->ab_buf[ply];
@@ -100,7 +191,10 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         if (c == GAME_NO)                 /* quiet: the evaluation stands */
             return stand_pat(g, pos, player);
     }
-    double best = -1.0;
+    if (e && e->move && put_first(g, buf, e->move) < 0)
+        return -2.0;
+    double best = -1.0, alpha0 = alpha;
+    size_t best_i = 0;
     for (size_t i = 0; i < buf->n && alpha < beta; i++) {
         void *child = t->ab_pos[ply + 1];
         if (g->ops->copy(g, child, pos) < 0 || g->ops->play(g, child, &buf->m[i]) < 0)
@@ -109,10 +203,18 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         if (v < -1.0)
             return -2.0;
         v = 1.0 - v;
-        if (v > best)
+        if (v > best) {
             best = v;
+            best_i = i;
+        }
         if (best > alpha)
             alpha = best;
+    }
+    uint64_t move = 0;
+    if (t->ab_tt && !t->ab_halted) {
+        if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
+            return -2.0;
+        tt_store(t, key, depth, best, alpha0, beta, move);
     }
     return best;
 }

@@ -88,6 +88,9 @@ typedef struct {
      * captures, GAME_YES, or GAME_NO where the game scores otherwise */
     int (*quiesce)(const GameIface *g, void *pos, double *value);
     int (*move_hash)(const GameIface *g, const MoveSlot *m, uint64_t *hash);
+    /* optional (NULL: none): a hash of the position's board and side to move (not its
+     * history or counters), for the alpha-beta's transposition table */
+    int (*pos_hash)(const GameIface *g, const void *pos, uint64_t *hash);
     int (*move_equal)(const GameIface *g, const MoveSlot *x, const MoveSlot *y);       /* yes/no */
     /* GAME_OBJECT_MOVES only: take and drop a reference */
     void (*move_retain)(const GameIface *g, MoveSlot *m);

@@ -370,6 +370,7 @@ void tree_clear(Tree *t)
     t->root = 0;
     t->used = 1;
     t->frozen = 0;
+    ab_clear_table(t);
 }
 
 /* Release what tree reuse leaves behind: everything but the subtree of `keep`, whose path
@@ -569,6 +570,7 @@ void tree_free(Tree *t)
     tree_clear(t);
     mast_clear(t);
     ab_free(t);
+    ab_free_table(t);
     for (size_t i = 0; i < t->played.n; i++)
         move_release(t->g, &t->played.m[i]);
     free(t->played.m);

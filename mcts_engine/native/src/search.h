@@ -95,6 +95,7 @@ typedef struct {
     void **ab_pos;                /* LeafDepth: a position per ply of the leaf's alpha-beta */
     MoveBuf *ab_buf;              /* ... and its moves */
     int ab_plies;                 /* how many plies those hold */
+    struct AbEntry *ab_tt;        /* the alpha-beta's transposition table (NULL: the game hashes no position) */
     uint32_t ab_nodes;            /* alpha-beta nodes searched (the halt flags are looked at every 64) */
     int ab_halted;                /* the leaf's alpha-beta saw them set: it stands pat from there on */
     int check_depth, check_dropped;   /* the last root check: the depth it finished, the moves it dropped, */

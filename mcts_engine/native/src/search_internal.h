@@ -38,6 +38,8 @@ void mast_learn(Tree *t, Played *p, double result);
 /* Room in t->ab_pos/ab_buf for a search `depth` plies deep from ply 0; 0 ok, -1 out of memory. */
 int ab_ready(Tree *t, int depth);
 void ab_free(Tree *t);
+void ab_clear_table(Tree *t);      /* forget the transposition table's entries */
+void ab_free_table(Tree *t);
 /* t->ab_buf[ply] := the moves of t->ab_pos[ply], best heuristic first; 0 ok, -1 error. */
 int ab_ordered_moves(Tree *t, int ply);
 /* The value of t->ab_pos[ply] for its side to move, searched `depth` plies in the window
