@@ -59,11 +59,14 @@ class Settings:
     root_check: int = engine_field(0, EngineOption(
         "RootCheck", "spin", "root check: before the tree searches, an iterative-deepening alpha-beta "
         "(quiescence over the pending captures) searches the root moves up to this many plies, in at most "
-        "30% of the move's time, and drops those it refutes (`RootCheckMargin`); 0 = off "
+        "`RootCheckShare` of the move's time, and drops those it refutes (`RootCheckMargin`); 0 = off "
         f"(see [enhancements]({ENHANCEMENTS}))", low=0, high=MAX_ROOT_CHECK, game_default=True))
     root_margin: float = engine_field(0.05, EngineOption(
         "RootCheckMargin", "real", "the root check drops a move valued below the best one by more than this "
         "(`evaluate()`'s scale, 0 to 1)", low=0.0, high=1.0, game_default=True))
+    root_share: float = engine_field(0.3, EngineOption(
+        "RootCheckShare", "real", "the root check's share of the time the move aims at (under a clock; under "
+        "a node limit it always reaches `RootCheck`)", low=0.01, high=1.0, game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

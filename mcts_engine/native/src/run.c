@@ -224,7 +224,7 @@ int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *s
     }
     if (trees[0]->s.root_check > 0 && !tree_root_done(trees[0])) {
         double aim = limits->soft_seconds > 0.0 ? limits->soft_seconds : limits->seconds;
-        if (root_check(trees, n, aim > 0.0 ? start + ROOT_CHECK_SHARE * aim : 0.0, stop) < 0) {
+        if (root_check(trees, n, aim > 0.0 ? start + trees[0]->s.root_share * aim : 0.0, stop) < 0) {
             free(s);
             return -1;
         }

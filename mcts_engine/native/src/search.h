@@ -49,11 +49,11 @@ typedef struct {
     int leaf_depth;       /* > 0: a new leaf valued by alpha-beta this many plies deep, not a playout */
     int root_check;       /* > 0: root moves an alpha-beta this deep refutes are dropped (rootcheck.c) */
     double root_margin;   /* ... those valued below the best by more than this */
+    double root_share;    /* ... in at most this share of the time a move aims at (0, 1] */
 } SearchSettings;
 
 #define MAX_LEAF_DEPTH 16  /* the LeafDepth option's maximum */
 #define MAX_ROOT_CHECK 32  /* the RootCheck option's maximum */
-#define ROOT_CHECK_SHARE 0.3  /* under a time limit, the root check's share of the time aimed at */
 
 /* MAST: each (player, move)'s results over the playouts, in an open-addressing table. */
 typedef struct {
