@@ -78,9 +78,18 @@ class UctAgent(Agent):
             self.forget_tree()
             raise
         result = self.result(state, start)
+        self.note_root_check()
         if on_info is not None:
             on_info(result.info)
         return result
+
+    def note_root_check(self) -> None:
+        """Say what the root check did (``RootCheck``), where it ran: the depth it finished, the
+        moves it dropped and its alpha-beta nodes, so that a user tuning it sees how deep it gets."""
+        stats = self.core.stats(0)
+        if self.settings.root_check and stats["check_depth"]:
+            self.note(f"root check: depth {stats['check_depth']} of {self.settings.root_check}, "
+                      f"{stats['check_dropped']} moves dropped, {stats['check_nodes']} alpha-beta nodes")
 
     def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float) -> None:
         """One call into the core until a limit (under a clock the time aimed at and the most

@@ -133,3 +133,19 @@ def test_a_seeded_search_with_the_root_check_plays_the_same_move():
         agent = UctAgent(game, Settings(seed=5, root_check=4))
         moves.add(agent.search(state.copy(), Limits(nodes=3000), StopSignal()).move)
     assert len(moves) == 1
+
+
+def test_a_search_with_the_root_check_says_what_it_did():
+    game = get_game("english")
+    state = random_position(game, random.Random(11))
+    for root_check in (0, 3):
+        agent = UctAgent(game, Settings(seed=5, root_check=root_check))
+        notes = []
+        agent.on_note = notes.append
+        agent.search(state.copy(), Limits(nodes=200), StopSignal())
+        stats = agent.core.stats()
+        if root_check:
+            assert notes == [f"root check: depth 3 of 3, {stats['check_dropped']} moves dropped, "
+                             f"{stats['check_nodes']} alpha-beta nodes"] and stats["check_nodes"] > 0
+        else:
+            assert notes == [] and stats["check_depth"] == stats["check_nodes"] == 0
