@@ -86,8 +86,10 @@ class UctAgent(Agent):
     def note_root_check(self) -> None:
         """Say what the root check did (``RootCheck``), where it ran: the depth it finished, the
         moves it dropped and its alpha-beta nodes, so that a user tuning it sees how deep it gets."""
+        if not self.settings.root_check:
+            return
         stats = self.core.stats(0)
-        if self.settings.root_check and stats["check_depth"]:
+        if stats["check_depth"]:
             self.note(f"root check: depth {stats['check_depth']} of {self.settings.root_check}, "
                       f"{stats['check_dropped']} moves dropped, {stats['check_nodes']} alpha-beta nodes")
 

@@ -210,8 +210,8 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         if (best > alpha)
             alpha = best;
     }
-    uint64_t move = 0;
     if (t->ab_tt && !t->ab_halted) {
+        uint64_t move;
         if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
             return -2.0;
         tt_store(t, key, depth, best, alpha0, beta, move);

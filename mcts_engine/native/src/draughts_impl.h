@@ -1310,25 +1310,16 @@ static int g_move_hash(const GameIface *g, const MoveSlot *m, uint64_t *hash)
     return GAME_OK;
 }
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-/* The board and the side to move, each word of each board mixed in turn (splitmix64's finaliser). */
+/* The board and the side to move, each word of each board mixed in turn (rand_mix64). */
 static int g_pos_hash(const GameIface *g, const void *pos, uint64_t *hash)
 {
     (void)g;
     const Pos *p = pos;
     const BB words[3] = {p->own, p->opp, p->kings};
-    uint64_t h = mix64((uint64_t)p->turn + 0x9e3779b97f4a7c15ULL);
+    uint64_t h = rand_mix64((uint64_t)p->turn + 0x9e3779b97f4a7c15ULL);
     for (int i = 0; i < 3; i++) {
-        h = mix64(h ^ (uint64_t)words[i]);
-        h = mix64(h ^ (uint64_t)(words[i] >> 32 >> 32));   /* the high word of a 128-bit board; 0 on 64 */
+        h = rand_mix64(h ^ (uint64_t)words[i]);
+        h = rand_mix64(h ^ (uint64_t)(words[i] >> 32 >> 32));   /* the high word of a 128-bit board; 0 on 64 */
     }
     *hash = h;
     return GAME_OK;

@@ -16,6 +16,15 @@ double rand_native_next(Rand *r);
 uint64_t rand_next_u64(Rand *r);
 void rand_seed(Rand *r, uint64_t seed);
 
+/* splitmix64's finaliser: a 64-bit word mixed so that every bit of it moves every bit of the
+ * result (seeding, position hashes). */
+static inline uint64_t rand_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 /* One step of xoshiro256** on the state `s` (rand_next_u64's, here for loops that draw at every
  * move, so that they need no call). */
 static inline uint64_t rand_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

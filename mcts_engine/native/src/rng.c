@@ -3,10 +3,7 @@
 
 static u64 splitmix64(u64 *x)
 {
-    u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return rand_mix64(*x += 0x9e3779b97f4a7c15ULL);
 }
 
 void rand_seed(Rand *r, u64 seed)

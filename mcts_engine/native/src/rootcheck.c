@@ -109,7 +109,6 @@ int root_check(Tree **trees, int n, double deadline, const atomic_int *stop)
     Tree *t = trees[0];
     int depth_max = t->s.root_check;
     double margin = t->s.root_margin;
-    t->check_depth = t->check_dropped = 0;
     uint32_t nodes_before = t->ab_nodes;
     if (ab_ready(t, depth_max + 1) < 0) {
         t->error = ERR_MEMORY;

@@ -48,7 +48,8 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta);
 /* A new leaf's value for the first player by alpha-beta LeafDepth plies deep; -2 on an error. */
 double leaf_alphabeta(Tree *t, void *pos);
 
-/* rootcheck.c: the root moves an alpha-beta search refutes, dropped from every tree (RootCheck) */
+/* rootcheck.c: the root moves an alpha-beta search refutes, dropped from every tree (RootCheck);
+ * it fills tree 0's check_* statistics, which search_run zeroes before each run */
 int root_check(Tree **trees, int n, double deadline, const atomic_int *stop);
 
 #endif

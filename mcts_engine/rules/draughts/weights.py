@@ -98,26 +98,26 @@ def weights_identity(path: str | Path) -> str:
     """Which weights file ``path`` is (or the shipped file of that bare name): its name and its
     checksum line, ``english.v1.weights, checksum 56b75206``; WeightsError as ``read_weights``."""
     path = shipped_or_path(path)
-    text = _read_text(path)
     try:
-        _check_sum(text)
+        _, checksum = _check_sum(_read_text(path))
     except ValueError as err:
         raise WeightsError(f"learned evaluation weights {path}: {err}") from None
-    return f"{path.name}, {text.rstrip(chr(10)).rpartition(chr(10))[2]}"
+    return f"{path.name}, {checksum}"
 
 
-def _check_sum(text: str) -> list[str]:
+def _check_sum(text: str) -> tuple[list[str], str]:
+    """A file's lines above its checksum line, and that line; ValueError where they disagree."""
     body, _, last = text.rstrip("\n").rpartition("\n")
     if not last.startswith("checksum "):
         raise ValueError("no checksum line at the end (a truncated file?)")
     if f"{zlib.crc32((body + chr(10)).encode()):08x}" != last.split()[1]:
         raise ValueError("the checksum does not match (a damaged or edited file)")
-    return body.split("\n")
+    return body.split("\n"), last
 
 
 def parse_weights(text: str) -> LearnedWeights:
     """The weights a file's text holds; ValueError on any fault."""
-    lines = _check_sum(text)
+    lines, _ = _check_sum(text)
     header = tuple(line[2:] if line.startswith("# ") else line[1:] for line in lines if line.startswith("#"))
     rows = [line for line in lines if line and not line.startswith("#")]
     fields = {}
