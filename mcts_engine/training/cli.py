@@ -44,6 +44,9 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
               help="the endgame tables' directory [default: the user's cache, as the engine option TablePath]")
 @click.option("--label-mix", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
               help="each label's share of the game's result (the search's value for the side to move the rest)")
+@click.option("--label-depth", type=click.IntRange(0, 32), default=0, show_default=True,
+              help="value the positions by the core's alpha-beta to this many plies for the labels' search share "
+                   "(0: the self-play search's own value)")
 @click.option("--steps", type=click.IntRange(1, 100_000), default=300, show_default=True,
               help="full-batch Adam steps of the fit")
 @click.option("--learning-rate", type=click.FloatRange(0.0, 10.0, min_open=True), default=0.05, show_default=True)
@@ -58,11 +61,11 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--out", type=click.Path(dir_okay=False), default="",
               help="the weights file to write [default: GAME.v1.weights here]")
 def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int, options: tuple[str, ...],
-               tables: bool, table_path: str, label_mix: float, steps: int, learning_rate: float, l2: float, holdout: float,
+               tables: bool, table_path: str, label_mix: float, label_depth: int, steps: int, learning_rate: float, l2: float, holdout: float,
                concurrency: int, data: str, out: str) -> None:
     """Train the learned draughts evaluation of GAME (the engine option Evaluation learned) on the
     engine's own games: self-play at NODES iterations a move, each position labelled by the
-    game's result, the search's value and the endgame tables; a logistic fit with numpy, its
+    game's result, the search's value (or an alpha-beta's, --label-depth) and the endgame tables; a logistic fit with numpy, its
     held-out loss printed; the weights written to a file (docs/search.md#the-learned-evaluation)."""
     from tqdm import tqdm
 
@@ -78,7 +81,7 @@ def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int,
         play_settings(play)
     except (OptionError, RulesError) as err:
         raise click.BadParameter(str(err), param_hint="--option") from None
-    config = TrainConfig(play, FitConfig(steps, learning_rate, l2, holdout, seed), label_mix, out, data)
+    config = TrainConfig(play, FitConfig(steps, learning_rate, l2, holdout, seed), label_mix, out, data, label_depth)
 
     def progress(iterable, **kwargs):
         return tqdm(iterable, file=sys.stderr, **kwargs)

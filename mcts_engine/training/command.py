@@ -20,6 +20,7 @@ from ..rules.draughts import evaluation
 from ..rules.draughts.learned import pattern_layout
 from ..rules.draughts.weights import weights_identity, weights_path, write_weights
 from ..tables import default_directory
+from .deepen import deepen
 from .dataset import Positions, collect, labels, load_positions, save_positions
 from .features import features
 from .fit import FitConfig, cross_entropy, fit, held_out_games, integer_model, integer_weights
@@ -31,14 +32,16 @@ Report = Callable[[str], None]
 @dataclass(frozen=True)
 class TrainConfig:
     """A training run: the games (``play``), the fit, the labels' blend (``label_mix``: the
-    game's result's share, the search's value the rest), where the weights go (``out``) and
-    where the games are kept between runs (``data``, "" = nowhere)."""
+    game's result's share, the search's value the rest), that value's source (``label_depth``: 0,
+    the self-play search's; D, the alpha-beta's to D plies, ``deepen.py``), where the weights go
+    (``out``) and where the games are kept between runs (``data``, "" = nowhere)."""
 
     play: PlayConfig
     fit: FitConfig
     label_mix: float = 0.5
     out: str = ""
     data: str = ""
+    label_depth: int = 0
 
 
 def command_line(config: TrainConfig) -> str:
@@ -52,6 +55,8 @@ def command_line(config: TrainConfig) -> str:
         words.append("--no-tables")
     elif p.tables != str(default_directory()):
         words += ["--table-path", p.tables]
+    if config.label_depth:
+        words += ["--label-depth", str(config.label_depth)]
     words += ["--label-mix", repr(config.label_mix), "--steps", str(f.steps), "--learning-rate", repr(f.learning_rate),
               "--l2", repr(f.l2), "--holdout", repr(f.holdout)]
     return shlex.join(words)
@@ -94,6 +99,13 @@ def settings_text(config: PlayConfig) -> str:
     return ", ".join(parts)
 
 
+def value_source(config: TrainConfig) -> str:
+    """Where the labels' search value comes from, in words (the header's labels line)."""
+    if config.label_depth:
+        return f"the alpha-beta's value to {config.label_depth} plies"
+    return "the search's value"
+
+
 def train(config: TrainConfig, report: Report, progress) -> None:
     """Run ``config`` to its weights file, reporting each stage's figures through ``report``
     (``progress(iterable, total=..., unit=..., desc=...)`` wraps the long loops: tqdm)."""
@@ -105,6 +117,9 @@ def train(config: TrainConfig, report: Report, progress) -> None:
         raise ValueError("the games gave no position to learn from (more --games?)")
     known = int((positions.table >= 0).sum())
     report(f"{p.games} games, {len(positions)} positions ({known} labelled by the endgame tables)")
+    if config.label_depth:
+        positions = replace(positions, search=deepen(p.game, play_settings(p), config.label_depth, positions,
+                                                     p.concurrency, progress))
     f = features(layout, positions)
     targets = labels(positions, config.label_mix)
     held = held_out_games(positions.game, config.fit.holdout, config.fit.seed)
@@ -129,7 +144,7 @@ def train(config: TrainConfig, report: Report, progress) -> None:
         f"data: {p.games} self-play games at {p.nodes} iterations a move ({settings_text(p)}) after "
         f"{p.opening_plies} random plies; {len(positions)} positions, {int(held.sum())} of them in the "
         f"{config.fit.holdout:g} of the games held out",
-        f"labels: {config.label_mix:g} x the game's result + {1 - config.label_mix:g} x the search's value; "
+        f"labels: {config.label_mix:g} x the game's result + {1 - config.label_mix:g} x {value_source(config)}; "
         f"{known} positions by the endgame tables",
         f"loss (cross-entropy) on the labels: training {fitted:.4f}, held out {held_label:.4f}",
         "held-out loss against the game results: " + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()),

@@ -751,6 +751,37 @@ def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
         assert simulate(tree, state.copy()) == pytest.approx(expected, abs=1e-12), state.fen()
 
 
+@pytest.mark.parametrize("name,depth", [("english", 2), ("english", 4), ("international", 3), ("life", 1)])
+def test_the_alpha_beta_of_a_root_is_the_negamax_of_the_evaluation(name, depth):
+    """``Search.alphabeta``, the deeper label of training (training/deepen.py): the root's value
+    for its side to move, the negamax's, with the table kept from root to root."""
+    game = get_game(name)
+    search = new_search(game, Settings(), [1], random.Random(1), None)
+    rng = random.Random(9)
+    for _ in range(5):
+        state = game.new_state()
+        for _ in range(rng.randrange(4, 16)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if state.outcome() is not None:
+            continue
+        search.set_root(position(search, state))
+        assert search.alphabeta(depth) == pytest.approx(negamax(state, depth), abs=1e-12), state.fen()
+
+
+def test_the_alpha_beta_of_a_root_refuses_a_bad_depth_or_no_root():
+    game = get_game("english")
+    search = new_search(game, Settings(), [1], random.Random(1), None)
+    with pytest.raises(RuntimeError, match="before set_root"):
+        search.alphabeta(3)
+    search.set_root(position(search, game.new_state()))
+    for depth in (0, 33):
+        with pytest.raises(ValueError, match=f"depth {depth} is not in 1..32"):
+            search.alphabeta(depth)
+
+
 def test_alpha_beta_leaves_search_and_stop():
     game = get_game("international")
     agent = make_agent(game, Settings(seed=2, leaf_depth=3, minimax_weight=0.3))

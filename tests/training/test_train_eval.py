@@ -88,3 +88,17 @@ def test_the_games_do_not_depend_on_the_concurrency(tmp_path):
     result = run("--seed", "5", "--concurrency", "2", "--out", str(two))
     assert result.exit_code == 0, result.output
     assert one.read_bytes() == two.read_bytes()
+
+
+def test_deeper_labels_name_their_depth_and_do_not_depend_on_the_concurrency(tmp_path):
+    """``--label-depth``: the search share of each label is the alpha-beta's value (other weights
+    than the self-play search's value give), the file says so, and two processes label alike."""
+    shallow, deep, deep_two = tmp_path / "shallow.weights", tmp_path / "deep.weights", tmp_path / "two.weights"
+    assert run("--seed", "5", "--out", str(shallow)).exit_code == 0
+    for out, more in ((deep, ()), (deep_two, ("--concurrency", "2"))):
+        result = run("--seed", "5", "--label-depth", "3", *more, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    assert deep.read_bytes() == deep_two.read_bytes() != shallow.read_bytes()
+    header = read_weights(deep).header
+    assert any(line.startswith("command: ") and "--label-depth 3" in line for line in header)
+    assert "labels: 0.5 x the game's result + 0.5 x the alpha-beta's value to 3 plies; " in "\n".join(header)

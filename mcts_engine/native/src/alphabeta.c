@@ -5,6 +5,9 @@
  * value is this search's, not a playout's) and the root check (rootcheck.c: RootCheck, the
  * root moves a deeper search refutes are dropped before the tree searches them).
  *
+ * A third caller is training (Search.alphabeta, ab_root_value): the value of a position to a
+ * fixed depth, a label deeper than the evaluation it teaches.
+ *
  * Values are the side to move's, in [0, 1]; the halt flags (t->halt) are looked at every
  * HALT_NODES nodes, and a halted search scores the positions it has not searched by their
  * evaluation (t->ab_halted says it was halted).
@@ -232,4 +235,21 @@ double leaf_alphabeta(Tree *t, void *pos)
     t->ab_halted = 0;
     double v = ab_value(t, 0, t->s.leaf_depth, 0.0, 1.0);
     return v < -1.0 ? -2.0 : (player == 0 ? v : 1.0 - v);
+}
+
+double ab_root_value(Tree *t, int depth)
+{
+    const GameIface *g = t->g;
+    if (ab_ready(t, depth) < 0) {
+        t->error = ERR_MEMORY;
+        return -2.0;
+    }
+    if (g->ops->copy(g, t->ab_pos[0], t->root_pos) < 0)
+        return -2.0;
+    const Halt *outer = t->halt;
+    t->halt = NULL;                       /* nothing halts it: a label is searched whole */
+    t->ab_halted = 0;
+    double v = ab_value(t, 0, depth, 0.0, 1.0);
+    t->halt = outer;
+    return v;
 }

@@ -119,6 +119,7 @@ int tree_root_done(const Tree *t);                          /* proven with every
 uint32_t tree_best_child(const Tree *t, uint32_t node);     /* the most visited child, 0 if none */
 int tree_hashfull(const Tree *t);
 double tree_simulate(Tree *t, void *pos);          /* one playout from `pos`, in place; -2 error */
+double ab_root_value(Tree *t, int depth);          /* the root's value, alpha-beta to `depth`; -2 error */
 void mast_clear(Tree *t);
 
 /* ------------------------------------------------------------------------------------------

@@ -628,6 +628,42 @@ static PyObject *Search_stats(SearchObject *self, PyObject *args)
                          "check_nodes", (long long)first->check_nodes);
 }
 
+/* alphabeta(depth): the root's value for its side to move by the core's alpha-beta (alphabeta.c:
+ * the negamax of LeafDepth and RootCheck, captures played out after `depth` plies), searched whole
+ * on tree 0 (its transposition table kept between calls); the GIL released over native rules.
+ * Training labels positions with it (mcts_engine/training/deepen.py). */
+static PyObject *Search_alphabeta(SearchObject *self, PyObject *args)
+{
+    int depth;
+    if (!usable(self) || !PyArg_ParseTuple(args, "i", &depth))
+        return NULL;
+    if (depth < 1 || depth > MAX_ROOT_CHECK) {
+        PyErr_Format(PyExc_ValueError, "alphabeta: depth %d is not in 1..%d", depth, MAX_ROOT_CHECK);
+        return NULL;
+    }
+    Tree *t = self->tree_of[0];
+    if (!t->root) {
+        PyErr_SetString(PyExc_RuntimeError, "Search.alphabeta before set_root");
+        return NULL;
+    }
+    self->running = 1;
+    double v;
+    if (self->games[0].flags & GAME_PYTHON) {
+        v = ab_root_value(t, depth);
+    } else {
+        PyThreadState *released = PyEval_SaveThread();
+        v = ab_root_value(t, depth);
+        PyEval_RestoreThread(released);
+    }
+    self->running = 0;
+    if (v < -1.0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_MemoryError, "alphabeta: the rules failed or memory ran out");
+        return NULL;
+    }
+    return PyFloat_FromDouble(v);
+}
+
 /* ------------------------------------------------------------------------------------------
  * Between games, tables, and what tests look at
  * ---------------------------------------------------------------------------------------- */
@@ -827,6 +863,8 @@ static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(shares, seconds, depth, report_seconds, report_nodes, stop, on_report): search until a limit, the "
      "StopFlag or a proven root; on_report(Report) on a beat or at node counts.  Releases the GIL on native rules."},
+    {"alphabeta", (PyCFunction)Search_alphabeta, METH_VARARGS,
+     "alphabeta(depth): the root's value for its side to move by the alpha-beta to depth plies."},
     {"result", (PyCFunction)Search_result, METH_NOARGS, "The Report: the move to play over every tree, its PV."},
     {"root_children", (PyCFunction)Search_root_children, METH_NOARGS,
      "The root's children merged over the trees: (move, n, w, d, proven, proof) each."},
