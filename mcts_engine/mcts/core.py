@@ -78,9 +78,10 @@ def position(search, state: State):
 
 
 def feed_tables(search, game: Game, tables: TableSet | None, state: State) -> None:
-    """Load the endgame tables before the clock starts once ``state`` nears them
-    (``TableSet.warm``) and give a native search every loaded table, read natively from their
-    buffers (a Python-rules search probes through ``TableSet.probe``, its oracle)."""
+    """Have the endgame tables read once ``state`` nears them (``TableSet.warm``: in the
+    background, never waited for) and give a native search every table loaded so far, read
+    natively from their buffers (a Python-rules search probes through ``TableSet.probe``, its
+    oracle)."""
     if tables is None:
         return
     tables.warm(state)

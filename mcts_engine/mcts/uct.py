@@ -120,8 +120,7 @@ class UctAgent(Agent):
     def start_search(self, state: State, limits: Limits, history: tuple) -> None:
         """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
         to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
-        tables loaded and handed over before the clock starts (an unreadable one noted once,
-        and searched without)."""
+        tables read so far handed over (an unreadable one noted once, and searched without)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
         feed_tables(self.core, self.game, self.tables, state)
         self.core.set_root(position(self.core, state), walk)

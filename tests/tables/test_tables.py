@@ -191,18 +191,28 @@ def test_tables_on_disk_are_found_again_and_a_broken_one_is_built_again(english,
         TableSet(get_game("antidraughts"), tmp_path)
 
 
+def all_read(tables: TableSet) -> bool:
+    """Wait (at most a minute) until every table on disk is in memory; whether they all are."""
+    import time
+    deadline = time.monotonic() + 60
+    while len(tables.loaded()) < len(tables.on_disk()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return {t.material for t in tables.loaded()} == set(tables.on_disk())
+
+
 def test_tables_are_warmed_once_an_ending_is_a_capture_away(tmp_path):
-    """``warm`` reads every table on disk before a search's clock starts (so the first
-    probes read no file), and only near an ending."""
+    """``warm`` has every table on disk read (so that the probes of an ending read no file), and
+    only near an ending."""
     game = get_game("english")
     TableSet(game, tmp_path).build(TWO_KINGS)
     cold, warm = TableSet(game, tmp_path), TableSet(game, tmp_path)
     cold.warm(game.new_state())                                   # the start: nothing read
     warm.warm(game.parse_fen("W:WK12,K32,K1:BK15"))               # four pieces: a capture away
+    assert all_read(warm)
     for file in warm.folder.glob("*.npz"):
         file.unlink()
     won = game.parse_fen("W:WK12,K32:BK15")
-    assert warm.probe(won).plies == 31 and cold.probe(won) is None
+    assert warm.probe(won).plies == 31 and cold.probe(won) is None and not cold.loaded()
 
 
 def test_the_search_plays_the_tables_shortest_win_and_longest_defence(english):
@@ -266,14 +276,43 @@ def test_tables_command_builds_every_ending_up_to_pieces(tmp_path):
 def test_a_search_agent_reads_its_tables_in_the_background_from_its_start(english):
     """Five pieces of English take seconds to read: an agent starts reading them when it is
     made, so that the first search of an ending does not spend its move's time on it."""
-    import time
     tables = open_tables(get_game("english"), str(english.folder.parent))
-    deadline = time.monotonic() + 60
-    while len(tables.loaded()) < len(tables.on_disk()) and time.monotonic() < deadline:
-        time.sleep(0.01)                  # no search, no warm(): only the preloader reads them
-    assert {t.material for t in tables.loaded()} == set(tables.on_disk()) and tables.loaded()
+    assert all_read(tables) and tables.loaded()     # no search, no warm(): only the preloader read them
     tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))     # an ending: nothing left to read
     assert len(tables.loaded()) == len(tables.on_disk())
+
+
+def test_the_first_search_of_an_ending_never_waits_for_the_preloader(english, monkeypatch):
+    """A game set up in an ending as the engine starts: its first search reads its root's table
+    and goes on while the preloader is still reading the rest (it once waited for the whole set,
+    seconds for five pieces, and lost on time at 100 ms a move)."""
+    import threading
+    from mcts_engine.tables import store
+    reading, release = threading.Event(), threading.Event()
+    real = store.read_table
+
+    def slow_read(path, game, material):
+        if threading.current_thread().name == "endgame tables":   # the preloader's reads only
+            reading.set()
+            release.wait(60)
+        return real(path, game, material)
+
+    monkeypatch.setattr(store, "read_table", slow_read)
+    game = english.game
+    row = next(r for r in SUITE if r.name == "en-2k1k-d")
+    agent = make_agent(game, Settings(seed=1, endgame_tables=str(english.folder.parent)))
+    try:
+        assert reading.wait(60)                       # the preloader is inside its first file
+        found: list = []
+        searcher = threading.Thread(target=lambda: found.append(
+            agent.search(game.parse_fen(row.fen), Limits(nodes=300), StopSignal())))
+        searcher.start()
+        searcher.join(30)
+        assert found and found[0].info.mate == 16     # its root's table read at once: the win proven
+        assert len(agent.tables.loaded()) < len(agent.tables.on_disk())
+    finally:
+        release.set()
+    assert all_read(agent.tables)
 
 
 def test_a_search_never_waits_for_the_file_the_preloader_is_reading(english, monkeypatch):
@@ -301,4 +340,4 @@ def test_a_search_never_waits_for_the_file_the_preloader_is_reading(english, mon
     finally:
         release.set()
     tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))
-    assert len(tables.loaded()) == len(tables.on_disk())
+    assert all_read(tables)
