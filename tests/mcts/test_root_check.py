@@ -17,18 +17,13 @@ from mcts_engine.mcts.settings import Settings
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.native import StopSignal
 from mcts_engine.rules import get_game
-from support.negamax import negamax, played
+from support.negamax import negamax, played, random_walk
 
 
 def random_position(game, rng: random.Random):
     """A position a few random moves from the start, with more than one move to choose from."""
     while True:
-        state = game.new_state()
-        for _ in range(rng.randrange(6, 20)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.play(rng.choice(moves))
+        state = random_walk(game, rng, rng.randrange(6, 20))
         if state.outcome() is None and len(state.legal_moves()) > 1:
             return state
 

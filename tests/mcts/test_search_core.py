@@ -30,7 +30,7 @@ from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.native import StopSignal
 from mcts_engine.rules.base import NO_LIMIT
-from support.negamax import negamax
+from support.negamax import negamax, random_walk
 from support.toy_games import TakeAway, TakeAwayState, wins_for_mover, winning_moves
 
 pytestmark = pytest.mark.skipif(native.core is None, reason=native.status())
@@ -738,12 +738,7 @@ def test_an_alpha_beta_leaf_is_the_negamax_of_the_evaluation(name, depth):
     tree = new_search(game, Settings(leaf_depth=depth), [1], random.Random(1), None)
     rng = random.Random(5)
     for _ in range(6):
-        state = game.new_state()
-        for _ in range(rng.randrange(4, 16)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.play(rng.choice(moves))
+        state = random_walk(game, rng, rng.randrange(4, 16))
         if state.outcome() is not None:
             continue
         value = negamax(state, depth)
@@ -759,12 +754,7 @@ def test_the_alpha_beta_of_a_root_is_the_negamax_of_the_evaluation(name, depth):
     search = new_search(game, Settings(), [1], random.Random(1), None)
     rng = random.Random(9)
     for _ in range(5):
-        state = game.new_state()
-        for _ in range(rng.randrange(4, 16)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.play(rng.choice(moves))
+        state = random_walk(game, rng, rng.randrange(4, 16))
         if state.outcome() is not None:
             continue
         search.set_root(position(search, state))

@@ -5,6 +5,18 @@ from __future__ import annotations
 AB_QUIESCENCE = 4          # native/src/search_internal.h: capture plies searched past the depth
 
 
+def random_walk(game, rng, plies: int):
+    """The position ``plies`` uniformly random moves from ``game``'s start (fewer where the game
+    ends first)."""
+    state = game.new_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.play(rng.choice(moves))
+    return state
+
+
 def played(state, move):
     """A copy of ``state`` after ``move``."""
     child = state.copy()
