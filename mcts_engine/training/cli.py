@@ -61,12 +61,13 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--out", type=click.Path(dir_okay=False), default="",
               help="the weights file to write [default: GAME.v1.weights here]")
 def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int, options: tuple[str, ...],
-               tables: bool, table_path: str, label_mix: float, label_depth: int, steps: int, learning_rate: float, l2: float, holdout: float,
-               concurrency: int, data: str, out: str) -> None:
+               tables: bool, table_path: str, label_mix: float, label_depth: int, steps: int, learning_rate: float,
+               l2: float, holdout: float, concurrency: int, data: str, out: str) -> None:
     """Train the learned draughts evaluation of GAME (the engine option Evaluation learned) on the
     engine's own games: self-play at NODES iterations a move, each position labelled by the
-    game's result, the search's value (or an alpha-beta's, --label-depth) and the endgame tables; a logistic fit with numpy, its
-    held-out loss printed; the weights written to a file (docs/search.md#the-learned-evaluation)."""
+    game's result, the search's value (or an alpha-beta's, --label-depth) and the endgame
+    tables; a logistic fit with numpy, its held-out loss printed; the weights written to a file
+    (docs/search.md#the-learned-evaluation)."""
     from tqdm import tqdm
 
     try:

@@ -20,8 +20,8 @@ from ..rules.draughts import evaluation
 from ..rules.draughts.learned import pattern_layout
 from ..rules.draughts.weights import weights_identity, weights_path, write_weights
 from ..tables import default_directory
-from .deepen import deepen
 from .dataset import Positions, collect, labels, load_positions, save_positions
+from .deepen import deepen
 from .features import features
 from .fit import FitConfig, cross_entropy, fit, held_out_games, integer_model, integer_weights
 from .selfplay import PlayConfig, play_games, play_settings
