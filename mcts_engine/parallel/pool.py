@@ -16,6 +16,7 @@ import contextlib
 import sys
 import threading
 import time
+from typing import Callable, Iterable, Iterator
 
 import multiprocess
 
@@ -42,6 +43,22 @@ def main_module_hidden():
     finally:
         main.__dict__.pop("__spec__", None)
         main.__dict__.update(saved)
+
+
+def ordered_map(function: Callable, jobs: Iterable, processes: int) -> Iterator:
+    """``function`` over ``jobs``, the results in the jobs' order: in this process where
+    ``processes`` is 1, else in that many spawned worker processes (the main module hidden
+    from them), which end with the iterator.  Training's self-play and labels use it."""
+    if processes <= 1:
+        yield from map(function, jobs)
+        return
+    with main_module_hidden():
+        pool = multiprocess.get_context("spawn").Pool(processes)
+    try:
+        yield from pool.imap(function, jobs, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 class Worker:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..mcts.core import new_search, position
 from ..mcts.settings import Settings
-from ..parallel.pool import main_module_hidden
+from ..parallel.pool import ordered_map
 from ..rules import get_game
 from ..rules.draughts.state import DraughtsState
 from .dataset import Positions
@@ -29,16 +29,13 @@ CHUNK = 512                  # positions a worker values at a time
 
 @dataclass(frozen=True)
 class DeepenJob:
-    """Positions (``own``, ``opp``, ``kings`` as (low, high) words, ``turn``) of ``game`` to value
-    by the alpha-beta to ``depth`` plies under the engine ``settings``."""
+    """``positions`` of ``game`` to value by the alpha-beta to ``depth`` plies under the engine
+    ``settings``."""
 
     game: str
     settings: Settings
     depth: int
-    own: np.ndarray
-    opp: np.ndarray
-    kings: np.ndarray
-    turn: np.ndarray
+    positions: Positions
 
 
 _SEARCHES: dict[tuple[str, Settings], object] = {}
@@ -52,18 +49,13 @@ def _search(game, settings: Settings):
     return _SEARCHES[key]
 
 
-def _whole(pair: np.ndarray) -> int:
-    return int(pair[0]) | int(pair[1]) << 64
-
-
 def value_chunk(job: DeepenJob) -> np.ndarray:
     """The alpha-beta's value of each of ``job``'s positions for its side to move."""
     game = get_game(job.game)
     search = _search(game, job.settings)
-    out = np.empty(len(job.turn))
-    for row in range(len(job.turn)):
-        state = DraughtsState(game, _whole(job.own[row]), _whole(job.opp[row]), _whole(job.kings[row]),
-                              int(job.turn[row]))
+    out = np.empty(len(job.positions))
+    for row in range(len(job.positions)):
+        state = DraughtsState(game, *job.positions.masks(row))
         search.set_root(position(search, state))
         out[row] = search.alphabeta(job.depth)
     return out
@@ -72,8 +64,7 @@ def value_chunk(job: DeepenJob) -> np.ndarray:
 def _jobs(game: str, settings: Settings, depth: int, positions: Positions) -> Iterator[DeepenJob]:
     for start in range(0, len(positions), CHUNK):
         rows = np.arange(start, min(start + CHUNK, len(positions)))
-        part = positions.take(rows)
-        yield DeepenJob(game, settings, depth, part.own, part.opp, part.kings, part.turn)
+        yield DeepenJob(game, settings, depth, positions.take(rows))
 
 
 def deepen(game: str, settings: Settings, depth: int, positions: Positions, concurrency: int,
@@ -84,24 +75,11 @@ def deepen(game: str, settings: Settings, depth: int, positions: Positions, conc
     unknown = np.flatnonzero(positions.table < 0)
     values = positions.table.astype(np.float64).copy()
     jobs = _jobs(game, settings, depth, positions.take(unknown))
-    if concurrency <= 1:
-        results = map(value_chunk, jobs)
-        pool = None
-    else:
-        import multiprocess
-        with main_module_hidden():
-            pool = multiprocess.get_context("spawn").Pool(concurrency)
-        results = pool.imap(value_chunk, jobs, chunksize=1)
-    try:
-        done = 0
-        bar = progress(None, total=len(unknown), unit="position", desc=f"depth {depth}")
-        for part in results:
-            values[unknown[done:done + len(part)]] = part
-            done += len(part)
-            bar.update(len(part))
-        bar.close()
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+    bar = progress(None, total=len(unknown), unit="position", desc=f"depth {depth}")
+    done = 0
+    for part in ordered_map(value_chunk, jobs, concurrency):
+        values[unknown[done:done + len(part)]] = part
+        done += len(part)
+        bar.update(len(part))
+    bar.close()
     return values

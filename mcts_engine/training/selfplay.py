@@ -17,7 +17,7 @@ from ..agents import make_agent
 from ..mcts.limits import Limits
 from ..mcts.settings import Settings
 from ..native import StopSignal
-from ..parallel.pool import main_module_hidden
+from ..parallel.pool import ordered_map
 from ..protocol.options import OptionValues
 from ..rules import get_game
 from ..tables import TableSet
@@ -125,15 +125,4 @@ def play_games(config: PlayConfig) -> Iterator[GameRecord]:
     """The run's games in order, played ``config.concurrency`` at a time (worker processes)."""
     settings = play_settings(config)
     jobs = ((config, settings, i) for i in range(config.games))
-    if config.concurrency <= 1:
-        yield from map(_play_one, jobs)
-        return
-    import multiprocess
-    context = multiprocess.get_context("spawn")
-    with main_module_hidden():
-        pool = context.Pool(config.concurrency)
-    try:
-        yield from pool.imap(_play_one, jobs, chunksize=1)
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from ordered_map(_play_one, jobs, config.concurrency)
