@@ -761,6 +761,21 @@ def test_the_alpha_beta_of_a_root_is_the_negamax_of_the_evaluation(name, depth):
         assert search.alphabeta(depth) == pytest.approx(negamax(state, depth), abs=1e-12), state.fen()
 
 
+def test_a_forced_reply_costs_the_alpha_beta_no_depth():
+    """A position with one legal move (a capture, mostly) is searched without using up a ply,
+    so a shot of sacrifices and forced recaptures is seen at a depth that counts the choices.
+    After 24-20 here (game 17 of a match against GuiCheckers), 14-17 21x14 18-23 27x18 12-16 20x11
+    8x29 wins Black a man: ten plies, three of them forced, which a negamax to depth 5 without
+    the extension values at 0.553 for Black."""
+    game = get_game("english")
+    search = new_search(game, Settings(), [1], random.Random(1), None)
+    state = game.parse_fen("W:W13,21,24,25,27,28,30,31,32:B1,2,4,5,6,8,12,14,18")
+    state.play(state.parse_move("24-20"))
+    search.set_root(position(search, state))
+    assert search.alphabeta(5) == pytest.approx(0.723, abs=0.001)
+    assert negamax(state, 5, ext=0) == pytest.approx(0.553, abs=0.001)
+
+
 def test_the_alpha_beta_of_a_root_refuses_a_bad_depth_or_no_root():
     game = get_game("english")
     search = new_search(game, Settings(), [1], random.Random(1), None)

@@ -24,9 +24,11 @@ def played(state, move):
     return child
 
 
-def negamax(state, depth: int) -> float:
+def negamax(state, depth: int, ext: int | None = None) -> float:
     """The value of ``state`` for the side to move: negamax of evaluate() ``depth`` plies
-    deep, then the pending (compulsory) captures at most AB_QUIESCENCE plies more."""
+    deep, then the pending (compulsory) captures at most AB_QUIESCENCE plies more; a position
+    with a single move (within the depth) costs no ply, ``ext`` times at most (default: ``depth``)."""
+    ext = depth if ext is None else ext
     outcome = state.outcome()
     mover = state.to_move
     if outcome is not None:
@@ -39,4 +41,6 @@ def negamax(state, depth: int) -> float:
         return 0.5
     if depth <= 0 and not state.is_capture(moves[0]):
         return stand
-    return max(1.0 - negamax(played(state, move), depth - 1) for move in moves)
+    if depth > 0 and len(moves) == 1 and ext > 0:
+        return 1.0 - negamax(played(state, moves[0]), depth, ext - 1)
+    return max(1.0 - negamax(played(state, move), depth - 1, ext) for move in moves)

@@ -8,6 +8,11 @@
  * A third caller is training (Search.alphabeta, ab_root_value): the value of a position to a
  * fixed depth, a label deeper than the evaluation it teaches.
  *
+ * A position with a single legal move (in draughts mostly a compulsory capture) costs no ply,
+ * at most `depth` times in a line (the budget `ext`, so a line is at most twice the depth before
+ * its quiescence): a shot of sacrifices and forced recaptures, ten plies of which three are
+ * forced, is seen at depth 6 instead of 10 (GuiCheckers extends such moves likewise).
+ *
  * Values are the side to move's, in [0, 1]; the halt flags (t->halt) are looked at every
  * HALT_NODES nodes, and a halted search scores the positions it has not searched by their
  * evaluation (t->ab_halted says it was halted).
@@ -33,6 +38,7 @@ struct AbEntry {
     uint64_t key, move;           /* the position's hash; its best move's (GameOps.move_hash), 0: none */
     double value;                 /* for the side to move */
     int8_t depth;                 /* the plies it was searched to (quiescence: below 0) */
+    int8_t ext;                   /* the extensions it had left */
     uint8_t bound;                /* BOUND_* */
 };
 typedef struct AbEntry AbEntry;
@@ -49,7 +55,7 @@ int ab_ready(Tree *t, int depth)
 {
     if (t->g->ops->pos_hash && !t->ab_tt && !(t->ab_tt = calloc((size_t)1 << TT_BITS, sizeof(AbEntry))))
         return -1;
-    int plies = depth + AB_QUIESCENCE + 2;
+    int plies = 2 * depth + AB_QUIESCENCE + 2;     /* room for `depth` extensions */
     if (t->ab_pos && t->ab_plies >= plies)
         return 0;
     ab_free(t);
@@ -138,18 +144,18 @@ static AbEntry *tt_probe(Tree *t, const void *pos, uint64_t *key)
     return e->bound != BOUND_NONE && e->key == *key ? e : NULL;
 }
 
-/* Whether a stored value answers a search `depth` deep in the window (alpha, beta): only a
- * search to the same depth does, so that the values stay those of a plain negamax to that
+/* Whether a stored value answers a search `depth` deep with `ext` extensions left in the window
+ * (alpha, beta): only a search to the same depth and budget does, so that the values stay those of a plain negamax to that
  * depth (the reference the tests hold the search to), the table saving its work, not changing it. */
-static int tt_answers(const AbEntry *e, int depth, double alpha, double beta)
+static int tt_answers(const AbEntry *e, int depth, int ext, double alpha, double beta)
 {
-    if (e->depth != depth)
+    if (e->depth != depth || e->ext != ext)
         return 0;
     return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && e->value >= beta)
            || (e->bound == BOUND_UPPER && e->value <= alpha);
 }
 
-static void tt_store(Tree *t, uint64_t key, int depth, double value, double alpha, double beta, uint64_t move)
+static void tt_store(Tree *t, uint64_t key, int depth, int ext, double value, double alpha, double beta, uint64_t move)
 {
     AbEntry *e = tt_slot(t, key);
     if (e->bound != BOUND_NONE && e->key != key && e->depth > depth)
@@ -158,10 +164,11 @@ static void tt_store(Tree *t, uint64_t key, int depth, double value, double alph
     e->move = move;
     e->value = value;
     e->depth = (int8_t)depth;
+    e->ext = (int8_t)ext;
     e->bound = value <= alpha ? BOUND_UPPER : value >= beta ? BOUND_LOWER : BOUND_EXACT;
 }
 
-double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
+double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
 {
     const GameIface *g = t->g;
     void *pos = t->ab_pos[ply];
@@ -180,7 +187,7 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         return stand_pat(g, pos, player);
     uint64_t key = 0;
     AbEntry *e = tt_probe(t, pos, &key);
-    if (e && tt_answers(e, depth, alpha, beta))
+    if (e && tt_answers(e, depth, ext, alpha, beta))
         return e->value;
     if (ab_ordered_moves(t, ply) < 0)
         return -2.0;
@@ -198,11 +205,13 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         return -2.0;
     double best = -1.0, alpha0 = alpha;
     size_t best_i = 0;
+    int forced = !quiet_end && buf->n == 1 && ext > 0;      /* a single reply costs no depth */
+    int child_depth = forced ? depth : depth - 1, child_ext = forced ? ext - 1 : ext;
     for (size_t i = 0; i < buf->n && alpha < beta; i++) {
         void *child = t->ab_pos[ply + 1];
         if (g->ops->copy(g, child, pos) < 0 || g->ops->play(g, child, &buf->m[i]) < 0)
             return -2.0;
-        double v = ab_value(t, ply + 1, depth - 1, 1.0 - beta, 1.0 - alpha);
+        double v = ab_value(t, ply + 1, child_depth, child_ext, 1.0 - beta, 1.0 - alpha);
         if (v < -1.0)
             return -2.0;
         v = 1.0 - v;
@@ -217,7 +226,7 @@ double ab_value(Tree *t, int ply, int depth, double alpha, double beta)
         uint64_t move;
         if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
             return -2.0;
-        tt_store(t, key, depth, best, alpha0, beta, move);
+        tt_store(t, key, depth, ext, best, alpha0, beta, move);
     }
     return best;
 }
@@ -233,7 +242,7 @@ double leaf_alphabeta(Tree *t, void *pos)
     if (g->ops->copy(g, t->ab_pos[0], pos) < 0 || g->ops->to_move(g, pos, &player) < 0)
         return -2.0;
     t->ab_halted = 0;
-    double v = ab_value(t, 0, t->s.leaf_depth, 0.0, 1.0);
+    double v = ab_value(t, 0, t->s.leaf_depth, t->s.leaf_depth, 0.0, 1.0);
     return v < -1.0 ? -2.0 : (player == 0 ? v : 1.0 - v);
 }
 
@@ -249,7 +258,7 @@ double ab_root_value(Tree *t, int depth)
     const Halt *outer = t->halt;
     t->halt = NULL;                       /* nothing halts it: a label is searched whole */
     t->ab_halted = 0;
-    double v = ab_value(t, 0, depth, 0.0, 1.0);
+    double v = ab_value(t, 0, depth, depth, 0.0, 1.0);
     t->halt = outer;
     return v;
 }

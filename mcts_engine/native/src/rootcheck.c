@@ -56,7 +56,7 @@ static int search_depth(Tree *t, RootMoves *r, int depth, double margin, double 
         double floor = best - margin > 0.0 ? best - margin : 0.0;
         if (g->ops->copy(g, t->ab_pos[1], t->root_pos) < 0 || g->ops->play(g, t->ab_pos[1], &r->moves[i]) < 0)
             return -1;
-        double v = ab_value(t, 1, depth - 1, 0.0, 1.0 - floor);
+        double v = ab_value(t, 1, depth - 1, depth - 1, 0.0, 1.0 - floor);
         if (v < -1.0)
             return -1;
         if (t->ab_halted)

@@ -43,8 +43,8 @@ void ab_free_table(Tree *t);
 /* t->ab_buf[ply] := the moves of t->ab_pos[ply], best heuristic first; 0 ok, -1 error. */
 int ab_ordered_moves(Tree *t, int ply);
 /* The value of t->ab_pos[ply] for its side to move, searched `depth` plies in the window
- * (alpha, beta), fail-soft; -2 on an error. */
-double ab_value(Tree *t, int ply, int depth, double alpha, double beta);
+ * (alpha, beta), fail-soft, a single reply costing no ply `ext` times at most; -2 on an error. */
+double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta);
 /* A new leaf's value for the first player by alpha-beta LeafDepth plies deep; -2 on an error. */
 double leaf_alphabeta(Tree *t, void *pos);
 
