@@ -19,7 +19,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from support import ROOT
+from support import ROOT, sanitized
 from support.perft import ALQUERQUE_PERFT
 from mcts_engine import native
 from mcts_engine.agents import make_agent
@@ -148,7 +148,7 @@ def test_random_placements_agree(name, options):
     fast, ref = games(name, options)
     rules = fast.kernel
 
-    @settings(max_examples=60, deadline=None, derandomize=True)
+    @settings(max_examples=sanitized.examples(60), deadline=None, derandomize=True)
     @given(placements(ref))
     def check(drawn):
         own, opp, kings, turn, ply, quiet = drawn

@@ -142,7 +142,7 @@ def placements(name: str):
 def test_legal_moves_of_random_placements(name):
     fast, ref = games(name)
 
-    @settings(max_examples=300, deadline=None, derandomize=True)
+    @settings(max_examples=sanitized.examples(300), deadline=None, derandomize=True)
     @given(placements(name))
     def check(raw):
         own, opp, kings, turn = raw
@@ -444,7 +444,8 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     library = sanitized.build(tmp_path, ["-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off",
                                          "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"], ["-lm"])
     env = dict(os.environ, LD_PRELOAD=asan, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1")
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1",
+               **{sanitized.SANITIZED_RUN: "1"})
     runs = pytest_runs.run_groups(SANITIZED_GROUPS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow"], env,
                                   HERE, timeout=1800, library=library)
     for done in runs:

@@ -20,6 +20,7 @@ from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game
 from mcts_engine.rules.draughts import evaluation
 from mcts_engine.rules.draughts.evaluation import NO_TERMS, EvalTerms
+from support import sanitized
 
 if not native.available():
     pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
@@ -47,7 +48,7 @@ def test_the_kernel_evaluates_the_terms_as_the_reference_on_random_placements(na
     terms = WEIGHTS[-1]
     kernel = fast.search_rules(terms)
 
-    @settings(max_examples=200, deadline=None, derandomize=True)
+    @settings(max_examples=sanitized.examples(200), deadline=None, derandomize=True)
     @given(placements(name))
     def check(raw):
         own, opp, kings, turn = raw

@@ -14,6 +14,7 @@ from mcts_engine.rules.draughts import VARIANTS, make_game
 from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_evaluate, learned_spec,
                                                 pattern_layout)
 from mcts_engine.rules.draughts.weights import SHIPPED_VERSIONS, WEIGHTS_DIR, read_weights, weights_path
+from support import sanitized
 
 if not native.available():
     pytest.skip(f"no native kernel: {native.status()}", allow_module_level=True)
@@ -52,7 +53,7 @@ def test_the_kernel_evaluates_as_the_reference_on_random_placements(name):
     weights = random_weights(ref, seed=7, scale=1 << 20)
     kernel = fast.kernel.with_learned(learned_spec(layout, weights))
 
-    @settings(max_examples=200, deadline=None, derandomize=True)
+    @settings(max_examples=sanitized.examples(200), deadline=None, derandomize=True)
     @given(placements(name))
     def check(raw):
         own, opp, kings, turn = raw

@@ -18,6 +18,17 @@ from mcts_engine import native
 SOURCES = Path(native.__file__).parent / "src"
 
 
+SANITIZED_RUN = "MCTS_SANITIZED_RUN"      # set in the environment of the test files run on a sanitized build
+
+
+def examples(count: int) -> int:
+    """Hypothesis examples for a check of the kernel against the Python rules: ``count`` in the
+    plain run, a quarter of it on a sanitized build, where each example costs three to five times
+    as much and the sanitizers look for memory errors, which every variant's first examples reach
+    as well as its last (the plain run keeps the breadth)."""
+    return max(10, count // 4) if os.environ.get(SANITIZED_RUN) else count
+
+
 def sanitizer_runtime(name: str) -> str | None:
     """gcc's runtime library ``name`` (``libasan.so``, ``libtsan.so``), or None where it has none."""
     found = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
