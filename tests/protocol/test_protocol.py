@@ -68,11 +68,11 @@ EXPECTED_OPTIONS = {
     "widening": "type string default 0",
     "playout": "type combo default random var random var capture var greedy-eps var mast",
     "quiescencesearch": "type check default false",
-    "evalmobility": "type string default 0",
+    "evalmobility": "type string default 0.02",   # English's measured defaults
     "evaltempo": "type string default 0",
-    "evalbackrank": "type string default 0",
+    "evalbackrank": "type string default 0.1",   # English's measured defaults
     "evalcentre": "type string default 0",
-    "evalrunaway": "type string default 0",
+    "evalrunaway": "type string default 0.3",   # English's measured defaults
     "evaluation": "type combo default handset var handset var learned",
     "evalweights": "type string default <empty>",
     "leafdepth": "type spin default 0 min 0 max 16",
