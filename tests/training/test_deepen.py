@@ -51,7 +51,7 @@ def test_each_label_is_the_negamax_of_the_evaluation_and_the_tables_verdicts_sta
     known = np.zeros(len(positions), dtype=bool)
     known[::5] = True                                   # as if the tables knew these
     positions = replace(positions, table=np.where(known, 1.0, -1.0))
-    settings = play_settings(PlayConfig(name, 1, 1, 1, 0, (("Evaluation", "handset"),)))  # the rules' evaluate()
+    settings = play_settings(PlayConfig(name, 1, 1, 1, 0, (("Defaults", "plain"),)))   # the rules' evaluate(), no terms
     values = deepen(name, settings, depth, positions, 1, progress)
     game = get_game(name)
     for row in range(len(positions)):

@@ -5,6 +5,7 @@ The native kernel's copy is checked against the reference in tests/native/test_n
 from __future__ import annotations
 
 import zlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWe
                                                 learned_evaluate, pattern_layout, region_index, rotate,
                                                 scalar_features, segments)
 from mcts_engine.rules.draughts.weights import WeightsError, format_weights, parse_weights, read_weights, write_weights
+
+ENGLISH_TERMS = EvalTerms(mobility=0.02, back_rank=0.1, runaway=0.3)   # English's row (protocol/game_defaults.py)
 
 
 def squares(game, mask_bits) -> list[int]:
@@ -186,7 +189,7 @@ def test_learned_without_its_file_is_refused_and_hand_set_still_plays(weights_di
     values.apply(values.check("UCI_Variant", "english"))
     with pytest.raises(OptionError, match=r"Evaluation value 'learned' rejected: .*english\.v1\.weights: no such file"):
         values.check("Evaluation", "learned")
-    assert values.settings().game_parameters is None          # still hand-set
+    assert values.settings().game_parameters == ENGLISH_TERMS  # still hand-set
     game = get_game("english")
     assert game.search_rules(EvalTerms()) is game.kernel
     with pytest.raises(WeightsError, match="english.v1.weights"):
@@ -201,7 +204,7 @@ def test_learned_with_its_file_reaches_the_search_once(weights_dir):
     values.apply(values.check("UCI_Variant", "english"))
     values.apply(values.check("Evaluation", "learned"))
     parameters = values.settings().game_parameters
-    assert parameters == EvalTerms(evaluation="learned")
+    assert parameters == replace(ENGLISH_TERMS, evaluation="learned")
     kernel = game.search_rules(parameters)
     assert kernel.learned and game.search_rules(parameters) is kernel   # read once per game
     s = game.parse_fen("B:W21,22:B9,10,11")
@@ -227,7 +230,7 @@ def test_eval_weights_names_another_file_and_a_bad_one_is_refused_naming_it(weig
     values.apply(values.check("EvalWeights", str(mine)))
     values.apply(values.check("Evaluation", "learned"))
     parameters = values.settings().game_parameters
-    assert parameters == EvalTerms(evaluation="learned", weights_file=str(mine))
+    assert parameters == replace(ENGLISH_TERMS, evaluation="learned", weights_file=str(mine))
     s = game.parse_fen("B:W21,22:B9,10,11")
     kernel = game.search_rules(parameters)
     assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
