@@ -145,8 +145,9 @@ static AbEntry *tt_probe(Tree *t, const void *pos, uint64_t *key)
 }
 
 /* Whether a stored value answers a search `depth` deep with `ext` extensions left in the window
- * (alpha, beta): only a search to the same depth and budget does, so that the values stay those of a plain negamax to that
- * depth (the reference the tests hold the search to), the table saving its work, not changing it. */
+ * (alpha, beta): only a search to the same depth and budget does, so that the values stay those
+ * of the negamax to that depth (the reference the tests hold the search to), the table saving
+ * its work, not changing it. */
 static int tt_answers(const AbEntry *e, int depth, int ext, double alpha, double beta)
 {
     if (e->depth != depth || e->ext != ext)
