@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from importlib import import_module
 
 import click
 
@@ -34,7 +35,24 @@ def _game(name: str, rules: str | None):
         raise click.UsageError(str(err)) from None
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A command group whose larger subcommands live in their own packages and are imported
+    only when run or listed (``--help``): the engine's start loads neither."""
+
+    LAZY = {"reference-engine": ("mcts_engine.reference_engines.cli", "reference_engine"),
+            "train-eval": ("mcts_engine.training.cli", "train_eval")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            module, attribute = self.LAZY[name]
+            return getattr(import_module(module), attribute)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="mcts-engine")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -343,10 +361,6 @@ def play(game: str, human_first: bool, movetime: int, agent: str, rules: str | N
     sys.exit(play_mod.play(g, human_first=human_first, movetime=movetime / 1000.0, agent=agent, seed=seed))
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to listen on (another than 127.0.0.1 lets other machines drive the engines)")
@@ -386,19 +400,5 @@ def gui(host: str, port: int, open_browser: bool, engines: tuple[str, ...], engi
     serve(GuiConfig(engines=specs, game=game, journal=journal), host=host, port=port, open_browser=open_browser)
 
 
-def _reference_engine_command() -> click.Command:
-    """``mcts-engine reference-engine``: independent engines as engines of our protocol."""
-    from .reference_engines.cli import reference_engine
-    return reference_engine
-
-
-main.add_command(_reference_engine_command())
-
-
-def _train_eval_command() -> click.Command:
-    """``mcts-engine train-eval``: the learned draughts evaluation's training (``training``)."""
-    from .training.cli import train_eval
-    return train_eval
-
-
-main.add_command(_train_eval_command())
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

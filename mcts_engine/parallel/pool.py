@@ -18,8 +18,6 @@ import threading
 import time
 from typing import Callable, Iterable, Iterator
 
-import multiprocess
-
 from .messages import Quit, Ready
 from .worker import worker_main
 
@@ -45,6 +43,13 @@ def main_module_hidden():
         main.__dict__.update(saved)
 
 
+def _spawn_context():
+    """multiprocess's spawn context, imported at the first pool: an engine searching on one
+    thread never loads multiprocess and dill (a tenth of its start)."""
+    import multiprocess
+    return multiprocess.get_context("spawn")
+
+
 def ordered_map(function: Callable, jobs: Iterable, processes: int) -> Iterator:
     """``function`` over ``jobs``, the results in the jobs' order: in this process where
     ``processes`` is 1, else in that many spawned worker processes (the main module hidden
@@ -53,7 +58,7 @@ def ordered_map(function: Callable, jobs: Iterable, processes: int) -> Iterator:
         yield from map(function, jobs)
         return
     with main_module_hidden():
-        pool = multiprocess.get_context("spawn").Pool(processes)
+        pool = _spawn_context().Pool(processes)
     try:
         yield from pool.imap(function, jobs, chunksize=1)
     finally:
@@ -142,7 +147,7 @@ class WorkerPool:
     """Persistent worker processes, started once and reused by every search."""
 
     def __init__(self):
-        self._ctx = multiprocess.get_context("spawn")
+        self._ctx = _spawn_context()
         self.workers: list[Worker] = []
         self._next_index = 1
         self._jobs = 0

@@ -6,34 +6,38 @@ parsed from the protocol's ``Rules`` string (``parse_rule_options``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import import_module
+
 from .base import Game, State
 from .errors import AmbiguousMove, BadOption, BadPosition, IllegalMove, RulesError, UnknownGame
 from .options import parse_rule_options
-from . import alquerque, dablot, draughts, fanorona, gauntlet, life, rithmomachia
+from .draughts.variants import ALIASES as _DRAUGHTS_ALIASES, VARIANTS as _DRAUGHTS_VARIANTS
 
 __all__ = ["get_game", "list_games", "aliases_of", "is_draughts", "Game", "State", "RulesError", "UnknownGame", "BadOption",
            "BadPosition", "IllegalMove", "AmbiguousMove", "parse_rule_options"]
 
-# name -> factory(**options) -> Game
-_FACTORIES = {name: (lambda name=name, **o: draughts.make_game(name, **o)) for name in draughts.VARIANTS}
-_NATIVE = set(draughts.VARIANTS) | {"fanorona", "dablot", "rithmomachia", "life", "gauntlet"}     # the games whose factories take ``native``
-_FACTORIES["life"] = lambda native=True, **o: life.make_game(native, **o)
-_FACTORIES["alquerque"] = lambda **o: alquerque.make_game("alquerque", **o)
-_FACTORIES["zamma"] = lambda **o: alquerque.make_game("zamma", **o)
-_FACTORIES["harbagh"] = lambda **o: alquerque.make_game("harbagh", **o)
-_FACTORIES["fox-and-geese"] = lambda **o: alquerque.make_game("fox-and-geese", **o)
-_NATIVE |= set(alquerque.GAMES)
-_FACTORIES["dablot"] = lambda **o: dablot.make_game(**o)
-_FACTORIES["gauntlet"] = lambda native=True, **o: gauntlet.make_game(native, **o)
-_FACTORIES["fanorona"] = lambda **o: fanorona.make_game(**o)
-_FACTORIES["rithmomachia"] = lambda **o: rithmomachia.make_game(**o)
-_ALIASES = dict(draughts.ALIASES)
+
+@dataclass(frozen=True)
+class _Entry:
+    """Where a game's ``make_game`` lives: its module under ``rules`` (imported on the first
+    ``get_game``, so that starting the engine loads the rules of its one game, not of every game)
+    and whether the factory takes the game's name first (a row of a family's table)."""
+    module: str
+    named: bool = False
+
+
+# name -> where its factory is; every factory takes ``native`` and the rule options
+_REGISTRY: dict[str, _Entry] = {name: _Entry("draughts", named=True) for name in _DRAUGHTS_VARIANTS}
+_REGISTRY.update({name: _Entry("alquerque", named=True) for name in ("alquerque", "zamma", "harbagh", "fox-and-geese")})
+_REGISTRY.update({name: _Entry(name) for name in ("life", "dablot", "gauntlet", "fanorona", "rithmomachia")})
+_ALIASES = dict(_DRAUGHTS_ALIASES)
 _CACHE: dict = {}
 
 
 def list_games() -> list[str]:
     """The registered game names, sorted."""
-    return sorted(_FACTORIES)
+    return sorted(_REGISTRY)
 
 
 def aliases_of(name: str) -> list[str]:
@@ -43,7 +47,7 @@ def aliases_of(name: str) -> list[str]:
 
 def is_draughts(name: str) -> bool:
     """Whether ``name`` is a registered draughts variant (its game records are PDN)."""
-    return name in draughts.VARIANTS
+    return name in _DRAUGHTS_VARIANTS
 
 
 def get_game(name: str, *, native: bool = True, **options) -> Game:
@@ -55,16 +59,21 @@ def get_game(name: str, *, native: bool = True, **options) -> Game:
     """
     key = str(name).strip().lower()
     key = _ALIASES.get(key, key)
-    if key not in _FACTORIES:
+    if key not in _REGISTRY:
         raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(list_games())}")
-    native = native and key in _NATIVE
     cache_key = (key, native, tuple(sorted((k, str(v)) for k, v in options.items())))
     game = _CACHE.get(cache_key)
     if game is None:
-        game = _CACHE[cache_key] = _FACTORIES[key](**options) if native or key not in _NATIVE \
-            else _FACTORIES[key](native=False, **options)
+        game = _CACHE[cache_key] = _make(key, native, options)
         game.registry_entry = (_game_from_registry, (game.name, game.native, tuple(game.options.items())))
     return game
+
+
+def _make(key: str, native: bool, options: dict) -> Game:
+    """A new game from its registry entry (the module imported here, once)."""
+    entry = _REGISTRY[key]
+    make_game = import_module(f"{__name__}.{entry.module}").make_game
+    return make_game(key, native=native, **options) if entry.named else make_game(native=native, **options)
 
 
 def _game_from_registry(name: str, native: bool, options: tuple) -> Game:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import random
+import subprocess
+import sys
 
 import pytest
 from support import random_game
@@ -96,6 +98,19 @@ def test_every_game_declares_the_contract(name):
     assert 0.0 <= state.evaluate() <= 1.0 and state.board_text()
     move = state.legal_moves()[0]
     assert isinstance(state.heuristic(move), float | int) and isinstance(state.is_capture(move), bool)
+
+
+def test_the_registry_names_every_game_of_the_families_and_imports_each_on_first_use():
+    """The registry's names come from the families' own tables (a new row is registered), and
+    a fresh interpreter that asks for one game has imported no other game's rules."""
+    from mcts_engine.rules.alquerque import GAMES
+    assert set(VARIANTS) | set(GAMES) <= set(list_games())
+    assert set(list_games()) - set(VARIANTS) - set(GAMES) == {"life", "dablot", "gauntlet", "fanorona", "rithmomachia"}
+    probe = ("import sys; from mcts_engine.rules import get_game; get_game('english'); "
+             "print(sorted(m for m in sys.modules if m.startswith('mcts_engine.rules.') and m.count('.') == 2))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert "draughts" in loaded and not any(other in loaded for other in
+                                            ("alquerque'", "life", "dablot", "gauntlet", "fanorona", "rithmomachia"))
 
 
 # --- Hub notation --------------------------------------------------------------------------------
