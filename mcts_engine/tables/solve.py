@@ -43,6 +43,8 @@ from ..rules.base import Game
 from .material import Material, Numbering
 
 UNKNOWN = 0           # no forced result: a draw, or a win the draw rules may spoil
+# a move leaving the material, as the kernel's table_graph lists it (TableExit, native/src/draughts.h)
+EXIT = np.dtype([("at", "<i8"), ("index", "<i8"), ("classes", "i1", (4,)), ("turn", "i1"), ("pad", "V3")])
 
 
 @dataclass(frozen=True)
@@ -82,11 +84,15 @@ def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) 
     total = sum(n.size for n in numberings)
     graph = _Graph(total)
     exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
-    limits = [_count_limits(game, n) for n in numberings]
+    limits = []
     for k, numbering in enumerate(numberings):
         after = (k + 1) % len(numberings)
-        _list_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph, exits,
-                    smaller, limits[k])
+        if game.kernel is not None:
+            limits.append(_kernel_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph,
+                                        exits, smaller))
+        else:
+            limits.append(_count_limits(game, numbering))
+            _list_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph, exits, smaller)
     values = graph.solve(exits, [(offsets[k], limits[k]) for k in range(len(numberings))])
     exact = graph.exact and not any(_stricter(lim) for lim in limits)
     return [Table(m, n, values[o:o + n.size].copy(), _usual(lim), exact)
@@ -95,14 +101,15 @@ def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) 
 
 class _Graph:
     """The positions' moves as arrays: ``degree`` per position, ``targets`` per move (a
-    position's index, or an exit's node after them), ``valid`` for the placements in use."""
+    position's index, or an exit's node after them; one array per material, in the
+    positions' order), ``valid`` for the placements in use."""
 
     def __init__(self, total: int):
         self.total = total
         self.exact = True            # no exit's value was dropped for the draw rules' sake
         self.degree = np.zeros(total, np.int32)
         self.valid = np.zeros(total, bool)
-        self.targets = array("q")
+        self.targets: list[np.ndarray] = []
 
     def solve(self, exits: dict[int, int], limits: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
         """Every position's value (``Table.values``), spread backwards from the lost positions
@@ -118,7 +125,7 @@ class _Graph:
                 open_[offset:offset + len(limit)] &= limit >= usual
         lost_now = open_ & (self.degree == 0)
         value[:n][lost_now] = -1
-        targets = np.frombuffer(self.targets, dtype=np.int64) if len(self.targets) else np.zeros(0, np.int64)
+        targets = np.concatenate(self.targets) if self.targets else np.zeros(0, np.int64)
         sources = np.repeat(np.arange(n, dtype=np.int64), self.degree)
         order = np.argsort(targets, kind="stable")
         preds = sources[order]
@@ -128,11 +135,11 @@ class _Graph:
         levels = np.abs(value) - 1
         level = 0
         frontier = np.flatnonzero(value != 0)
-        pending = {}
-        for node in frontier:
-            pending.setdefault(int(levels[node]), []).append(node)
+        pending: dict[int, list[np.ndarray]] = {}          # level -> the nodes valued at it, in arrays
+        for at in np.unique(levels[frontier]):
+            pending[int(at)] = [frontier[levels[frontier] == at]]
         while pending:
-            here = np.asarray(pending.pop(level, []), np.int64)
+            here = np.concatenate(pending.pop(level, [np.zeros(0, np.int64)]))
             if len(here):
                 # a position with a move into a loss wins in one more ply
                 before = _gather(preds, starts, here[value[here] < 0])
@@ -149,7 +156,7 @@ class _Graph:
                 else:
                     fresh = won
                 if len(fresh):
-                    pending.setdefault(level + 1, []).extend(fresh.tolist())
+                    pending.setdefault(level + 1, []).append(fresh)
             level += 1
         if np.abs(value[:n]).max(initial=0) > np.iinfo(np.int16).max:
             raise OverflowError("a table's distance does not fit in 16 bits")
@@ -166,15 +173,64 @@ def _gather(preds: np.ndarray, starts: np.ndarray, nodes: np.ndarray) -> np.ndar
     return preds[shift + np.arange(lengths.sum())]
 
 
+def _kernel_moves(game, numbering: Numbering, offset: int, after: Numbering, after_offset: int,
+                  graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table]) -> np.ndarray | None:
+    """``_list_moves`` and ``_count_limits`` in the native kernel (``table_graph``): its first
+    pass counts each position's moves, its second writes them; the moves leaving the
+    material come back to be valued here.  Returns the placements' endgame counts."""
+    kernel, material, size = game.kernel, numbering.material, numbering.size
+    valid = graph.valid[offset:offset + size].view(np.uint8)
+    degree = graph.degree[offset:offset + size]
+    limit = None if game.endgame_counts is None else np.full(size, -1, np.int32)
+    kernel.table_graph(numbering.classes, material.turn, after.classes, valid, degree, limit, None, None)
+    starts = np.zeros(size, np.int64)
+    np.cumsum(degree[:-1], out=starts[1:])
+    targets = np.empty(int(degree.sum()), np.int64)
+    leaving = np.frombuffer(kernel.table_graph(numbering.classes, material.turn, after.classes, valid, degree, None,
+                                               starts, targets), EXIT)
+    targets[targets >= 0] += after_offset
+    values, exact = _exit_values(leaving, material.pieces, smaller, game.no_progress)
+    graph.exact &= exact
+    distinct, inverse = np.unique(values, return_inverse=True)
+    nodes = np.array([exits.setdefault(int(v), len(exits)) for v in distinct], np.int64)
+    targets[leaving["at"]] = graph.total + nodes[inverse]
+    graph.targets.append(targets)
+    return limit
+
+
+def _exit_values(leaving: np.ndarray, pieces: int, smaller: Callable[[Material], Table],
+                 no_progress: int) -> tuple[np.ndarray, bool]:
+    """``_exit_value`` over the kernel's exits (``EXIT`` records), one smaller table at a
+    time: each exit's value, and whether all of them are exact."""
+    values = np.zeros(len(leaving), np.int64)
+    values[leaving["index"] < 0] = -1                       # no piece left: lost at once
+    exact = True
+    classes = leaving["classes"].astype(np.int64)
+    keys = (((classes[:, 0] * 8 + classes[:, 1]) * 8 + classes[:, 2]) * 8 + classes[:, 3]) * 2 + leaving["turn"]
+    for key in np.unique(keys[leaving["index"] >= 0]):
+        rows = np.flatnonzero((keys == key) & (leaving["index"] >= 0))
+        material = Material(*(int(c) for c in classes[rows[0]]), int(leaving["turn"][rows[0]]))
+        table = smaller(material)
+        found = table.values[leaving["index"][rows]].astype(np.int64)
+        if material.pieces < pieces:                        # a capture restarts the counts
+            room = no_progress if table.count is None else min(no_progress, table.count)
+        else:                                               # a crowning restarts only the no-progress rule
+            room = no_progress if table.count is None else -1
+        kept = (found != UNKNOWN) & (np.abs(found) - 1 <= room)
+        values[rows] = np.where(kept, found, UNKNOWN)
+        exact &= table.exact and not ((found != UNKNOWN) & ~kept).any()
+    return values, exact
+
+
 def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after_offset: int,
-                graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table],
-                limit: np.ndarray | None) -> None:
+                graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table]) -> None:
     """Each position's moves into ``graph``: quiet moves as the index of the position after
-    (in ``after``'s numbering), the others as the exit node of their value."""
+    (in ``after``'s numbering), the others as the exit node of their value.  The Python
+    rules' walk, the reference ``_kernel_moves`` is checked against."""
     legal, child = game.legal, game.child
     turn = numbering.material.turn
     pieces, kings_count = numbering.material.pieces, numbering.material.own_kings + numbering.material.opp_kings
-    targets, degree, valid = graph.targets, graph.degree, graph.valid
+    targets, degree, valid = array("q"), graph.degree, graph.valid
     total = graph.total
     no_progress = game.no_progress
     # a quiet move changes only the mover's squares: the position after it is numbered
@@ -201,6 +257,7 @@ def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after
             if node is None:
                 node = exits[v] = len(exits)
             targets.append(total + node)
+    graph.targets.append(np.frombuffer(targets, dtype=np.int64) if len(targets) else np.zeros(0, np.int64))
 
 
 def _exit_value(own: int, opp: int, kings: int, turn: int, pieces: int,

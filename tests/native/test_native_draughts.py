@@ -28,7 +28,8 @@ from mcts_engine.rules.draughts import VARIANTS, DraughtsGame, DraughtsState, Mo
 from mcts_engine.rules.draughts.kernel import kernel_spec
 from mcts_engine.rules.draughts.variants import COUNT_MAX, variant_with_options
 from mcts_engine.rules.geometry import indices
-from mcts_engine.tables.material import Material, Numbering
+from mcts_engine.tables.material import Material, Numbering, materials_named
+from mcts_engine.tables.store import TableSet
 
 from support.closed_chains import closed_chains, closing_moves
 from support.perft import PERFT
@@ -316,6 +317,40 @@ def test_table_index_matches_the_numbering(name, material):
             assert fast.kernel.table_index(own, opp, kings, classes) == index == numbering.index(own, opp, kings)
     with pytest.raises(KeyError):
         fast.kernel.table_index(own, opp, 0, classes)
+
+
+@pytest.mark.parametrize("name,materials", [("english", ["2K-1K", "1K1M-1K", "2M-1K"]),
+                                            ("russian", ["2K-1K", "1K1M-1K/0"]),      # stricter counts on the long diagonal
+                                            ("canadian", ["1K-1K", "1M-1K/0"])])     # the 128-bit word
+def test_the_kernel_s_tables_are_the_python_rules_tables(name, materials, tmp_path):
+    """The tables' builder on the kernel's move graph (table_graph) and on the Python rules'
+    walk: every table (the smaller ones each leads to included) the same, value for value."""
+    built = {}
+    for game in games(name):
+        store = TableSet(game, tmp_path / str(game.native))
+        for text in materials:
+            for material in materials_named(text):
+                store.build(material)
+        built[game.native] = {m: store.table(m) for m in store.on_disk()}
+    assert built[True].keys() == built[False].keys() and len(built[True]) >= len(materials)
+    for material, table in built[True].items():
+        reference = built[False][material]
+        assert (table.count, table.exact) == (reference.count, reference.exact), material.name
+        assert (table.values == reference.values).all(), material.name
+
+
+def test_the_table_graph_refuses_bad_buffers():
+    fast, _ = games("english")
+    size = Numbering(fast, Material.parse("2K-1K")).size
+    valid, degree = bytearray(size), bytearray(4 * size)
+    with pytest.raises(ValueError, match="degree: .* expected"):
+        fast.kernel.table_graph((2, 0, 1, 0), 0, (1, 0, 2, 0), valid, bytearray(size), None, None, None)
+    with pytest.raises(ValueError, match="piece count"):
+        fast.kernel.table_graph((7, 0, 1, 0), 0, (1, 0, 7, 0), valid, degree, None, None, None)
+    with pytest.raises(BufferError):
+        fast.kernel.table_graph((2, 0, 1, 0), 0, (1, 0, 2, 0), bytes(size), degree, None, None, None)   # not writable
+    assert fast.kernel.table_graph((2, 0, 1, 0), 0, (1, 0, 2, 0), valid, degree, None, None, None) is None
+    assert sum(valid) == 32 * 31 * 30 // 2
 
 
 # --- the boundary ---------------------------------------------------------------------------

@@ -144,6 +144,13 @@ typedef struct {
 typedef union { unsigned char bytes[KERNEL_POS_BYTES]; u128 align_word; void *align_ptr; } PosBuf;
 typedef union { unsigned char bytes[KERNEL_SCRATCH_BYTES]; u128 align_word; void *align_ptr; } ScratchBuf;
 
+/* A move of the endgame tables' move graph that leaves its material (a capture or a crowning),
+ * for the caller to value in the smaller table (table_graph): targets[at] is its slot; the
+ * position after it is of the material `classes` (the side to move's kings and men, the other
+ * side's), `turn` to move (0 where only kings stand), numbered `index` there (-1: the side to
+ * move has no piece left).  Laid out as tables/solve.py's EXIT dtype reads it. */
+typedef struct { int64_t at, index; int8_t classes[4], turn, pad[3]; } TableExit;
+
 typedef struct KernelWord {
     int bits;                           /* 64 or 128 */
     size_t pos_size, scratch_size;
@@ -157,6 +164,15 @@ typedef struct KernelWord {
     int (*endgame_limit)(const Rules *r, u128 own, u128 opp, u128 kings);                    /* -1: none */
     /* the endgame tables' index of a position of the material `classes`; -1: not that material */
     int64_t (*table_index)(const Rules *r, u128 own, u128 opp, u128 kings, const int classes[4]);
+    /* the tables' move graph of the material `classes` with `turn` to move, numbered as table_index
+     * (tables/solve.py).  Without targets: valid[i] = 1 and degree[i] = its legal moves for every
+     * placement i (the men off their crowning rows), and limit[i] its endgame count (INT32_MAX: none)
+     * where limit is not NULL.  With targets: each placement's moves from targets[starts[i]] on, the
+     * index in the numbering of `after` of the position after a quiet move, -1 for the others, which
+     * go to *exits (malloc'd, *n_exits of them, in the order of their slots).  0, or -1 out of memory. */
+    int (*table_graph)(const Rules *r, const int classes[4], int turn, const int after[4], uint8_t *valid,
+                       int32_t *degree, int32_t *limit, const int64_t *starts, int64_t *targets,
+                       TableExit **exits, int64_t *n_exits);
     void (*scratch_free)(void *scratch);
     /* positions: pos_make fills the fields and room for n_hist keys (set by pos_set_key; -1: no
      * memory), pos_free releases the history */

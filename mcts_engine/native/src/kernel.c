@@ -453,6 +453,109 @@ static PyObject *Kernel_table_index(KernelObject *self, PyObject *const *args, P
     return PyLong_FromLongLong(index);
 }
 
+/* Four piece counts (a material's classes) from a tuple, each at most the board's points. */
+static int read_classes(KernelObject *self, PyObject *tuple, int classes[4])
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 4) {
+        PyErr_SetString(PyExc_TypeError, "classes: a tuple of four piece counts");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(tuple, i));
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        if (c < 0 || c > self->rules.n_points || c > 6) {
+            PyErr_SetString(PyExc_ValueError, "classes: a piece count out of range (0 to 6)");
+            return -1;
+        }
+        classes[i] = (int)c;
+    }
+    return 0;
+}
+
+/* A writable contiguous buffer of exactly `items` items of `itemsize` bytes, or None where
+ * `optional` (view->buf NULL then). */
+static int graph_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t items, Py_ssize_t itemsize, int optional,
+                        const char *name)
+{
+    memset(view, 0, sizeof(*view));
+    if (obj == Py_None && optional)
+        return 0;
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->len != items * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd items of %zd bytes", name, view->len, items,
+                     itemsize);
+        PyBuffer_Release(view);
+        view->buf = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The positions of a material of `classes` on n points: the product of the classes' combinations. */
+static Py_ssize_t material_size(int n, const int classes[4])
+{
+    Py_ssize_t size = 1;
+    for (int c = 0; c < 4; c++) {
+        int64_t comb = 1;
+        for (int i = 1; i <= classes[c]; i++)
+            comb = comb * (n - classes[c] + i) / i;
+        size *= (Py_ssize_t)comb;
+    }
+    return size;
+}
+
+static PyObject *Kernel_table_graph(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int classes[4], after[4];
+    long turn = -1;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "table_graph(classes, turn, after, valid, degree, limit, starts, targets)");
+        return NULL;
+    }
+    if (!set_up(self) || read_classes(self, args[0], classes) < 0 || read_classes(self, args[2], after) < 0
+        || ((turn = PyLong_AsLong(args[1])) == -1 && PyErr_Occurred()))
+        return NULL;
+    if (turn != 0 && turn != 1) {
+        PyErr_SetString(PyExc_ValueError, "turn: 0 or 1");
+        return NULL;
+    }
+    Py_ssize_t size = material_size(self->rules.n_points, classes), moves = 0;
+    Py_buffer view[5];                               /* valid, degree, limit, starts, targets */
+    memset(view, 0, sizeof(view));
+    PyObject *out = NULL;
+    TableExit *exits = NULL;
+    int64_t n_exits = 0;
+    int status;
+    if (graph_buffer(args[3], &view[0], size, 1, 0, "valid") < 0 || graph_buffer(args[4], &view[1], size, 4, 0, "degree") < 0
+        || graph_buffer(args[5], &view[2], size, 4, 1, "limit") < 0 || graph_buffer(args[6], &view[3], size, 8, 1, "starts") < 0)
+        goto done;
+    if (view[3].buf && size)
+        moves = (Py_ssize_t)(((const int64_t *)view[3].buf)[size - 1] + ((const int32_t *)view[1].buf)[size - 1]);
+    if (graph_buffer(args[7], &view[4], moves, 8, !view[3].buf, "targets") < 0)
+        goto done;
+    if (!view[3].buf != !view[4].buf) {
+        PyErr_SetString(PyExc_TypeError, "starts and targets: both or neither");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    status = self->word->table_graph(&self->rules, classes, (int)turn, after, view[0].buf, view[1].buf, view[2].buf,
+                                     view[3].buf, view[4].buf, &exits, &n_exits);
+    Py_END_ALLOW_THREADS
+    if (status < 0)
+        PyErr_NoMemory();
+    else
+        out = view[4].buf ? PyBytes_FromStringAndSize((const char *)exits, (Py_ssize_t)(n_exits * (int64_t)sizeof(TableExit)))
+                          : Py_NewRef(Py_None);
+    free(exits);
+done:
+    for (int i = 0; i < 5; i++)
+        if (view[i].buf)
+            PyBuffer_Release(&view[i]);
+    return out;
+}
+
 /* A raw tuple read into `p` (the kernel's word); `in` keeps its history tuple until it is
  * released (state_release), which also frees the position. */
 static int state_load(KernelObject *self, PyObject *raw, StateIn *in, PosBuf *p)
@@ -875,6 +978,12 @@ static PyMethodDef Kernel_methods[] = {
     {"table_index", (PyCFunction)(void (*)(void))Kernel_table_index, METH_FASTCALL,
      "table_index(own, opp, kings, classes): the endgame tables' index of a position of the material "
      "classes = (own kings, own men, other kings, other men)."},
+    {"table_graph", (PyCFunction)(void (*)(void))Kernel_table_graph, METH_FASTCALL,
+     "table_graph(classes, turn, after, valid, degree, limit, starts, targets): the endgame tables' move graph "
+     "of a material into writable buffers (tables/solve.py): without starts and targets (None) each "
+     "placement's valid flag, move count and (limit not None) endgame count; with them, each placement's "
+     "moves from starts[i], and the moves leaving the material as bytes of TableExit records (draughts.h); "
+     "releases the GIL."},
     {"outcome", (PyCFunction)Kernel_outcome, METH_O, "outcome(raw): DraughtsState.outcome() of the position State.raw() gives."},
     {"quiesce", (PyCFunction)Kernel_quiesce, METH_O,
      "quiesce(raw): the first player's value after alpha-beta over the pending captures, or None."},
