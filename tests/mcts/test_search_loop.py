@@ -156,7 +156,7 @@ def test_a_go_movetime_crosses_into_the_core_a_few_times():
 
 # --- ThreadSanitizer ---------------------------------------------------------------------------
 
-THREAD_TESTS = [str(Path(__file__).parent / "test_search_core.py"), str(Path(__file__))]
+THREAD_TESTS = [[str(Path(__file__).parent / "test_search_core.py")], [str(Path(__file__))]]   # two interpreters, side by side
 
 
 @pytest.mark.slow
@@ -173,8 +173,9 @@ def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
                                          "-fsanitize=thread"], ["-lm", "-lpthread"])
     env = dict(os.environ, LD_PRELOAD=found, TSAN_OPTIONS="halt_on_error=1:exitcode=66:report_signal_unsafe=0",
                MCTS_ENGINE_NATIVE="1")
-    [done] = pytest_runs.run_groups([THREAD_TESTS], ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "-k",
-                                                     "thread or stop or never"], env, Path(__file__).parent,
-                                    timeout=1800, library=library)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
-    assert "passed" in done.stdout and "WARNING: ThreadSanitizer" not in done.stderr
+    runs = pytest_runs.run_groups(THREAD_TESTS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "-k",
+                                                 "thread or stop or never"], env, Path(__file__).parent,
+                                  timeout=1800, library=library)
+    for done in runs:
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
+        assert "passed" in done.stdout and "WARNING: ThreadSanitizer" not in done.stderr

@@ -448,14 +448,14 @@ SANITIZED_GROUPS = [
      str(HERE / "test_native_learned.py"),               # the learned evaluation
      str(HERE.parent / "mcts" / "test_search_core.py"),  # the search core
      str(HERE / "test_native_fanorona.py"),              # Fanorona's rules
-     str(HERE / "test_native_dablot.py")],               # Dablot's rules
+     str(HERE / "test_native_dablot.py"),                # Dablot's rules
+     str(HERE.parent / "mcts" / "test_root_check.py")],  # the root check's alpha-beta and restriction
     [str(HERE / "test_native_evaluation.py"),            # the evaluation's terms
      str(HERE / "test_native_rithmomachia.py"),          # Rithmomachia's native rules
      str(HERE / "test_native_alquerque.py"),             # the Alquerque family's rules
      str(HERE / "test_native_life.py"),                  # Life's native rules
      str(HERE / "test_native_gauntlet.py"),              # Gauntlet's native rules
-     str(HERE / "test_native_games.py"),                 # every native game's interface
-     str(HERE.parent / "mcts" / "test_root_check.py")],  # the root check's alpha-beta and restriction
+     str(HERE / "test_native_games.py")],                # every native game's interface
 ]
 
 
