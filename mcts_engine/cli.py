@@ -188,7 +188,7 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
                    "given); repeatable; default: every ending of --pieces pieces and 3K-1K")
 @click.option("--pieces", type=click.IntRange(2, 6), default=3, show_default=True,
               help="without --material: every ending of up to this many pieces (English: 4 in "
-                   "a few minutes, 5 in under an hour; docs/tables.md)")
+                   "15 s, 5 in about 9 minutes and a few GB of memory; docs/tables.md)")
 @click.option("--path", type=click.Path(file_okay=False), help="the tables' directory "
               "(default: the user's cache, as the engine option TablePath)")
 @click.option("--list", "list_only", is_flag=True, help="list the tables on disk, build nothing")
