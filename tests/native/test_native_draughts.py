@@ -418,10 +418,9 @@ def test_a_kernel_set_up_again_takes_the_new_word_and_an_unset_one_refuses():
 # --- the fallback ---------------------------------------------------------------------------------
 
 #: in two groups of about equal run time, each in its own interpreter, side by side
-FALLBACK_GROUPS = [["mcts/test_search_core.py", "rules/draughts/test_perft.py",
-                    "rules/draughts/test_draughts_rules.py"],
+FALLBACK_GROUPS = [["mcts/test_search_core.py", "rules/draughts/test_draughts_rules.py"],     # about 37 s of tests each
                    ["rules/test_dablot.py", "tables/test_tables.py", "rules/test_fanorona.py",
-                    "protocol/test_protocol_inprocess.py"]]
+                    "protocol/test_protocol_inprocess.py", "rules/draughts/test_perft.py"]]
 
 
 @pytest.mark.slow
