@@ -1563,7 +1563,7 @@ static const KernelWord THIS_WORD = {
     .bits = (int)(8 * sizeof(BB)), .pos_size = sizeof(Pos), .scratch_size = sizeof(Scratch),
     .legal = word_legal, .move_at = word_move_at, .jumpers = word_jumpers, .perft = word_perft,
     .evaluate = word_evaluate, .endgame_limit = word_endgame_limit, .table_index = word_table_index,
-    .table_graph = word_table_graph,
+    .table_graph = table_graph,
     .pos_make = word_pos_make, .pos_set_key = word_pos_set_key, .pos_get = word_pos_get, .pos_key = word_pos_key,
     .pos_free = word_pos_free, .outcome = word_outcome, .quiesce = word_quiesce, .random_move = word_random_move,
     .play = word_play, .playout = word_playout, .playouts = word_playouts, .scratch_free = word_scratch_free,

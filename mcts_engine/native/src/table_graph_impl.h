@@ -72,10 +72,26 @@ static BB *combination_masks(const Rules *r, int k, int64_t *count)
 /* A growing list of the moves that leave the material (captures, crownings). */
 typedef struct { TableExit *e; int64_t n, cap; } ExitList;
 
-/* The move `m` of the position (own, opp, kings, turn) leaves the material: its slot, and the
+/* One table_graph call: the material after a quiet move (its classes and mixed-radix weights),
+ * the arrays it fills, and its move lists. */
+typedef struct {
+    const Rules *r;
+    RankTable ranks;
+    int turn, after[4];
+    int64_t after_weight[3];
+    uint8_t *valid;
+    int32_t *degree, *limit;
+    const int64_t *starts;
+    int64_t *targets;
+    ExitList exits;
+    Scratch s;
+} Graph;
+
+/* The move `m` of the position (own, opp, kings) leaves the material: its slot, and the
  * position after it (the Python rules' DraughtsGame.child) as its material and index there. */
-static int exit_push(const Rules *r, ExitList *x, int64_t at, BB own, BB opp, BB kings, int turn, const Move *m)
+static int exit_push(Graph *g, int64_t at, BB own, BB opp, BB kings, const Move *m)
 {
+    ExitList *x = &g->exits;
     if (x->n == x->cap) {
         int64_t cap = x->cap ? 2 * x->cap : 1024;
         TableExit *e = realloc(x->e, (size_t)cap * sizeof(TableExit));
@@ -86,73 +102,67 @@ static int exit_push(const Rules *r, ExitList *x, int64_t at, BB own, BB opp, BB
     }
     BB k = kings & m->frm ? kings ^ m->frm ^ m->to : m->crowned ? kings | m->to : kings;
     BB c_own = opp & ~m->cap, c_opp = own ^ m->frm ^ m->to, c_kings = k & ~m->cap;
-    TableExit *t = &x->e[x->n++];
-    memset(t, 0, sizeof(*t));
     int classes[4] = {POPCNT(c_own & c_kings), POPCNT(c_own & ~c_kings), POPCNT(c_opp & c_kings),
                       POPCNT(c_opp & ~c_kings)};
+    TableExit *t = &x->e[x->n++];
+    memset(t, 0, sizeof(*t));
     for (int c = 0; c < 4; c++)
         t->classes[c] = (int8_t)classes[c];
-    t->turn = (int8_t)(classes[1] || classes[3] ? turn ^ 1 : 0);
+    t->turn = (int8_t)(classes[1] || classes[3] ? g->turn ^ 1 : 0);
     t->at = at;
-    t->index = c_own ? table_index(r, c_own, c_opp, c_kings, classes) : -1;
+    t->index = c_own ? table_index(g->r, c_own, c_opp, c_kings, classes) : -1;
     return 0;
 }
 
-/* One placement's entries: first pass (targets NULL) its degree and count, second its moves. */
-static int graph_placement(const Rules *r, const RankTable *t, const int after[4], const int64_t aw[3], int turn,
-                           BB own, BB opp, BB kings, int64_t slot, uint8_t *valid, int32_t *degree,
-                           int32_t *limit, const int64_t *starts, int64_t *targets, ExitList *exits, Scratch *s)
+/* One placement's entries: on the first pass (no targets) its flag, move count and endgame
+ * count; on the second its moves. */
+static int graph_placement(Graph *g, BB own, BB opp, BB kings, int64_t slot)
 {
-    int n = legal(r, own, opp, kings, turn, 0, s);
+    const Rules *r = g->r;
+    int n = legal(r, own, opp, kings, g->turn, 0, &g->s);
     if (n < 0)
         return -1;
-    if (!targets) {
-        valid[slot] = 1;
-        degree[slot] = n;
-        if (limit) {
+    if (!g->targets) {
+        g->valid[slot] = 1;
+        g->degree[slot] = n;
+        if (g->limit) {
             int found = endgame_limit(r, own, opp, kings);
-            limit[slot] = found < 0 ? INT32_MAX : found;
+            g->limit[slot] = found < 0 ? INT32_MAX : found;
         }
         return 0;
     }
     /* the side not moving becomes the side to move: its ranks are the same for every move */
-    int64_t base = fast_rank(r, t, opp & kings, after[0]) * aw[0] + fast_rank(r, t, opp & ~kings, after[1]) * aw[1];
+    const RankTable *t = &g->ranks;
+    const int *after = g->after;
+    const int64_t *w = g->after_weight;
+    int64_t base = fast_rank(r, t, opp & kings, after[0]) * w[0] + fast_rank(r, t, opp & ~kings, after[1]) * w[1];
     for (int i = 0; i < n; i++) {
-        const Move *m = &s->moves[i];
-        int64_t at = starts[slot] + i;
+        const Move *m = &g->s.moves[i];
+        int64_t at = g->starts[slot] + i;
         if (m->cap || m->crowned) {
-            targets[at] = -1;
-            if (exit_push(r, exits, at, own, opp, kings, turn, m) < 0)
+            g->targets[at] = -1;
+            if (exit_push(g, at, own, opp, kings, m) < 0)
                 return -1;
             continue;
         }
         BB moved = (own & ~m->frm) | m->to;
         BB nkings = kings & m->frm ? (kings & ~m->frm) | m->to : kings;
-        targets[at] = base + fast_rank(r, t, moved & nkings, after[2]) * aw[2] + fast_rank(r, t, moved & ~nkings, after[3]);
+        g->targets[at] = base + fast_rank(r, t, moved & nkings, after[2]) * w[2] + fast_rank(r, t, moved & ~nkings, after[3]);
     }
     return 0;
 }
 
-static int table_graph(const Rules *r, const int classes[4], int turn, const int after[4], uint8_t *valid,
-                       int32_t *degree, int32_t *limit, const int64_t *starts, int64_t *targets,
-                       TableExit **exits_out, int64_t *n_exits)
+/* Every placement of `classes` (the men off their crowning rows), slot by slot in the
+ * numbering's mixed radix. */
+static int graph_placements(Graph *g, const int classes[4])
 {
-    RankTable *t = malloc(sizeof(RankTable));
     BB *masks[4] = {NULL, NULL, NULL, NULL};
-    int64_t count[4], aw[3];
-    ExitList exits = {NULL, 0, 0};
-    Scratch s = {0};
+    int64_t count[4];
     int status = -1;
-    if (!t)
-        goto done;
-    rank_table(r, t);
     for (int c = 0; c < 4; c++)
-        if (classes[c] >= GRAPH_MAX_CLASS || after[c] >= GRAPH_MAX_CLASS || !(masks[c] = combination_masks(r, classes[c], &count[c])))
+        if (!(masks[c] = combination_masks(g->r, classes[c], &count[c])))
             goto done;
-    aw[2] = binom(r->n_points, after[3]);
-    aw[1] = aw[2] * binom(r->n_points, after[2]);
-    aw[0] = aw[1] * binom(r->n_points, after[1]);
-    BB own_rows = r->promo[turn], opp_rows = r->promo[1 - turn];    /* where each side's men cannot stand */
+    BB own_rows = g->r->promo[g->turn], opp_rows = g->r->promo[1 - g->turn];   /* where each side's men cannot stand */
     for (int64_t a = 0; a < count[0]; a++) {
         for (int64_t b = 0; b < count[1]; b++) {
             BB ka = masks[0][a], mb = masks[1][b];
@@ -162,13 +172,10 @@ static int table_graph(const Rules *r, const int classes[4], int turn, const int
                 BB kc = masks[2][c];
                 if (kc & (ka | mb))
                     continue;
-                int64_t slot3 = ((a * count[1] + b) * count[2] + c) * count[3];
+                int64_t slot = ((a * count[1] + b) * count[2] + c) * count[3];
                 for (int64_t d = 0; d < count[3]; d++) {
                     BB md = masks[3][d];
-                    if (md & (ka | mb | kc | opp_rows))
-                        continue;
-                    if (graph_placement(r, t, after, aw, turn, ka | mb, kc | md, ka | kc, slot3 + d, valid, degree,
-                                        limit, starts, targets, &exits, &s) < 0)
+                    if (!(md & (ka | mb | kc | opp_rows)) && graph_placement(g, ka | mb, kc | md, ka | kc, slot + d) < 0)
                         goto done;
                 }
             }
@@ -176,22 +183,41 @@ static int table_graph(const Rules *r, const int classes[4], int turn, const int
     }
     status = 0;
 done:
-    free(t);
     for (int c = 0; c < 4; c++)
         free(masks[c]);
-    scratch_free(&s);
-    if (status == 0 && exits_out) {
-        *exits_out = exits.e;
-        *n_exits = exits.n;
-    } else {
-        free(exits.e);
-    }
     return status;
 }
 
-static int word_table_graph(const Rules *r, const int classes[4], int turn, const int after[4], uint8_t *valid,
-                            int32_t *degree, int32_t *limit, const int64_t *starts, int64_t *targets,
-                            TableExit **exits, int64_t *n_exits)
+static int table_graph(const Rules *r, const int classes[4], int turn, const int after[4], uint8_t *valid,
+                       int32_t *degree, int32_t *limit, const int64_t *starts, int64_t *targets,
+                       TableExit **exits, int64_t *n_exits)
 {
-    return table_graph(r, classes, turn, after, valid, degree, limit, starts, targets, exits, n_exits);
+    for (int c = 0; c < 4; c++)
+        if (classes[c] >= GRAPH_MAX_CLASS || after[c] >= GRAPH_MAX_CLASS)
+            return -1;
+    Graph *g = calloc(1, sizeof(Graph));
+    if (!g)
+        return -1;
+    g->r = r;
+    rank_table(r, &g->ranks);
+    g->turn = turn;
+    memcpy(g->after, after, sizeof(g->after));
+    g->after_weight[2] = binom(r->n_points, after[3]);
+    g->after_weight[1] = g->after_weight[2] * binom(r->n_points, after[2]);
+    g->after_weight[0] = g->after_weight[1] * binom(r->n_points, after[1]);
+    g->valid = valid;
+    g->degree = degree;
+    g->limit = limit;
+    g->starts = starts;
+    g->targets = targets;
+    int status = graph_placements(g, classes);
+    scratch_free(&g->s);
+    if (status == 0) {
+        *exits = g->exits.e;
+        *n_exits = g->exits.n;
+    } else {
+        free(g->exits.e);
+    }
+    free(g);
+    return status;
 }
