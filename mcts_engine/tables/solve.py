@@ -158,7 +158,6 @@ class _Graph:
             raise OverflowError("a table's distance does not fit in 16 bits")
         return value[:n].astype(np.int16)
 
-
     def _predecessors(self, nodes: int) -> tuple[np.ndarray, np.ndarray]:
         """Each node's predecessors, node after node (``preds[starts[v]:starts[v + 1]]``), in
         32-bit indices where they fit: at the peak a move costs 16 bytes here, not 40."""
@@ -222,10 +221,7 @@ def _exit_values(leaving: np.ndarray, pieces: int, smaller: Callable[[Material],
         material = Material(*(int(c) for c in classes[rows[0]]), int(leaving["turn"][rows[0]]))
         table = smaller(material)
         found = table.values[leaving["index"][rows]].astype(np.int64)
-        if material.pieces < pieces:                        # a capture restarts the counts
-            room = no_progress if table.count is None else min(no_progress, table.count)
-        else:                                               # a crowning restarts only the no-progress rule
-            room = no_progress if table.count is None else -1
+        room = _exit_room(material.pieces < pieces, table.count, no_progress)
         kept = (found != UNKNOWN) & (np.abs(found) - 1 <= room)
         values[rows] = np.where(kept, found, UNKNOWN)
         exact &= table.exact and not ((found != UNKNOWN) & ~kept).any()
@@ -263,10 +259,7 @@ def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after
             nturn = position[3]
             v, exact = _exit_value(nxt, moved, nkings, nturn, pieces, smaller, no_progress)
             graph.exact &= exact
-            node = exits.get(v)
-            if node is None:
-                node = exits[v] = len(exits)
-            targets.append(total + node)
+            targets.append(total + exits.setdefault(v, len(exits)))
     graph.targets.append(np.frombuffer(targets, dtype=np.int64) if len(targets) else np.zeros(0, np.int64))
 
 
@@ -281,14 +274,18 @@ def _exit_value(own: int, opp: int, kings: int, turn: int, pieces: int,
     v = table.value(own, opp, kings)
     if v == UNKNOWN:
         return UNKNOWN, table.exact
-    captured = (own | opp).bit_count() < pieces
-    if captured:
-        room = no_progress if table.count is None else min(no_progress, table.count)
-    elif table.count is None:
-        room = no_progress
-    else:
-        return UNKNOWN, False
+    room = _exit_room((own | opp).bit_count() < pieces, table.count, no_progress)
     return (v, table.exact) if plies_of(v) <= room else (UNKNOWN, False)
+
+
+def _exit_room(captured: bool, count: int | None, no_progress: int) -> int:
+    """The plies a smaller table's value may take and still count after an exit (-1: none):
+    a capture restarts the counts, so the no-progress rule and that material's count bound
+    it; a crowning restarts only the no-progress rule, so it counts only into a material
+    without an endgame count."""
+    if captured:
+        return no_progress if count is None else min(no_progress, count)
+    return no_progress if count is None else -1
 
 
 def _count_limits(game, numbering: Numbering) -> np.ndarray | None:

@@ -36,6 +36,15 @@ _Static_assert(sizeof(Pos) <= KERNEL_POS_BYTES && _Alignof(Pos) <= _Alignof(PosB
 _Static_assert(sizeof(Scratch) <= KERNEL_SCRATCH_BYTES && _Alignof(Scratch) <= _Alignof(ScratchBuf),
                "a Scratch fits a ScratchBuf");
 
+/* The raw position after a legal move, the other side to move (DraughtsGame.child): perft and
+ * the tables' move graph walk positions without counters. */
+static inline Key raw_child(BB own, BB opp, BB kings, int turn, const Move *m)
+{
+    BB k = kings & m->frm ? kings ^ m->frm ^ m->to : m->crowned ? kings | m->to : kings;
+    Key c = {opp & ~m->cap, own ^ m->frm ^ m->to, k & ~m->cap, turn ^ 1};
+    return c;
+}
+
 /* A move in the 128-bit form the code serving both words reads (KernelMove), and back. */
 static inline KernelMove wide_move(const Move *m)
 {
@@ -538,13 +547,8 @@ static int64_t perft_rec(const Rules *r, BB own, BB opp, BB kings, int turn, int
     memcpy(moves, s->moves, n * sizeof(Move));
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        const Move *m = &moves[i];
-        BB k = kings;
-        if (k & m->frm)
-            k ^= m->frm ^ m->to;
-        else if (m->crowned)
-            k |= m->to;
-        int64_t sub = perft_rec(r, opp & ~m->cap, own ^ m->frm ^ m->to, k & ~m->cap, turn ^ 1, depth - 1, s);
+        Key c = raw_child(own, opp, kings, turn, &moves[i]);
+        int64_t sub = perft_rec(r, c.own, c.opp, c.kings, c.turn, depth - 1, s);
         if (sub < 0) {
             total = -1;
             break;

@@ -100,17 +100,16 @@ static int exit_push(Graph *g, int64_t at, BB own, BB opp, BB kings, const Move 
         x->e = e;
         x->cap = cap;
     }
-    BB k = kings & m->frm ? kings ^ m->frm ^ m->to : m->crowned ? kings | m->to : kings;
-    BB c_own = opp & ~m->cap, c_opp = own ^ m->frm ^ m->to, c_kings = k & ~m->cap;
-    int classes[4] = {POPCNT(c_own & c_kings), POPCNT(c_own & ~c_kings), POPCNT(c_opp & c_kings),
-                      POPCNT(c_opp & ~c_kings)};
+    Key c = raw_child(own, opp, kings, g->turn, m);
+    int classes[4] = {POPCNT(c.own & c.kings), POPCNT(c.own & ~c.kings), POPCNT(c.opp & c.kings),
+                      POPCNT(c.opp & ~c.kings)};
     TableExit *t = &x->e[x->n++];
     memset(t, 0, sizeof(*t));
     for (int c = 0; c < 4; c++)
         t->classes[c] = (int8_t)classes[c];
-    t->turn = (int8_t)(classes[1] || classes[3] ? g->turn ^ 1 : 0);
+    t->turn = (int8_t)(classes[1] || classes[3] ? c.turn : 0);
     t->at = at;
-    t->index = c_own ? table_index(g->r, c_own, c_opp, c_kings, classes) : -1;
+    t->index = c.own ? table_index(g->r, c.own, c.opp, c.kings, classes) : -1;
     return 0;
 }
 
@@ -145,9 +144,8 @@ static int graph_placement(Graph *g, BB own, BB opp, BB kings, int64_t slot)
                 return -1;
             continue;
         }
-        BB moved = (own & ~m->frm) | m->to;
-        BB nkings = kings & m->frm ? (kings & ~m->frm) | m->to : kings;
-        g->targets[at] = base + fast_rank(r, t, moved & nkings, after[2]) * w[2] + fast_rank(r, t, moved & ~nkings, after[3]);
+        Key c = raw_child(own, opp, kings, g->turn, m);      /* c.own is opp, ranked once above */
+        g->targets[at] = base + fast_rank(r, t, c.opp & c.kings, after[2]) * w[2] + fast_rank(r, t, c.opp & ~c.kings, after[3]);
     }
     return 0;
 }
