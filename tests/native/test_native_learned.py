@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from mcts_engine import native
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game
+from mcts_engine.rules.draughts.evaluation import EvalTerms
 from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_evaluate, learned_spec,
                                                 pattern_layout)
 from mcts_engine.rules.draughts.weights import SHIPPED_VERSIONS, WEIGHTS_DIR, read_weights, weights_path
@@ -85,7 +86,7 @@ def test_the_terms_and_the_learned_evaluation_copy_the_rules_they_came_from():
     game = make_game("english")
     layout = pattern_layout(game)
     kernel = game.kernel.with_learned(learned_spec(layout, random_weights(game, 1)))
-    copy = kernel.with_terms((0.1, 0.0, 0.0, 0.0, 0.0))
+    copy = kernel.with_terms(EvalTerms(mobility=0.1).weights())
     del kernel
     s = game.parse_fen("W:W21,22,23,K30:B9,10,11")
     assert copy.learned and copy.evaluate(s.own, s.opp, s.kings, s.turn) == \

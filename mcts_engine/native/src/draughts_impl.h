@@ -849,6 +849,13 @@ static int runaways(const Rules *r, BB men, BB empty, int turn)
     return POPCNT(runners);
 }
 
+/* evaluation.king_lead: kings (at most two) where the other side has none, less the other's. */
+static int king_lead(BB own_kings, BB opp_kings)
+{
+    int mine = POPCNT(own_kings), theirs = POPCNT(opp_kings);
+    return (theirs ? 0 : (mine < 2 ? mine : 2)) - (mine ? 0 : (theirs < 2 ? theirs : 2));
+}
+
 /* evaluation.term_balance: the positional terms' sum, in men, for the side to move. */
 static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
@@ -879,6 +886,12 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
         int run = runaways(r, own_men, empty, turn) - runaways(r, opp_men, empty, other);
         total = total + r->terms[TERM_RUNAWAY] * (double)run;
     }
+    if (r->terms[TERM_EDGE] != 0.0) {
+        int edge = POPCNT(own_men & (BB)r->edge) - POPCNT(opp_men & (BB)r->edge);
+        total = total + r->terms[TERM_EDGE] * (double)edge;
+    }
+    if (r->terms[TERM_KING_LEAD] != 0.0)
+        total = total + r->terms[TERM_KING_LEAD] * (double)king_lead(own & kings, opp & kings);
     return total;
 }
 

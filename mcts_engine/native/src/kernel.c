@@ -148,7 +148,7 @@ static int read_terms(Rules *r, PyObject *spec)
             return -1;
         r->any_term |= r->terms[i] != 0.0;
     }
-    if (spec_mask(spec, "centre", -1, &r->centre) < 0)
+    if (spec_mask(spec, "centre", -1, &r->centre) < 0 || spec_mask(spec, "edge", -1, &r->edge) < 0)
         return -1;
     for (int p = 0; p < 2; p++) {
         if (spec_mask(spec, "back_rank", p, &r->back_rank[p]) < 0 || spec_mask(spec, "near_crown", p, &r->near_crown[p]) < 0)

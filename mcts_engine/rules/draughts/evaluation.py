@@ -48,7 +48,11 @@ class EvalTerms:
       crowning);
     * ``centre``: per man on the centre squares (the two middle rows, away from the two
       outer files each side);
-    * ``runaway``: per man one step from crowning with an empty crowning square in front.
+    * ``runaway``: per man one step from crowning with an empty crowning square in front;
+    * ``edge``: per man on a side file (the first or the last column), where it guards one
+      diagonal instead of two;
+    * ``king_lead``: per king, at most two, the side has while the other side has none (the
+      first king roams behind men that cannot yet be answered by one).
     """
 
     mobility: float = eval_term("EvalMobility", "quiet move")
@@ -56,6 +60,8 @@ class EvalTerms:
     back_rank: float = eval_term("EvalBackRank", "man on its own back rank")
     centre: float = eval_term("EvalCentre", "man on the centre squares")
     runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
+    edge: float = eval_term("EvalEdge", "man on a side file")
+    king_lead: float = eval_term("EvalKingLead", "king (at most two) held while the other side has none")
     evaluation: str = engine_field("handset", EngineOption(
         "Evaluation", "combo", "draughts evaluation: `handset` (material, advanced men and the `Eval*` terms) or "
         "`learned` (pattern weights fitted to the engine's own games by `mcts-engine train-eval`, shipped for some "
@@ -66,9 +72,9 @@ class EvalTerms:
         "shipped for the variant, `rules/draughts/weights/<variant>.v<N>.weights` (a file `mcts-engine train-eval` "
         "wrote, to try before shipping it; a bare name such as `english.v1.weights` also finds a shipped file)"))
 
-    def weights(self) -> tuple[float, float, float, float, float]:
+    def weights(self) -> tuple[float, ...]:
         """The positional terms' weights, in the kernel's order (``DraughtsKernel.with_terms``)."""
-        return (self.mobility, self.tempo, self.back_rank, self.centre, self.runaway)
+        return (self.mobility, self.tempo, self.back_rank, self.centre, self.runaway, self.edge, self.king_lead)
 
     def any(self) -> bool:
         """Whether any term is on (the plain material evaluation otherwise)."""
@@ -85,6 +91,7 @@ class EvalMasks:
     back_rank: tuple[int, int]
     centre: int
     near_crown: tuple[int, int]                      # the row before the crowning row
+    edge: int                                        # the first and the last column
     tempo_bits: tuple[tuple[int, ...], tuple[int, ...]]   # bit j: squares whose row (from the back) has bit j
 
 
@@ -95,7 +102,8 @@ def eval_masks(game) -> EvalMasks:
     centre = grid.where(lambda r, c: n // 2 - 1 <= r <= n // 2 and 2 <= c < n - 2)
     tempo = tuple(tuple(sum(rows[p][r] for r in range(n) if r >> j & 1) for j in range(TEMPO_BITS))
                   for p in (0, 1))
-    return EvalMasks((rows[0][0], rows[1][0]), centre, (rows[0][n - 2], rows[1][n - 2]), tempo)
+    edge = grid.where(lambda r, c: c in (0, n - 1))
+    return EvalMasks((rows[0][0], rows[1][0]), centre, (rows[0][n - 2], rows[1][n - 2]), edge, tempo)
 
 
 def _shift(x: int, d: int) -> int:
@@ -113,6 +121,12 @@ def runaways(game, men: int, empty: int, turn: int, near: int) -> int:
     for d in game.man_step[turn]:
         runners |= _shift(_shift(ready, d) & empty & game.promo[turn], -d)
     return runners.bit_count()
+
+
+def king_lead(own_kings: int, opp_kings: int) -> int:
+    """The side's kings, at most two, where the other side has none, less the same for the other."""
+    mine, theirs = own_kings.bit_count(), opp_kings.bit_count()
+    return (min(mine, 2) if not theirs else 0) - (min(theirs, 2) if not mine else 0)
 
 
 def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: int, terms: EvalTerms) -> float:
@@ -138,6 +152,11 @@ def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: i
         run = (runaways(game, own_men, empty, turn, masks.near_crown[turn])
                - runaways(game, opp_men, empty, other, masks.near_crown[other]))
         total = total + terms.runaway * float(run)
+    if terms.edge != 0.0:
+        edge = (own_men & masks.edge).bit_count() - (opp_men & masks.edge).bit_count()
+        total = total + terms.edge * float(edge)
+    if terms.king_lead != 0.0:
+        total = total + terms.king_lead * float(king_lead(own & kings, opp & kings))
     return total
 
 

@@ -54,8 +54,8 @@ def kernel_spec(game: MoveGenerator, terms: EvalTerms = NO_TERMS) -> dict[str, A
         "stuck_score": tuple(game.stuck_score), "king_value": game.king_value,
         "eval_scale": EVAL_SCALE, "eval_advance": EVAL_ADVANCE, "start_pieces": game.start_pieces,
         "man_step": tuple(tuple(d) for d in game.man_step),
-        "eval_terms": (terms.mobility, terms.tempo, terms.back_rank, terms.centre, terms.runaway),
-        "back_rank": masks.back_rank, "centre": masks.centre, "near_crown": masks.near_crown,
+        "eval_terms": terms.weights(),
+        "back_rank": masks.back_rank, "centre": masks.centre, "near_crown": masks.near_crown, "edge": masks.edge,
         "tempo_bits": masks.tempo_bits,
     }
 

@@ -12,7 +12,7 @@ from mcts_engine.rules.draughts import MoveGenerator, evaluation
 from mcts_engine.rules.draughts.evaluation import NO_TERMS, EvalTerms, term_balance
 from mcts_engine.rules.geometry import indices
 
-TERMS = ("mobility", "tempo", "back_rank", "centre", "runaway")
+TERMS = ("mobility", "tempo", "back_rank", "centre", "runaway", "edge", "king_lead")
 
 
 def counts(game, fen: str) -> dict[str, float]:
@@ -32,19 +32,30 @@ def test_the_masks_of_the_international_board():
     assert squares(game, m.centre) == [22, 23, 24, 27, 28, 29]
     assert squares(game, m.back_rank[0]) == [46, 47, 48, 49, 50] and squares(game, m.back_rank[1]) == [1, 2, 3, 4, 5]
     assert squares(game, m.near_crown[0]) == [6, 7, 8, 9, 10] and squares(game, m.near_crown[1]) == [41, 42, 43, 44, 45]
+    assert squares(game, m.edge) == [5, 6, 15, 16, 25, 26, 35, 36, 45, 46]
+
+
+def test_the_side_files_of_the_english_board():
+    game = get_game("english", native=False)
+    assert squares(game, game.eval_masks.edge) == [4, 5, 12, 13, 20, 21, 28, 29]
 
 
 @pytest.mark.parametrize("fen,expected", [
     # White: 6 one step from crowning (1 free), 49 and 50 on the back rank; Black's 44 is boxed in
     # by them.  Steps: 6-1, 49-43, 50-45 against none.  Rows from the back: 8 + 0 + 0 against 8.
-    ("W:W6,49,50:B44", dict(mobility=3, tempo=0, back_rank=2, centre=0, runaway=1)),
+    # 6 is on a side file, 49 and 50 and Black's 44 are not; no kings.
+    ("W:W6,49,50:B44", dict(mobility=3, tempo=0, back_rank=2, centre=0, runaway=1, edge=1, king_lead=0)),
     # the same position with Black to move: every count for the mover, so negated
-    ("B:W6,49,50:B44", dict(mobility=-3, tempo=0, back_rank=-2, centre=0, runaway=-1)),
+    ("B:W6,49,50:B44", dict(mobility=-3, tempo=0, back_rank=-2, centre=0, runaway=-1, edge=-1, king_lead=0)),
     # two white men in the centre, one black.  Steps: 22-17, 22-18, 33-29 against 23-29 (28 may
     # take 23: captures are not counted).  Rows from the back: 5 + 4 + 3 against Black's 23 on its 4
-    ("W:W22,28,33:B23", dict(mobility=2, tempo=8, back_rank=0, centre=1, runaway=0)),
+    ("W:W22,28,33:B23", dict(mobility=2, tempo=8, back_rank=0, centre=1, runaway=0, edge=0, king_lead=0)),
     # a man one step from crowning whose crowning squares are both taken is no runaway
-    ("W:W7,K1,K2:B40", dict(mobility=None, tempo=None, back_rank=0, centre=0, runaway=0)),
+    # two white kings against none: the lead counts both; Black's 36 is on a side file
+    ("W:W7,K1,K2:B36", dict(mobility=None, tempo=None, back_rank=0, centre=0, runaway=0, edge=-1, king_lead=2)),
+    # three kings count two; a king on each side is no lead
+    ("W:WK1,K2,K3:B36", dict(mobility=None, tempo=None, back_rank=0, centre=0, runaway=0, edge=-1, king_lead=2)),
+    ("B:WK1,K2:BK36,40", dict(mobility=None, tempo=None, back_rank=0, centre=0, runaway=0, edge=0, king_lead=0)),
 ])
 def test_what_each_term_counts(fen, expected):
     game = get_game("international", native=False)
@@ -89,9 +100,12 @@ def test_a_term_moves_the_evaluation_its_way():
     game = get_game("international", native=False)
     s = game.parse_fen("W:W6,49,50:B44")
     plain = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn)
+    kings = game.parse_fen("W:W7,K1,K2:B36")      # king_lead counts kings, which s has none of
     for term in TERMS:
         if term in ("tempo", "centre"):
             continue
+        if term == "king_lead":
+            s, plain = kings, evaluation.evaluate(game, kings.own, kings.opp, kings.kings, kings.turn)
         up = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn, EvalTerms(**{term: 0.3}))
         down = evaluation.evaluate(game, s.own, s.opp, s.kings, s.turn, EvalTerms(**{term: -0.3}))
         assert down < plain < up, term
