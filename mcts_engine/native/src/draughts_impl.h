@@ -849,6 +849,12 @@ static int runaways(const Rules *r, BB men, BB empty, int turn)
     return POPCNT(runners);
 }
 
+/* evaluation.men_on: the side's men on own_mask less the other side's on opp_mask. */
+static inline int men_on(BB own_men, BB opp_men, u128 own_mask, u128 opp_mask)
+{
+    return POPCNT(own_men & (BB)own_mask) - POPCNT(opp_men & (BB)opp_mask);
+}
+
 /* evaluation.king_lead: kings (at most two) where the other side has none, less the other's. */
 static int king_lead(BB own_kings, BB opp_kings)
 {
@@ -875,11 +881,11 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
         total = total + r->terms[TERM_TEMPO] * (double)tempo;
     }
     if (r->terms[TERM_BACK_RANK] != 0.0) {
-        int guard = POPCNT(own_men & (BB)r->back_rank[turn]) - POPCNT(opp_men & (BB)r->back_rank[other]);
+        int guard = men_on(own_men, opp_men, r->back_rank[turn], r->back_rank[other]);
         total = total + r->terms[TERM_BACK_RANK] * (double)guard;
     }
     if (r->terms[TERM_CENTRE] != 0.0) {
-        int centre = POPCNT(own_men & (BB)r->centre) - POPCNT(opp_men & (BB)r->centre);
+        int centre = men_on(own_men, opp_men, r->centre, r->centre);
         total = total + r->terms[TERM_CENTRE] * (double)centre;
     }
     if (r->terms[TERM_RUNAWAY] != 0.0) {
@@ -887,7 +893,7 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
         total = total + r->terms[TERM_RUNAWAY] * (double)run;
     }
     if (r->terms[TERM_EDGE] != 0.0) {
-        int edge = POPCNT(own_men & (BB)r->edge) - POPCNT(opp_men & (BB)r->edge);
+        int edge = men_on(own_men, opp_men, r->edge, r->edge);
         total = total + r->terms[TERM_EDGE] * (double)edge;
     }
     if (r->terms[TERM_KING_LEAD] != 0.0)

@@ -123,6 +123,11 @@ def runaways(game, men: int, empty: int, turn: int, near: int) -> int:
     return runners.bit_count()
 
 
+def men_on(own_men: int, opp_men: int, own_mask: int, opp_mask: int) -> int:
+    """The side's men on ``own_mask`` less the other side's on ``opp_mask`` (a term's count)."""
+    return (own_men & own_mask).bit_count() - (opp_men & opp_mask).bit_count()
+
+
 def king_lead(own_kings: int, opp_kings: int) -> int:
     """The side's kings, at most two, where the other side has none, less the same for the other."""
     mine, theirs = own_kings.bit_count(), opp_kings.bit_count()
@@ -143,17 +148,17 @@ def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: i
         tempo = tempo_of(own_men, masks.tempo_bits[turn]) - tempo_of(opp_men, masks.tempo_bits[other])
         total = total + terms.tempo * float(tempo)
     if terms.back_rank != 0.0:
-        guard = (own_men & masks.back_rank[turn]).bit_count() - (opp_men & masks.back_rank[other]).bit_count()
+        guard = men_on(own_men, opp_men, masks.back_rank[turn], masks.back_rank[other])
         total = total + terms.back_rank * float(guard)
     if terms.centre != 0.0:
-        centre = (own_men & masks.centre).bit_count() - (opp_men & masks.centre).bit_count()
+        centre = men_on(own_men, opp_men, masks.centre, masks.centre)
         total = total + terms.centre * float(centre)
     if terms.runaway != 0.0:
         run = (runaways(game, own_men, empty, turn, masks.near_crown[turn])
                - runaways(game, opp_men, empty, other, masks.near_crown[other]))
         total = total + terms.runaway * float(run)
     if terms.edge != 0.0:
-        edge = (own_men & masks.edge).bit_count() - (opp_men & masks.edge).bit_count()
+        edge = men_on(own_men, opp_men, masks.edge, masks.edge)
         total = total + terms.edge * float(edge)
     if terms.king_lead != 0.0:
         total = total + terms.king_lead * float(king_lead(own & kings, opp & kings))
