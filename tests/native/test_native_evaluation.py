@@ -30,7 +30,7 @@ from test_native_draughts import placements, seeded_positions  # noqa: E402  (ne
 NAMES = sorted(VARIANTS)
 WEIGHTS = [EvalTerms(mobility=0.03), EvalTerms(tempo=-0.07), EvalTerms(back_rank=0.3), EvalTerms(centre=0.1),
            EvalTerms(runaway=0.9), EvalTerms(edge=-0.04), EvalTerms(king_lead=0.25),
-           EvalTerms(0.013, 0.021, -0.17, 0.11, 0.7, -0.03, 0.2)]
+           EvalTerms(guard=0.05), EvalTerms(0.013, 0.021, -0.17, 0.11, 0.7, -0.03, 0.2, 0.04)]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -34,7 +34,7 @@ enum { COUNT_NONE = 0, COUNT_FMJD = 1, COUNT_RUSSIAN = 2, COUNT_FRISIAN = 3, COU
 /* The evaluation's positional terms (rules/draughts/evaluation.py, EvalTerms), in its order. */
 enum {
     TERM_MOBILITY = 0, TERM_TEMPO = 1, TERM_BACK_RANK = 2, TERM_CENTRE = 3, TERM_RUNAWAY = 4, TERM_EDGE = 5,
-    TERM_KING_LEAD = 6, N_TERMS = 7
+    TERM_KING_LEAD = 6, TERM_GUARD = 7, N_TERMS = 8
 };
 #define TEMPO_BITS 4
 
@@ -86,7 +86,7 @@ typedef struct {
     /* the positional terms: weights (all 0: off) and the squares they count (EvalMasks) */
     double terms[N_TERMS];
     int any_term;
-    u128 back_rank[2], centre, near_crown[2], edge, tempo_bits[2][TEMPO_BITS];
+    u128 back_rank[2], centre, near_crown[2], edge, guard[2], tempo_bits[2][TEMPO_BITS];
     int man_step[2][MAX_DIRS], n_man_step[2];
     Learned learned;                  /* the learned evaluation, where learned.patterns is set */
     int ordinal[128];                 /* bit -> the square's rank among the points, -1 for none */

@@ -862,6 +862,16 @@ static int king_lead(BB own_kings, BB opp_kings)
     return (theirs ? 0 : (mine < 2 ? mine : 2)) - (mine ? 0 : (theirs < 2 ? theirs : 2));
 }
 
+/* evaluation.back_guard: the square of the men on the guard squares, while the other side's
+ * pieces hold fewer kings than half of them. */
+static int back_guard(BB men, u128 mask, BB other, BB other_kings)
+{
+    if (2 * POPCNT(other_kings) >= POPCNT(other))
+        return 0;
+    int n = POPCNT(men & (BB)mask);
+    return n * n;
+}
+
 /* evaluation.term_balance: the positional terms' sum, in men, for the side to move. */
 static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
@@ -898,6 +908,11 @@ static double term_balance(const Rules *r, BB own, BB opp, BB kings, int turn)
     }
     if (r->terms[TERM_KING_LEAD] != 0.0)
         total = total + r->terms[TERM_KING_LEAD] * (double)king_lead(own & kings, opp & kings);
+    if (r->terms[TERM_GUARD] != 0.0) {
+        int guard = back_guard(own_men, r->guard[turn], opp, opp & kings)
+                    - back_guard(opp_men, r->guard[other], own, own & kings);
+        total = total + r->terms[TERM_GUARD] * (double)guard;
+    }
     return total;
 }
 

@@ -151,7 +151,8 @@ static int read_terms(Rules *r, PyObject *spec)
     if (spec_mask(spec, "centre", -1, &r->centre) < 0 || spec_mask(spec, "edge", -1, &r->edge) < 0)
         return -1;
     for (int p = 0; p < 2; p++) {
-        if (spec_mask(spec, "back_rank", p, &r->back_rank[p]) < 0 || spec_mask(spec, "near_crown", p, &r->near_crown[p]) < 0)
+        if (spec_mask(spec, "back_rank", p, &r->back_rank[p]) < 0 || spec_mask(spec, "near_crown", p, &r->near_crown[p]) < 0
+            || spec_mask(spec, "guard", p, &r->guard[p]) < 0)
             return -1;
         PyObject *bits = PyDict_GetItemString(spec, "tempo_bits");
         if (!bits || !PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(bits, p))

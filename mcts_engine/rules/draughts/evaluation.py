@@ -52,7 +52,12 @@ class EvalTerms:
     * ``edge``: per man on a side file (the first or the last column), where it guards one
       diagonal instead of two;
     * ``king_lead``: per king, at most two, the side has while the other side has none (the
-      first king roams behind men that cannot yet be answered by one).
+      first king roams behind men that cannot yet be answered by one);
+    * ``guard``: per unit of the back-rank guard, the square of the side's men on its back rank
+      off the side files (the squares that stop a man from crowning: in English 1, 2 and 3,
+      the bridge 1 and 3 among them), counted while the other side still has fewer kings than
+      half its pieces: two guards hold far more than twice one, and the guard is worth keeping
+      only while there are men to stop.
     """
 
     mobility: float = eval_term("EvalMobility", "quiet move")
@@ -62,6 +67,8 @@ class EvalTerms:
     runaway: float = eval_term("EvalRunaway", "man one step from crowning with a free crowning square")
     edge: float = eval_term("EvalEdge", "man on a side file")
     king_lead: float = eval_term("EvalKingLead", "king (at most two) held while the other side has none")
+    guard: float = eval_term("EvalGuard", "unit of back-rank guard (men on the back rank off the side files, "
+                             "squared, while the other side has fewer kings than half its pieces)")
     evaluation: str = engine_field("handset", EngineOption(
         "Evaluation", "combo", "draughts evaluation: `handset` (material, advanced men and the `Eval*` terms) or "
         "`learned` (pattern weights fitted to the engine's own games by `mcts-engine train-eval`, shipped for some "
@@ -74,7 +81,8 @@ class EvalTerms:
 
     def weights(self) -> tuple[float, ...]:
         """The positional terms' weights, in the kernel's order (``DraughtsKernel.with_terms``)."""
-        return (self.mobility, self.tempo, self.back_rank, self.centre, self.runaway, self.edge, self.king_lead)
+        return (self.mobility, self.tempo, self.back_rank, self.centre, self.runaway, self.edge, self.king_lead,
+                self.guard)
 
     def any(self) -> bool:
         """Whether any term is on (the plain material evaluation otherwise)."""
@@ -92,6 +100,7 @@ class EvalMasks:
     centre: int
     near_crown: tuple[int, int]                      # the row before the crowning row
     edge: int                                        # the first and the last column
+    guard: tuple[int, int]                           # the back rank off the side files
     tempo_bits: tuple[tuple[int, ...], tuple[int, ...]]   # bit j: squares whose row (from the back) has bit j
 
 
@@ -103,7 +112,8 @@ def eval_masks(game) -> EvalMasks:
     tempo = tuple(tuple(sum(rows[p][r] for r in range(n) if r >> j & 1) for j in range(TEMPO_BITS))
                   for p in (0, 1))
     edge = grid.where(lambda r, c: c in (0, n - 1))
-    return EvalMasks((rows[0][0], rows[1][0]), centre, (rows[0][n - 2], rows[1][n - 2]), edge, tempo)
+    guard = (rows[0][0] & ~edge, rows[1][0] & ~edge)
+    return EvalMasks((rows[0][0], rows[1][0]), centre, (rows[0][n - 2], rows[1][n - 2]), edge, guard, tempo)
 
 
 def _shift(x: int, d: int) -> int:
@@ -134,6 +144,14 @@ def king_lead(own_kings: int, opp_kings: int) -> int:
     return (min(mine, 2) if not theirs else 0) - (min(theirs, 2) if not mine else 0)
 
 
+def back_guard(men: int, mask: int, other: int, other_kings: int) -> int:
+    """The square of ``men`` on the guard squares ``mask``, while the other side's pieces
+    ``other`` hold fewer kings than half of them (0 once they hold more)."""
+    if 2 * other_kings.bit_count() >= other.bit_count():
+        return 0
+    return (men & mask).bit_count() ** 2
+
+
 def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: int, terms: EvalTerms) -> float:
     """The positional terms' sum, in men, for the side to move (0.0 with every term off)."""
     other = 1 - turn
@@ -162,6 +180,10 @@ def term_balance(game, masks: EvalMasks, own: int, opp: int, kings: int, turn: i
         total = total + terms.edge * float(edge)
     if terms.king_lead != 0.0:
         total = total + terms.king_lead * float(king_lead(own & kings, opp & kings))
+    if terms.guard != 0.0:
+        guard = (back_guard(own_men, masks.guard[turn], opp, opp & kings)
+                 - back_guard(opp_men, masks.guard[other], own, own & kings))
+        total = total + terms.guard * float(guard)
     return total
 
 

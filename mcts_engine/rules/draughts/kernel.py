@@ -56,7 +56,7 @@ def kernel_spec(game: MoveGenerator, terms: EvalTerms = NO_TERMS) -> dict[str, A
         "man_step": tuple(tuple(d) for d in game.man_step),
         "eval_terms": terms.weights(),
         "back_rank": masks.back_rank, "centre": masks.centre, "near_crown": masks.near_crown, "edge": masks.edge,
-        "tempo_bits": masks.tempo_bits,
+        "guard": masks.guard, "tempo_bits": masks.tempo_bits,
     }
 
 
