@@ -97,7 +97,7 @@ def test_every_default_reads_back_from_its_text(declared):
 def test_every_settings_field_but_the_tables_directory_and_the_games_own_is_an_option():
     fields = {d.field for d in declared_options(Settings)}
     assert set(Settings.__dataclass_fields__) - fields == {"endgame_tables", "game_parameters"}
-    english = EvalTerms(mobility=0.02, back_rank=0.1, runaway=0.3, edge=-0.15)     # English's row: its evaluation terms
+    english = EvalTerms(mobility=0.02, back_rank=0.1, runaway=0.3, edge=-0.15, guard=0.15)   # English's row: its terms
     assert OptionValues().settings() == Settings(minimax_weight=0.37, playout_depth=6, uct_c=0.5,
                                                  endgame_tables=OptionValues().settings().endgame_tables,
                                                  game_parameters=english)

@@ -75,7 +75,7 @@ EXPECTED_OPTIONS = {
     "evalrunaway": "type string default 0.3",   # English's measured defaults
     "evaledge": "type string default -0.15",   # English's measured defaults
     "evalkinglead": "type string default 0",
-    "evalguard": "type string default 0",
+    "evalguard": "type string default 0.15",   # English's measured defaults
     "evaluation": "type combo default handset var handset var learned",
     "evalweights": "type string default <empty>",
     "leafdepth": "type spin default 0 min 0 max 16",
