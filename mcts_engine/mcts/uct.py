@@ -39,6 +39,15 @@ def open_tables(game: Game, directory: str) -> TableSet | None:
     return tables
 
 
+def missing_tables_note(game: Game, directory: str, tables: TableSet | None) -> str | None:
+    """What to tell the user when the search was told to probe ``game``'s endgame tables in
+    ``directory`` and finds none built there (the search never builds one), else None."""
+    if tables is not None or not directory or not game.endgame_tables:
+        return None
+    return (f"no endgame tables for {game.name} in {directory}: searching without them; "
+            f"`mcts-engine tables {game.name}` builds the default set in seconds (docs/tables.md)")
+
+
 class UctAgent(Agent):
     """UCT with MCTS-Solver, tree reuse and the endgame tables, in this process, on ``trees``
     trees (OS threads; more than one only where the game's rules are native)."""
@@ -46,6 +55,7 @@ class UctAgent(Agent):
     def __init__(self, game: Game, settings: Settings, trees: int = 1):
         super().__init__(game, settings)
         self.tables = open_tables(game, settings.endgame_tables)
+        self.unread_note = missing_tables_note(game, settings.endgame_tables, self.tables)
         self.memory = TreeMemory(settings.tree_reuse)
         self.core = new_search(game, settings, self.seeds(trees), self.rng, self.tables)
 
@@ -120,7 +130,8 @@ class UctAgent(Agent):
     def start_search(self, state: State, limits: Limits, history: tuple) -> None:
         """Root every tree at ``state``: the subtree tree reuse keeps, or a fresh root (restricted
         to ``limits.searchmoves`` when given: such a tree is not kept for reuse); the endgame
-        tables read so far handed over (an unreadable one noted once, and searched without)."""
+        tables read so far handed over (an unreadable one noted once, and searched without; none
+        built at all noted at the agent's first search)."""
         walk = None if limits.searchmoves else self.memory.walk(state, history)
         feed_tables(self.core, self.game, self.tables, state)
         self.core.set_root(position(self.core, state), walk)
@@ -131,6 +142,9 @@ class UctAgent(Agent):
             self.memory.remember(state, history)
         for text in self.tables.reports() if self.tables is not None else ():
             self.note(text)
+        if self.unread_note is not None:
+            self.note(self.unread_note)
+            self.unread_note = None
 
     def forget_tree(self) -> None:
         """Drop the trees: a search that failed part-way (a rules callback raised between a

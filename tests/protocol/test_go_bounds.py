@@ -65,7 +65,7 @@ def test_a_huge_node_count_with_a_movetime_searches_for_the_movetime(engine):
     """The issue's case: the node count is clamped, the search runs and is not the fallback."""
     engine.send(f"go nodes {TOO_MANY} movetime 200")
     lines = engine.until("bestmove")
-    assert [s for s in lines if s.startswith("info string")] == [
+    assert [s for s in lines if s.startswith("info string") and "endgame tables" not in s] == [
         f"info string go nodes {TOO_MANY} is above the maximum {Limits.MAX_NODES}: searching with the maximum"]
     infos = [s for s in lines if s.startswith("info depth")]
     assert infos and int(infos[-1].split()[infos[-1].split().index("nodes") + 1]) > 0, lines

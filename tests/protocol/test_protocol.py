@@ -386,7 +386,7 @@ def test_go_infinite_then_stop_answers(engine):
 
 def test_isready_during_search_is_answered_and_the_search_goes_on(engine):
     engine.send("go infinite")
-    first = engine.until("info")                  # the first report, after about 0.5 s
+    first = engine.read_until(lambda s: s.startswith("info depth"))   # the first report, after about 0.5 s
     nodes_before = int(info_fields(first[-1])["nodes"])
     engine.send("isready")
     lines = engine.read_until(lambda s: s == "readyok")

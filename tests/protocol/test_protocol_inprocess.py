@@ -159,6 +159,7 @@ def test_errors_leave_the_position_options_and_a_search_alone(engine):
     engine.ask("position startpos moves 11-15 22-18")
     before = (engine.query("fen"), engine.query("rules"))
     engine.send("go infinite")
+    engine.read_until(lambda s: s.startswith("info depth"))    # searching (after its notes, if any)
     for line, _, _ in BAD_LINES:
         if line.startswith("go"):
             continue                     # during a search a go is refused as "already searching"

@@ -218,6 +218,23 @@ def test_a_zero_length_table_no_longer_breaks_the_engines_endgame_search(tables)
         engine.close()
 
 
+def test_an_engine_told_to_probe_tables_where_none_is_built_says_so_once(tmp_path):
+    """A new machine's empty cache: the search plays without tables, and the user is told
+    which command builds them (it once played on silently)."""
+    engine = EngineProcess()
+    try:
+        engine.ask(f"setoption name TablePath value {tmp_path}")
+        engine.ask(f"position fen {WON}")
+        lines, move = engine.go("nodes 400")
+        strings = [s for s in lines if s.startswith("info string")]
+        assert len(strings) == 1 and f"no endgame tables for english in {tmp_path}" in strings[0], lines
+        assert "`mcts-engine tables english`" in strings[0] and move
+        lines, _ = engine.go("nodes 400")
+        assert not any(s.startswith("info string") for s in lines)                # said once
+    finally:
+        engine.close()
+
+
 def test_the_tables_command_builds_every_unreadable_table_on_disk_whatever_it_was_asked(tables):
     root, folder = tables
     empty(folder / "1K-1K.npz")                      # a table 2K-1K leads to: not rebuilt by recursion
