@@ -13,8 +13,8 @@ from mcts_engine.protocol import options as options_module
 from mcts_engine.protocol.hub import HubProtocol
 from mcts_engine.protocol.options import OptionValues, all_options, markdown_table
 from mcts_engine.protocol.uci import UciProtocol
-from mcts_engine.rules.draughts.evaluation import EvalTerms
 from support import ROOT
+from support.defaults import ENGLISH_TERMS
 
 
 
@@ -97,10 +97,9 @@ def test_every_default_reads_back_from_its_text(declared):
 def test_every_settings_field_but_the_tables_directory_and_the_games_own_is_an_option():
     fields = {d.field for d in declared_options(Settings)}
     assert set(Settings.__dataclass_fields__) - fields == {"endgame_tables", "game_parameters"}
-    english = EvalTerms(mobility=0.02, back_rank=0.1, runaway=0.3, edge=-0.15, guard=0.15)   # English's row: its terms
     assert OptionValues().settings() == Settings(minimax_weight=0.37, playout_depth=6, uct_c=0.5,
                                                  endgame_tables=OptionValues().settings().endgame_tables,
-                                                 game_parameters=english)
+                                                 game_parameters=ENGLISH_TERMS)
 
 
 @pytest.mark.parametrize("x,text", [(1.0, "1.0"), (1e-5, "0.00001"), (0.0, "0"), (0.37, "0.37"), (2.5e-7, "0.00000025")])

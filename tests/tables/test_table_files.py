@@ -200,39 +200,37 @@ def test_the_native_search_gets_only_the_sound_tables_and_searches_on(tables):
     feed_tables(agent.core, game, agent.tables, state)           # the loaded ones still go to the core
 
 
-def test_a_zero_length_table_no_longer_breaks_the_engines_endgame_search(tables):
-    """On main: ``search failed: EOFError`` at every endgame search, then the first legal move."""
-    root, folder = tables
-    empty(folder / "2K-1K.npz")
+def two_searches(root) -> tuple[tuple[list[str], str], tuple[list[str], str]]:
+    """An engine process with ``TablePath`` ``root`` searches the won 2K-1K twice (400 nodes
+    each): each search's lines and move."""
     engine = EngineProcess()
     try:
         engine.ask(f"setoption name TablePath value {root}")
         engine.ask(f"position fen {WON}")
-        lines, move = engine.go("nodes 400")
-        strings = [s for s in lines if s.startswith("info string")]
-        assert len(strings) == 1 and "2K-1K of english is unreadable" in strings[0], lines
-        assert not any("search failed" in s for s in lines)
-        lines, _ = engine.go("nodes 400")
-        assert not any(s.startswith("info string") for s in lines)                # reported once
+        return engine.go("nodes 400"), engine.go("nodes 400")
     finally:
         engine.close()
+
+
+def test_a_zero_length_table_no_longer_breaks_the_engines_endgame_search(tables):
+    """On main: ``search failed: EOFError`` at every endgame search, then the first legal move."""
+    root, folder = tables
+    empty(folder / "2K-1K.npz")
+    (lines, move), (again, _) = two_searches(root)
+    strings = [s for s in lines if s.startswith("info string")]
+    assert len(strings) == 1 and "2K-1K of english is unreadable" in strings[0], lines
+    assert not any("search failed" in s for s in lines)
+    assert not any(s.startswith("info string") for s in again)                # reported once
 
 
 def test_an_engine_told_to_probe_tables_where_none_is_built_says_so_once(tmp_path):
     """A new machine's empty cache: the search plays without tables, and the user is told
     which command builds them (it once played on silently)."""
-    engine = EngineProcess()
-    try:
-        engine.ask(f"setoption name TablePath value {tmp_path}")
-        engine.ask(f"position fen {WON}")
-        lines, move = engine.go("nodes 400")
-        strings = [s for s in lines if s.startswith("info string")]
-        assert len(strings) == 1 and f"no endgame tables for english in {tmp_path}" in strings[0], lines
-        assert "`mcts-engine tables english`" in strings[0] and move
-        lines, _ = engine.go("nodes 400")
-        assert not any(s.startswith("info string") for s in lines)                # said once
-    finally:
-        engine.close()
+    (lines, move), (again, _) = two_searches(tmp_path)
+    strings = [s for s in lines if s.startswith("info string")]
+    assert len(strings) == 1 and f"no endgame tables for english in {tmp_path}" in strings[0], lines
+    assert "`mcts-engine tables english`" in strings[0] and move
+    assert not any(s.startswith("info string") for s in again)                # said once
 
 
 def test_the_tables_command_builds_every_unreadable_table_on_disk_whatever_it_was_asked(tables):

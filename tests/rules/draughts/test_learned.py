@@ -20,9 +20,8 @@ from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWe
                                                 learned_evaluate, pattern_layout, region_index, rotate,
                                                 scalar_features, segments)
 from mcts_engine.rules.draughts.weights import WeightsError, format_weights, parse_weights, read_weights, write_weights
+from support.defaults import ENGLISH_TERMS
 
-ENGLISH_TERMS = EvalTerms(mobility=0.02, back_rank=0.1, runaway=0.3, edge=-0.15,
-                          guard=0.15)   # English's row (protocol/game_defaults.py)
 
 
 def squares(game, mask_bits) -> list[int]:
