@@ -83,6 +83,7 @@ typedef struct {
     int endgame, endgame_max, endgame_floor;
     double stuck_score[2], king_value, eval_scale, eval_advance;
     int start_pieces;
+    double piece_scale[129];          /* pow(start_pieces / p, 0.5) for p pieces: the evaluation's slope */
     /* the positional terms: weights (all 0: off) and the squares they count (EvalMasks) */
     double terms[N_TERMS];
     int any_term;

@@ -998,7 +998,7 @@ static double evaluate(const Rules *r, BB own, BB opp, BB kings, int turn)
         mover = 0.5;
     } else {
         double x = r->eval_scale * balance;
-        x = x * pow((double)r->start_pieces / (double)pieces, 0.5);
+        x = x * r->piece_scale[pieces];                  /* pow(start_pieces / pieces, 0.5) */
         mover = x < -700.0 ? 0.0 : 1.0 / (1.0 + exp(-x));
     }
     double first = turn == 0 ? mover : 1.0 - mover;

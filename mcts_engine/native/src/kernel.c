@@ -263,6 +263,9 @@ static int Kernel_init(KernelObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "kernel spec: a rule parameter out of range");
         return -1;
     }
+    r->piece_scale[0] = 0.0;
+    for (int p = 1; p <= 128; p++)      /* pow once per count, not per evaluation */
+        r->piece_scale[p] = pow((double)r->start_pieces / (double)p, 0.5);
     r->n_points = 0;
     for (int i = 0; i < 128; i++)
         r->ordinal[i] = (r->points >> i) & 1 ? r->n_points++ : -1;
