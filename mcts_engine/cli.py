@@ -188,7 +188,9 @@ def perft(game: str, depth: int, fen: str | None, divide: bool, rules: str | Non
                    "given); repeatable; default: every ending of --pieces pieces and 3K-1K")
 @click.option("--pieces", type=click.IntRange(2, 6), default=3, show_default=True,
               help="without --material: every ending of up to this many pieces (English: 4 in "
-                   "15 s, 5 in about 9 minutes and a few GB of memory; docs/tables.md)")
+                   "15 s, 5 in about 9 minutes and a few GB of memory; of 6 the kings' endings in minutes, "
+                   "those with men on both sides need tens of GB and are refused where memory lacks; "
+                   "docs/tables.md)")
 @click.option("--path", type=click.Path(file_okay=False), help="the tables' directory "
               "(default: the user's cache, as the engine option TablePath)")
 @click.option("--list", "list_only", is_flag=True, help="list the tables on disk, build nothing")
@@ -220,9 +222,16 @@ def tables(game: str, materials: tuple[str, ...], pieces: int, path: str | None,
         click.echo(f"unreadable, built again: {store.broken.get(material, material.name)}")
     wanted += [m for m in broken if m not in wanted]
     start = time.monotonic()
+    too_large = []
     for material in wanted:
-        store.build(material, lambda line: click.echo(f"{time.monotonic() - start:7.1f} s  {line}"))
+        try:
+            store.build(material, lambda line: click.echo(f"{time.monotonic() - start:7.1f} s  {line}"))
+        except tb.TableTooLarge as err:      # said at once, and the other endings still built
+            too_large.append(material.name)
+            click.echo(f"{time.monotonic() - start:7.1f} s  {err}", err=True)
     click.echo(f"{len(store.on_disk())} tables in {store.folder}")
+    if too_large:
+        raise click.ClickException(f"not built for lack of memory: {', '.join(too_large)}")
 
 
 @main.command()

@@ -7,7 +7,7 @@ disk and answers the search's probes (``TableSet.probe``).  docs/tables.md tells
 build them and what they cover.
 """
 from .material import Material, Numbering, default_materials, materials_named
-from .solve import Table
+from .solve import Table, TableTooLarge
 from .store import TableHit, TableSet, default_directory, describe
 
-__all__ = ["Material", "Numbering", "default_materials", "materials_named", "Table", "TableHit", "TableSet", "default_directory", "describe"]
+__all__ = ["Material", "Numbering", "default_materials", "materials_named", "Table", "TableTooLarge", "TableHit", "TableSet", "default_directory", "describe"]

@@ -33,6 +33,7 @@ and a position with none left is lost).
 """
 from __future__ import annotations
 
+import os
 from array import array
 from dataclasses import dataclass
 from typing import Callable
@@ -43,6 +44,9 @@ from ..rules.base import Game
 from .material import Material, Numbering
 
 UNKNOWN = 0           # no forced result: a draw, or a win the draw rules may spoil
+# The solver's peak memory per numbered position (the move graph, its predecessors and the
+# values), measured: English 3K-3K, 24.6 M positions, 2.4 GB; 2K1M-2K1M's 504 M would need 50 GB.
+BYTES_PER_POSITION = 100
 # a move leaving the material, as the kernel's table_graph lists it (TableExit, native/src/draughts.h)
 EXIT = np.dtype([("at", "<i8"), ("index", "<i8"), ("classes", "i1", (4,)), ("turn", "i1"), ("pad", "V3")])
 
@@ -73,15 +77,53 @@ def plies_of(value: int) -> int:
     return abs(value) - 1
 
 
+class TableTooLarge(MemoryError):
+    """A material whose solving would need more memory than the machine has available: said
+    before the work starts, where the operating system would kill the build hours in."""
+
+
+def available_memory() -> int | None:
+    """The bytes this machine can give a new allocation now (Linux's MemAvailable), else its
+    physical memory, else None (unknown: no check)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(game: Game, material: Material, positions: int) -> None:
+    """Raise ``TableTooLarge`` when solving ``positions`` numbered positions of ``material``
+    would need more memory than is available."""
+    needed, available = positions * BYTES_PER_POSITION, available_memory()
+    if available is not None and needed > available:
+        raise TableTooLarge(
+            f"{material.name} of {game.name} needs about {_size(needed)} to solve ({positions:,} positions "
+            f"with the ending after its quiet moves, about {BYTES_PER_POSITION} bytes each) and this machine has "
+            f"{_size(available)} available: not built (the smaller endings build; docs/tables.md)")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
+
+
 def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) -> list[Table]:
     """Solve ``material`` and the material after its quiet moves (one table when they are the
-    same); ``smaller(m)`` gives the solved table of a material an exit leads to."""
+    same); ``smaller(m)`` gives the solved table of a material an exit leads to.
+    ``TableTooLarge`` before any work where the machine lacks the memory."""
     materials = [material]
     if material.after_quiet_move() != material:
         materials.append(material.after_quiet_move())
     numberings = [Numbering(game, m) for m in materials]
     offsets = [0, numberings[0].size]
     total = sum(n.size for n in numberings)
+    check_memory(game, material, total)
     graph = _Graph(total)
     exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
     limits = []

@@ -20,7 +20,8 @@ from mcts_engine.mcts.uct import open_tables
 from mcts_engine.protocol.options import OptionValues
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import DraughtsState
-from mcts_engine.tables import Material, Numbering, TableSet, default_directory, default_materials, materials_named
+from mcts_engine.tables import (Material, Numbering, TableSet, TableTooLarge, default_directory, default_materials,
+                                 materials_named)
 from mcts_engine.tables.solve import plies_of
 
 TWO_KINGS, KING_MAN = Material(2, 0, 1, 0), Material(2, 0, 0, 1, turn=0)
@@ -341,3 +342,29 @@ def test_a_search_never_waits_for_the_file_the_preloader_is_reading(english, mon
         release.set()
     tables.warm(get_game("english").parse_fen("W:WK18:BK9,12"))
     assert all_read(tables)
+
+
+def test_an_ending_too_large_for_the_memory_is_refused_before_any_work_and_the_rest_built(tmp_path, monkeypatch):
+    """English 2K1M-2K1M needed 24 GB and was killed by the system 14 minutes in: the solver
+    now says up front what a material needs against what the machine has, and the command
+    builds the endings that fit."""
+    from mcts_engine.tables import solve
+    monkeypatch.setattr(solve, "available_memory", lambda: 10_000_000)     # 10 MB: 3K-1K needs 32
+    tables = TableSet(get_game("english"), tmp_path)
+    with pytest.raises(TableTooLarge, match=r"3K-1K of english needs about 32 MB .* 10 MB available"):
+        tables.build(Material(3, 0, 1, 0))
+    assert not tables.on_disk()                                            # refused before any work
+    result = CliRunner().invoke(main, ["tables", "english", "--material", "3K-1K", "--material", "2K-1K",
+                                       "--path", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "3K-1K of english needs about" in result.output and "not built for lack of memory: 3K-1K" in result.output
+    assert "2K-1K: 14,846 won" in result.output and {m.name for m in TableSet(get_game("english"), tmp_path).on_disk()} \
+        == {"1K-1K", "2K-1K", "1K-2K"}
+
+
+def test_the_memory_estimate_is_what_the_solver_was_measured_to_need():
+    """100 bytes a numbered position: 3K-3K's 24.6 M positions took 2.4 GB (docs/tables.md)."""
+    from mcts_engine.tables.solve import BYTES_PER_POSITION
+    english = get_game("english")
+    positions = Numbering(english, Material(3, 0, 3, 0)).size
+    assert positions == 24_601_600 and positions * BYTES_PER_POSITION == 2_460_160_000
