@@ -30,6 +30,13 @@ def default_directory() -> Path:
     return Path(cache) / "mcts-engine" / "tables"
 
 
+# The largest table file a search reads itself while the preloader is still reading (warm):
+# English's 5-piece files are at most 6.6 MB, about half a second; a 6-piece kings' ending
+# of 20 to 25 MB takes 2 s, which at 100 ms a move is a game lost on time, so it is left to
+# the preloader and the search goes on without it until then.
+WARM_FILE_BYTES = 8_000_000
+
+
 @dataclass(frozen=True)
 class TableHit:
     """A table's verdict on a position: the first player's ``result`` (1.0, 0.5 or 0.0) and
@@ -114,16 +121,26 @@ class TableSet:
         few files). So a search of an ending that starts before the preloader is done (a game
         set up in an ending as the engine starts) keeps its move's time and probes the tables its
         root and their children need; it once waited for the whole set, 7 s for five pieces of
-        English, and lost on time."""
+        English, and lost on time. A file larger than ``WARM_FILE_BYTES`` is left to the preloader:
+        the tables of six pieces, 20 to 25 MB each, took a first search 5 to 8 s."""
         if self._warm or (state.own | state.opp).bit_count() > self.max_pieces + 1:
             return
         self.preload()
         if self._preloader is not None and self._preloader.is_alive():
             for material in _root_materials(state):
-                self.table(material)
+                if self._quick_to_read(material):
+                    self.table(material)
             return
         self._load_all()                  # the preloader is done: only a file built since is read
         self._warm = True
+
+    def _quick_to_read(self, material: Material) -> bool:
+        """Whether a search may read ``material``'s table from its own time: a file of at most
+        ``WARM_FILE_BYTES`` (or none at all, which costs nothing)."""
+        try:
+            return self.path(material).stat().st_size <= WARM_FILE_BYTES
+        except OSError:
+            return True
 
     def loaded(self) -> list[Table]:
         """The tables read into memory so far (what a native search probes)."""

@@ -368,3 +368,33 @@ def test_the_memory_estimate_is_what_the_solver_was_measured_to_need():
     english = get_game("english")
     positions = Numbering(english, Material(3, 0, 3, 0)).size
     assert positions == 24_601_600 and positions * BYTES_PER_POSITION == 2_460_160_000
+
+
+def test_the_first_search_leaves_a_large_table_to_the_preloader(english, monkeypatch):
+    """Six pieces' tables are 20 to 25 MB and took a first search 5 to 8 s to read (a game lost on
+    time at 100 ms a move): while the preloader is still reading, a search reads only the files
+    of at most WARM_FILE_BYTES itself, and probes the large ones once the preloader has them."""
+    import threading
+    from mcts_engine.tables import store
+    reading, release = threading.Event(), threading.Event()
+    real, read_by_search = store.read_table, []
+
+    def slow_read(path, game, material):
+        if threading.current_thread().name == "endgame tables":   # the preloader's reads
+            reading.set()
+            release.wait(60)
+        else:
+            read_by_search.append(material)
+        return real(path, game, material)
+
+    monkeypatch.setattr(store, "read_table", slow_read)
+    monkeypatch.setattr(store, "WARM_FILE_BYTES", 0)             # every file "large"
+    tables = open_tables(english.game, str(english.folder.parent))
+    try:
+        assert reading.wait(60)
+        tables.warm(english.game.parse_fen("W:WK18:BK9,12"))      # 2K-1K: its files are left to the preloader
+        assert read_by_search == []
+    finally:
+        release.set()
+    tables.warm(english.game.parse_fen("W:WK18:BK9,12"))
+    assert all_read(tables) and read_by_search == []
