@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from .engine_options import choices
-from .mcts.agent import Agent, InfoCallback, SearchInfo, SearchResult
+from .mcts.agent import Agent, InfoCallback, SearchInfo, SearchResult, one_ply_choice
 from .native import StopSignal
 from .mcts.limits import Limits
 from .mcts.root_parallel import RootParallelAgent
@@ -48,22 +48,8 @@ class GreedyAgent(Agent):
     def search(self, state: State, limits: Limits, stop: StopSignal,
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """The best move by one-ply evaluation."""
-        mover = state.to_move
-        best, best_moves = -1.0, []
-        for move in limits.searchmoves or state.legal_moves():
-            child = state.copy()
-            child.play(move)
-            value = child.outcome()
-            if value is None:
-                value = child.evaluate()
-            if mover == 1:
-                value = 1.0 - value
-            if value > best + 1e-12:
-                best, best_moves = value, [move]
-            elif abs(value - best) <= 1e-12:
-                best_moves.append(move)
-        move = best_moves[int(self.rng.random() * len(best_moves))]
-        return SearchResult(move, None, SearchInfo(nodes=len(best_moves), score=best, pv=[move]))
+        move, best, ties = one_ply_choice(state, limits.searchmoves or state.legal_moves(), self.rng)
+        return SearchResult(move, None, SearchInfo(nodes=ties, score=best, pv=[move]))
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,27 @@ class SearchFailed(RuntimeError):
         self.result = result
 
 
+def one_ply_choice(state: State, moves: list, rng: random.Random) -> tuple[object, float, int]:
+    """The best of ``moves`` by one-ply evaluation, ties at random: (the move, its value for the
+    side to move, how many moves tied).  A move that ends the game scores its result, any other
+    the game's ``evaluate()`` after it (the first player's chance, turned to the mover's)."""
+    mover = state.to_move
+    best, best_moves = -1.0, []
+    for move in moves:
+        child = state.copy()
+        child.play(move)
+        value = child.outcome()
+        if value is None:
+            value = child.evaluate()
+        if mover == 1:
+            value = 1.0 - value
+        if value > best + 1e-12:
+            best, best_moves = value, [move]
+        elif abs(value - best) <= 1e-12:
+            best_moves.append(move)
+    return best_moves[int(rng.random() * len(best_moves))], best, len(best_moves)
+
+
 InfoCallback = Callable[[SearchInfo], None]
 NoteCallback = Callable[[str], None]
 

@@ -15,7 +15,7 @@ from typing import Hashable
 from ..native import StopSignal
 from ..rules.base import Game, State
 from ..tables import TableSet
-from .agent import Agent, InfoCallback, SearchFailed, SearchResult
+from .agent import Agent, InfoCallback, SearchFailed, SearchResult, one_ply_choice
 from .core import feed_tables, new_search, position
 from .limits import Limits, now, split_nodes, time_budget
 from .report import search_info
@@ -154,10 +154,10 @@ class UctAgent(Agent):
         self.core.clear()
 
     def result(self, state: State, start: float) -> SearchResult:
-        """The move the core chose over every tree and the reply to ponder on; any legal move if
-        no iteration ran."""
+        """The move the core chose over every tree and the reply to ponder on; if no iteration
+        ran (a stop before the first), the best move by one-ply evaluation (it was a random one)."""
         report = self.core.result()
         info = search_info(report, now() - start)
         if report.move is None:
-            return SearchResult(state.random_move(self.rng), None, info)
+            return SearchResult(one_ply_choice(state, state.legal_moves(), self.rng)[0], None, info)
         return SearchResult(report.move, report.pv[1] if len(report.pv) > 1 else None, info)

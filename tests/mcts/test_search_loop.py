@@ -6,7 +6,7 @@ no-progress rule off: kings shuffle for ever) is cut off at ``PLAYOUT_CAP`` plie
 up where it stands once the stop flag is set (it looks every ``HALT_CHECK`` plies); a search
 of such a game answers its ``go`` and its ``stop``; a ``go`` crosses into the core a handful
 of times, not once per slice; the threads tests run once more on a ThreadSanitizer build
-(slow).
+(slow); a search stopped before its first iteration still answers a considered move.
 """
 from __future__ import annotations
 
@@ -179,3 +179,16 @@ def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
     for done in runs:
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
         assert "passed" in done.stdout and "WARNING: ThreadSanitizer" not in done.stderr
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_search_stopped_before_its_first_iteration_plays_the_best_move_by_one_ply(seed):
+    """No iteration ran (a stop before the first, as an engine reading large endgame tables
+    when its quit came): the agent answers the one-ply best move, not a random one. Here only
+    26-30 crowns, and the other four moves leave the material as it was."""
+    game = get_game("english")
+    state = game.parse_fen("B:W31,K1:B26,K14")
+    stop = StopSignal()
+    stop.set()
+    result = make_agent(game, Settings(seed=seed)).search(state, Limits(infinite=True), stop)
+    assert result.info.nodes == 0 and state.move_str(result.move) == "26-30"
