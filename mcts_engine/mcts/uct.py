@@ -79,7 +79,7 @@ class UctAgent(Agent):
         self.start_search(state, limits, history)
         start = now()
         try:
-            self.run(limits, stop, on_info, start)
+            self.run(limits, stop, on_info, start, state.ply // 2)
         except Exception as err:
             found = self.salvage(state, start)       # read the trees before they are dropped
             self.forget_tree()
@@ -103,11 +103,13 @@ class UctAgent(Agent):
             self.note(f"root check: depth {stats['check_depth']} of {self.settings.root_check}, "
                       f"{stats['check_dropped']} moves dropped, {stats['check_nodes']} alpha-beta nodes")
 
-    def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float) -> None:
+    def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float,
+            moves_played: int = 0) -> None:
         """One call into the core until a limit (under a clock the time aimed at and the most
-        allowed, ``time_budget``); ``on_info`` on a beat (under a clock) or at node counts (under
-        a pure node limit, so that a seeded search reports the same every run)."""
-        spend = time_budget(limits, self.settings.move_overhead)
+        allowed, ``time_budget``, for the mover's ``moves_played`` so far); ``on_info`` on a beat
+        (under a clock) or at node counts (under a pure node limit, so that a seeded search
+        reports the same every run)."""
+        spend = time_budget(limits, self.settings.move_overhead, moves_played)
         gone = now() - limits.received if limits.received is not None else 0.0   # the clock ran since the go
         shares = [-1 if share is None else share for share in split_nodes(limits.nodes, self.core.trees)]
         by_nodes = limits.nodes_only()

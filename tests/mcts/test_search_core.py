@@ -23,9 +23,10 @@ from mcts_engine.agents import make_agent
 from mcts_engine.mcts.agent import SearchInfo
 from mcts_engine.mcts.core import QUIESCENCE, capacity, core_parameters, merged_choice, new_search, position, root_children
 from mcts_engine.mcts.report import RootChild, set_score
-from mcts_engine.mcts.limits import Limits, TimeBudget, budget, split_nodes, time_budget
+from mcts_engine.mcts.limits import Limits, TimeBudget, budget, moves_to_go, split_nodes, time_budget
 from mcts_engine.mcts.reuse import TreeMemory
 from mcts_engine.mcts.settings import PLAYOUTS, Settings
+from mcts_engine.mcts import uct as uct_module
 from mcts_engine.mcts.uct import UctAgent
 from mcts_engine.rules import get_game, list_games
 from mcts_engine.native import StopSignal
@@ -501,6 +502,43 @@ def test_time_manager_budgets():
     assert budget(Limits(nodes=100), 0.03) is None
     assert budget(Limits(infinite=True, movetime=1.0), 0.03) is None
     assert budget(Limits(), 0.03) == 1.0
+
+
+def test_the_clock_is_shared_over_fewer_moves_as_the_game_goes_on():
+    clock = Limits(time_left=60.0)
+    assert [moves_to_go(clock, played) for played in (0, 2, 3, 30, 60, 500, -4)] == [30, 30, 29, 20, 10, 10, 30]
+    assert moves_to_go(Limits(time_left=60.0, movestogo=40), 30) == 40       # the protocol's count wins
+    assert moves_to_go(Limits(time_left=60.0, movestogo=400), 30) == 50
+    assert time_budget(clock, 0.0, moves_played=30).optimum == pytest.approx(60 / 20)
+    assert time_budget(clock, 0.0).optimum == pytest.approx(60 / 30)
+
+
+def test_a_one_minute_game_of_58_moves_spends_most_of_the_clock():
+    """Each move spending two thirds of its share (clear moves end early), a 58-move game of
+    International draughts at one minute leaves less than a fifth of the clock unused (a fixed
+    30 moves to go left 28%: 39 s of 60 used against Scan, docs/strength.md)."""
+    left = 60.0
+    for played in range(58):
+        left -= 2 / 3 * time_budget(Limits(time_left=left), 0.0, played).optimum
+    assert left < 0.2 * 60.0
+    assert 2 / 3 * time_budget(Limits(time_left=left), 0.0, 58).optimum > 0.004 * 60.0   # the ending still has time
+
+
+def test_the_search_budgets_the_clock_by_the_moves_played(monkeypatch):
+    seen = []
+
+    def recording(limits, overhead, moves_played=0):
+        seen.append(moves_played)
+        return time_budget(limits, overhead, moves_played)
+
+    monkeypatch.setattr(uct_module, "time_budget", recording)
+    game = get_game("english")
+    state = game.new_state()
+    for move in ("11-15", "23-19", "8-11", "22-17", "9-13"):
+        state.play(state.parse_move(move))
+    agent = UctAgent(game, Settings(seed=3))
+    agent.search(state, Limits(time_left=0.5, nodes=200), StopSignal())
+    assert seen == [2]        # White to move after five plies: its third move, two played
 
 
 def test_searchmoves_restrict_the_root():
