@@ -233,8 +233,27 @@ class Session:
         book = self.book_move() if forced is None and not limits.searchmoves else None
         if book is not None:
             self.output.note("book move")
+        searched = ponder and book is None and forced is None and not limits.searchmoves
         self.engine.go(GoRequest(self.state, self.position.history(), limits, ponder,
-                                 book.pv[0] if book else forced, book))
+                                 book.pv[0] if book else forced, book,
+                                 self.ponder_root() if searched else None))
+
+    def ponder_root(self) -> State | None:
+        """Where a ``go ponder`` searches: the position before the guessed move (the last one),
+        so that the tree holds every reply and a wrong guess keeps the subtree of the move the
+        opponent played, as a search without pondering would have kept it.  None where that
+        cannot help (``TreeReuse`` off, no move, a waived draw on the way, a start the game
+        cannot read back): the ponder search then searches the guessed position itself."""
+        position = self.position
+        if not position.moves or position.waived or not self.options.settings().tree_reuse:
+            return None
+        try:
+            parent = replay(self.game.parse_fen(position.start_fen), position.moves[:-1]).state
+            guessed = parent.copy()
+            guessed.play(position.moves[-1])
+        except Exception:       # the start or the moves do not read back: ponder the guess itself
+            return None
+        return parent if guessed.key() == self.state.key() else None
 
     def book_move(self) -> SearchInfo | None:
         """Under ``OwnBook``, the book's move in the current position as a report (its line

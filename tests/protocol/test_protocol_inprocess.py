@@ -19,6 +19,7 @@ from support.drivers import EngineProcess, InProcessEngine, hub_fields
 from mcts_engine.protocol.conventions import SquareTranslation
 from mcts_engine.protocol.hub import hub_quote
 from mcts_engine.protocol import FinishedSearch, ProtocolError, Session, UciProtocol, run
+from mcts_engine.protocol.session import build_position
 from mcts_engine import engine as engine_module
 from mcts_engine.protocol.options import OptionError
 from mcts_engine.mcts.agent import SearchInfo, SearchResult
@@ -266,6 +267,51 @@ class Recorder:
     def wait(self) -> FinishedSearch:
         assert self.finished_event.wait(20), "no finished search"
         return self.done[-1]
+
+
+def ponder_then(played: str, hit: bool) -> tuple[Session, Recorder, FinishedSearch]:
+    """Our move 11-15, a go ponder on the guess 23-19, then the opponent's move ``played``:
+    a ponderhit (``hit``) or a stop and a fresh go, each with a limit of 100 iterations."""
+    out = Recorder()
+    session = Session(out)
+    session.set_option("Seed", "5")
+    session.set_position(build_position(session.game.new_state(), ["11-15", "23-19"]))
+    session.go(Limits(nodes=100), ponder=True)
+    time.sleep(0.5)                                  # pondering: every reply of White's searched
+    assert out.done == []
+    if hit:
+        session.ponderhit()
+    else:
+        session.stop()
+        out.wait()
+        out.finished_event.clear()
+        session.set_position(build_position(session.game.new_state(), ["11-15", played]))
+        session.go(Limits(nodes=100))
+    done = out.wait()
+    return session, out, done
+
+
+@pytest.mark.parametrize("played,hit", [("23-19", True), ("22-18", False)])
+def test_a_ponder_search_keeps_the_tree_of_the_move_played_whatever_the_guess(played, hit):
+    session, out, done = ponder_then(played, hit)
+    root = session.engine.agent().core.dump(1)
+    session.shutdown()
+    assert done.move in session.state.legal_moves()
+    assert root["n"] > 100                           # the reply's subtree from the ponder search, and 100 more
+    assert len(out.done) == (1 if hit else 2) and out.errors == []
+
+
+def test_without_tree_reuse_a_ponder_search_searches_the_guess_itself():
+    out = Recorder()
+    session = Session(out)
+    session.set_option("TreeReuse", "false")
+    session.set_position(build_position(session.game.new_state(), ["11-15", "23-19"]))
+    assert session.ponder_root() is None
+    session.set_option("TreeReuse", "true")
+    session.set_position(build_position(session.game.new_state(), ["11-15", "23-19"]))
+    parent = session.ponder_root()
+    session.shutdown()
+    assert parent is not None and parent.key() == build_position(session.game.new_state(), ["11-15"]).state.key()
 
 
 def test_the_session_delivers_a_typed_finished_search():
