@@ -236,10 +236,11 @@ class Engine:
                 stop = job.stop
             limits = Limits(infinite=True) if pondering else replace(request.limits, received=job.clock_start)
             if pondering and request.ponder_root is not None:
-                if not self._ponder_all_replies(job, stop):
-                    return None     # stopped: the guess was wrong, the move is dropped
-                continue            # ponderhit: a normal search, on the subtree of the guess
-            if request.forced is not None:
+                # every reply of the position before the guess, no info lines (they would be the
+                # opponent's); the next search, the guess's or the played move's, resumes its subtree
+                job.agent.search(request.ponder_root.copy(), limits, stop, None, request.history[:-1])
+                result = None     # its move is the opponent's: a stopped ponder's move is dropped anyway
+            elif request.forced is not None:
                 info = request.forced_info or SearchInfo(nodes=0, pv=[request.forced])
                 result = SearchResult(request.forced, info.pv[1] if len(info.pv) > 1 else None, info)
             else:
@@ -253,21 +254,6 @@ class Engine:
                     job.stop = StopSignal()
                     continue      # ponderhit: a normal search with the go's limits
             return result
-
-    def _ponder_all_replies(self, job: _Job, stop: StopSignal) -> bool:
-        """Ponder from the position before the guessed move until ``ponderhit`` or ``stop``,
-        with no info lines (they would be the opponent's); True on a ponderhit, the job then a
-        normal search.  The tree then holds every reply: the next search (the guess's, or after a
-        miss the played move's) resumes its subtree by tree reuse."""
-        request = job.request
-        job.agent.search(request.ponder_root.copy(), Limits(infinite=True), stop, None, request.history[:-1])
-        stop.wait()
-        with job.lock:
-            if job.hit and not job.stopped:
-                job.ponder = False
-                job.stop = StopSignal()
-                return True
-        return False
 
     def _progress(self, job: _Job, info: SearchInfo) -> None:
         job.last_info = info
