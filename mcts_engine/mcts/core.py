@@ -34,7 +34,8 @@ def core_parameters(settings: Settings) -> dict:
             "solver": int(settings.solver), "final_move": FINAL_CODES[settings.final_move],
             "quiescence": QUIESCENCE, "qsearch": int(settings.qsearch), "merge": MERGE_CODES[settings.merge],
             "leaf_depth": settings.leaf_depth, "root_check": settings.root_check,
-            "root_margin": settings.root_margin, "root_share": settings.root_share}
+            "root_margin": settings.root_margin, "root_share": settings.root_share,
+            "ab_prune": settings.ab_prune}
 
 
 def move_bytes(move) -> int:

@@ -67,6 +67,11 @@ class Settings:
     root_share: float = engine_field(0.3, EngineOption(
         "RootCheckShare", "real", "the root check's share of the time the move aims at (under a clock; under "
         "a node limit it always reaches `RootCheck`)", low=0.01, high=1.0, game_default=True))
+    ab_prune: float = engine_field(0.0, EngineOption(
+        "AlphaBetaPrune", "real", "forward pruning in the alpha-beta (`RootCheck`, `LeafDepth`): a position "
+        "evaluated below the window by more than this margin is searched 3 plies shallower, and cut off "
+        "there when that confirms it; 0 = off, the alpha-beta's values are the negamax's "
+        f"(see [enhancements]({ENHANCEMENTS}))", low=0.0, high=1.0, game_default=True))
     playout_depth: int = engine_field(0, EngineOption(
         "PlayoutDepth", "spin", "0 = play out to the end; N = stop after N plies and evaluate",
         low=0, high=10000, game_default=True))

@@ -144,3 +144,41 @@ def test_a_search_with_the_root_check_says_what_it_did():
                              f"{stats['check_nodes']} alpha-beta nodes"] and stats["check_nodes"] > 0
         else:
             assert notes == [] and stats["check_depth"] == stats["check_nodes"] == 0
+
+
+# --- forward pruning (AlphaBetaPrune) ---------------------------------------------------------------
+
+def checked(game, state, depth: int, prune: float):
+    """The moves a root check to ``depth`` (margin 0: only its best) keeps, and its nodes."""
+    agent = UctAgent(game, Settings(seed=1, root_check=depth, root_margin=0.0, solver=False, ab_prune=prune))
+    agent.search(state.copy(), Limits(nodes=1), StopSignal())
+    stats = agent.core.stats()
+    assert stats["check_depth"] == depth
+    return [state.move_str(child.move) for child in root_children(agent.core)], stats["check_nodes"]
+
+
+@pytest.mark.parametrize("fen,best", [("B:W14,18,19,22,26,28,31:B1,3,5,7,8,9,24", "7-10"),
+                                      ("B:W7,20,21,24,29,31,32:B1,4,8,12,14,15,22", "14-18"),
+                                      ("W:W17,21,23,24,27,28,29,30,31,32:B1,2,3,4,7,9,10,11,12,20", "23-19")])
+def test_forward_pruning_finds_the_best_move_in_a_fraction_of_the_nodes(fen, best):
+    """Positions from games against GuiCheckers: to depth 10, the pruned search keeps the move
+    the whole search keeps, and visits under half its nodes (GuiCheckers prunes likewise)."""
+    game = get_game("english")
+    state = game.parse_fen(fen)
+    whole, whole_nodes = checked(game, state, 10, 0.0)
+    pruned, pruned_nodes = checked(game, state, 10, 0.03)
+    assert whole == pruned == [best]
+    assert pruned_nodes < whole_nodes / 2
+
+
+def test_forward_pruning_still_sees_a_shot():
+    """The shot of test_search_core's forced-reply test (14-17 and three forced recaptures win
+    Black a man): the pruned search finds it at every depth, in fewer nodes the deeper it is."""
+    game = get_game("english")
+    state = game.parse_fen("W:W13,21,24,25,27,28,30,31,32:B1,2,4,5,6,8,12,14,18")
+    state.play(state.parse_move("24-20"))
+    for depth in (5, 7, 9):
+        whole, whole_nodes = checked(game, state, depth, 0.0)
+        pruned, pruned_nodes = checked(game, state, depth, 0.03)
+        assert whole == pruned == ["14-17"]
+        assert pruned_nodes < whole_nodes

@@ -26,11 +26,20 @@
  */
 #include "search_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define HALT_NODES 64
 #define TT_BITS 17                /* 2^17 entries of 32 bytes: 4 MB a tree, allocated with the first alpha-beta */
+#define HISTORY_BITS 14           /* the history table: a counter per move hash, 2^14 of them */
+#define KILLER_PLIES 256          /* killer moves are kept for the first plies of a line */
+#define PVS_EPSILON 1e-9          /* the width of a null window (values are in [0, 1]) */
+#define ORDER_SCALE 1e10          /* a move's order key: its heuristic times this, plus its bonus */
+#define KILLER_BONUS 4e9          /* the first killer's (the second's is 3e9; history stays under 2e9) */
+#define HISTORY_MAX 2000000000u
+#define PRUNE_R 3                 /* AlphaBetaPrune: the plies a pruned position's search is reduced by */
+#define NOT_PRUNED -3.0
 
 enum { BOUND_NONE, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER };
 
@@ -42,6 +51,15 @@ struct AbEntry {
     uint8_t bound;                /* BOUND_* */
 };
 typedef struct AbEntry AbEntry;
+typedef struct AbOrder AbOrder;
+
+/* What the search has learnt about moves, for the order it tries them in: the two latest moves
+ * that cut a line off at each ply (killers), and a counter per move of the cut-offs it made,
+ * deeper ones counting more (history).  Both are keyed by the move's hash. */
+struct AbOrder {
+    uint64_t killer[KILLER_PLIES][2];
+    uint32_t history[1u << HISTORY_BITS];
+};
 
 static AbEntry *tt_slot(const Tree *t, uint64_t key) { return &t->ab_tt[key & ((1u << TT_BITS) - 1)]; }
 
@@ -49,11 +67,15 @@ void ab_clear_table(Tree *t)
 {
     if (t->ab_tt)
         memset(t->ab_tt, 0, ((size_t)1 << TT_BITS) * sizeof(AbEntry));
+    if (t->ab_order)
+        memset(t->ab_order, 0, sizeof(AbOrder));
 }
 
 int ab_ready(Tree *t, int depth)
 {
     if (t->g->ops->pos_hash && !t->ab_tt && !(t->ab_tt = calloc((size_t)1 << TT_BITS, sizeof(AbEntry))))
+        return -1;
+    if (!t->ab_order && !(t->ab_order = calloc(1, sizeof(AbOrder))))
         return -1;
     int plies = 2 * depth + AB_QUIESCENCE + 2;     /* room for `depth` extensions */
     if (t->ab_pos && t->ab_plies >= plies)
@@ -74,6 +96,8 @@ void ab_free_table(Tree *t)
 {
     free(t->ab_tt);
     t->ab_tt = NULL;
+    free(t->ab_order);
+    t->ab_order = NULL;
 }
 
 void ab_free(Tree *t)
@@ -101,24 +125,44 @@ static double stand_pat(const GameIface *g, void *pos, int player)
     return g->ops->evaluate(g, pos, &v) < 0 ? -2.0 : (player == 0 ? v : 1.0 - v);
 }
 
-/* Move the move whose hash is `first` (if listed) to the front of buf, the rest in order. */
-static int put_first(const GameIface *g, MoveBuf *buf, uint64_t first)
+/* Sort t->ab_buf[ply] for the search: the table's best move `first` (0: none) first, then by
+ * heuristic (the material a move takes), and among equals the ply's killers, then by history. */
+static int order_moves(Tree *t, int ply, uint64_t first)
 {
+    const GameIface *g = t->g;
+    MoveBuf *buf = &t->ab_buf[ply];
+    const AbOrder *o = t->ab_order;
     for (size_t i = 0; i < buf->n; i++) {
         uint64_t h;
         if (g->ops->move_hash(g, &buf->m[i], &h) < 0)
             return -1;
-        if (h != first)
-            continue;
-        MoveSlot m = buf->m[i];
-        double v = buf->h[i];
-        memmove(&buf->m[1], &buf->m[0], i * sizeof(MoveSlot));
-        memmove(&buf->h[1], &buf->h[0], i * sizeof(double));
-        buf->m[0] = m;
-        buf->h[0] = v;
-        break;
+        double bonus = o->history[h & ((1u << HISTORY_BITS) - 1)];
+        if (ply < KILLER_PLIES && h == o->killer[ply][0])
+            bonus = KILLER_BONUS;
+        else if (ply < KILLER_PLIES && h == o->killer[ply][1])
+            bonus = KILLER_BONUS - 1e9;
+        buf->h[i] = first && h == first ? INFINITY : buf->h[i] * ORDER_SCALE + bonus;
     }
+    sort_best_first(buf);
     return 0;
+}
+
+/* The move with hash `h` cut the search `depth` deep off at `ply`: it becomes the ply's first
+ * killer and its history grows by depth squared (all counters halve before one overflows). */
+static void note_cutoff(Tree *t, int ply, int depth, uint64_t h)
+{
+    AbOrder *o = t->ab_order;
+    if (ply < KILLER_PLIES && o->killer[ply][0] != h) {
+        o->killer[ply][1] = o->killer[ply][0];
+        o->killer[ply][0] = h;
+    }
+    if (depth <= 0)
+        return;
+    uint32_t *c = &o->history[h & ((1u << HISTORY_BITS) - 1)];
+    if (*c > HISTORY_MAX - (uint32_t)(depth * depth))
+        for (size_t i = 0; i < (1u << HISTORY_BITS); i++)
+            o->history[i] /= 2;
+    *c += (uint32_t)(depth * depth);
 }
 
 int ab_ordered_moves(Tree *t, int ply)
@@ -147,10 +191,11 @@ static AbEntry *tt_probe(Tree *t, const void *pos, uint64_t *key)
 /* Whether a stored value answers a search `depth` deep with `ext` extensions left in the window
  * (alpha, beta): only a search to the same depth and budget does, so that the values stay those
  * of the negamax to that depth (the reference the tests hold the search to), the table saving
- * its work, not changing it. */
-static int tt_answers(const AbEntry *e, int depth, int ext, double alpha, double beta)
+ * its work, not changing it; unless `deeper` (under forward pruning, whose values are not the
+ * negamax's anyway), where a deeper search answers too, as in the alpha-beta programs. */
+static int tt_answers(const AbEntry *e, int depth, int ext, double alpha, double beta, int deeper)
 {
-    if (e->depth != depth || e->ext != ext)
+    if (deeper ? e->depth < depth || (e->depth == depth && e->ext < ext) : e->depth != depth || e->ext != ext)
         return 0;
     return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && e->value >= beta)
            || (e->bound == BOUND_UPPER && e->value <= alpha);
@@ -167,6 +212,45 @@ static void tt_store(Tree *t, uint64_t key, int depth, int ext, double value, do
     e->depth = (int8_t)depth;
     e->ext = (int8_t)ext;
     e->bound = value <= alpha ? BOUND_UPPER : value >= beta ? BOUND_LOWER : BOUND_EXACT;
+}
+
+/* The value of t->ab_buf[ply]'s i-th move for the side to move at `ply`, searched in the
+ * window (alpha, beta): the first move with the whole window, each later one first with a null
+ * window at alpha (principal variation search: most only need to be shown no better) and again
+ * with the whole window when it is; -2 on an error. */
+static double child_value(Tree *t, int ply, size_t i, int depth, int ext, double alpha, double beta)
+{
+    const GameIface *g = t->g;
+    void *child = t->ab_pos[ply + 1];
+    if (g->ops->copy(g, child, t->ab_pos[ply]) < 0 || g->ops->play(g, child, &t->ab_buf[ply].m[i]) < 0)
+        return -2.0;
+    double v;
+    if (i > 0 && beta - alpha > PVS_EPSILON) {
+        v = ab_value(t, ply + 1, depth, ext, 1.0 - alpha - PVS_EPSILON, 1.0 - alpha);
+        if (v < -1.0 || 1.0 - v <= alpha || 1.0 - v >= beta || t->ab_halted)
+            return v < -1.0 ? -2.0 : 1.0 - v;
+    }
+    v = ab_value(t, ply + 1, depth, ext, 1.0 - beta, 1.0 - alpha);
+    return v < -1.0 ? -2.0 : 1.0 - v;
+}
+
+/* Forward pruning (AlphaBetaPrune m, as GuiCheckers prunes): a position whose evaluation is
+ * below alpha by more than m is searched PRUNE_R plies shallower with a null window at
+ * alpha - m; when that search fails low too, its bound is the position's value.  NOT_PRUNED
+ * when the position is searched in full; -2 on an error. */
+static double pruned_value(Tree *t, int ply, int depth, int ext, double alpha)
+{
+    const GameIface *g = t->g;
+    void *pos = t->ab_pos[ply];
+    double bar = alpha - t->s.ab_prune;
+    int player;
+    if (bar <= 0.0 || g->ops->to_move(g, pos, &player) < 0)
+        return bar <= 0.0 ? NOT_PRUNED : -2.0;
+    double stand = stand_pat(g, pos, player);
+    if (stand < -1.0 || stand >= bar)
+        return stand < -1.0 ? -2.0 : NOT_PRUNED;
+    double v = ab_value(t, ply, depth - PRUNE_R, ext, bar - PVS_EPSILON, bar);
+    return v < -1.0 ? -2.0 : v <= bar ? v : NOT_PRUNED;
 }
 
 double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
@@ -188,8 +272,15 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         return stand_pat(g, pos, player);
     uint64_t key = 0;
     AbEntry *e = tt_probe(t, pos, &key);
-    if (e && tt_answers(e, depth, ext, alpha, beta))
+    if (e && tt_answers(e, depth, ext, alpha, beta, t->s.ab_prune > 0.0))
         return e->value;
+    if (!quiet_end && depth > PRUNE_R - 1 && t->s.ab_prune > 0.0) {
+        double v = pruned_value(t, ply, depth, ext, alpha);
+        if (v < -1.0 && v != NOT_PRUNED)
+            return -2.0;
+        if (v != NOT_PRUNED)
+            return v;
+    }
     if (ab_ordered_moves(t, ply) < 0)
         return -2.0;
     MoveBuf *buf = &t->ab_buf[ply];
@@ -202,20 +293,16 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         if (c == GAME_NO)                 /* quiet: the evaluation stands */
             return stand_pat(g, pos, player);
     }
-    if (e && e->move && put_first(g, buf, e->move) < 0)
+    if (buf->n > 1 && order_moves(t, ply, e ? e->move : 0) < 0)
         return -2.0;
     double best = -1.0, alpha0 = alpha;
     size_t best_i = 0;
     int forced = !quiet_end && buf->n == 1 && ext > 0;      /* a single reply costs no depth */
     int child_depth = forced ? depth : depth - 1, child_ext = forced ? ext - 1 : ext;
     for (size_t i = 0; i < buf->n && alpha < beta; i++) {
-        void *child = t->ab_pos[ply + 1];
-        if (g->ops->copy(g, child, pos) < 0 || g->ops->play(g, child, &buf->m[i]) < 0)
-            return -2.0;
-        double v = ab_value(t, ply + 1, child_depth, child_ext, 1.0 - beta, 1.0 - alpha);
+        double v = child_value(t, ply, i, child_depth, child_ext, alpha, beta);
         if (v < -1.0)
             return -2.0;
-        v = 1.0 - v;
         if (v > best) {
             best = v;
             best_i = i;
@@ -223,12 +310,15 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         if (best > alpha)
             alpha = best;
     }
-    if (t->ab_tt && !t->ab_halted) {
-        uint64_t move;
-        if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
-            return -2.0;
+    if (t->ab_halted)
+        return best;
+    uint64_t move;
+    if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
+        return -2.0;
+    if (best >= beta)
+        note_cutoff(t, ply, depth, move);
+    if (t->ab_tt)
         tt_store(t, key, depth, ext, best, alpha0, beta, move);
-    }
     return best;
 }
 

@@ -50,6 +50,7 @@ typedef struct {
     int root_check;       /* > 0: root moves an alpha-beta this deep refutes are dropped (rootcheck.c) */
     double root_margin;   /* ... those valued below the best by more than this */
     double root_share;    /* ... in at most this share of the time a move aims at (0, 1] */
+    double ab_prune;      /* > 0: the alpha-beta's forward-pruning margin (alphabeta.c) */
 } SearchSettings;
 
 #define MAX_LEAF_DEPTH 16  /* the LeafDepth option's maximum */
@@ -96,6 +97,7 @@ typedef struct {
     MoveBuf *ab_buf;              /* ... and its moves */
     int ab_plies;                 /* how many plies those hold */
     struct AbEntry *ab_tt;        /* the alpha-beta's transposition table (NULL: the game hashes no position) */
+    struct AbOrder *ab_order;     /* ... and its killer moves and history counters */
     uint32_t ab_nodes;            /* alpha-beta nodes searched (the halt flags are looked at every 64) */
     int ab_halted;                /* the leaf's alpha-beta saw them set: it stands pat from there on */
     int check_depth, check_dropped;   /* the last root check: the depth it finished, the moves it dropped, */

@@ -107,7 +107,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
     struct { const char *key; double *out; } reals[] = {
         {"uct_c", &s->uct_c}, {"prior_weight", &s->prior_weight}, {"minimax_weight", &s->minimax_weight},
         {"widening", &s->widening}, {"epsilon", &s->epsilon}, {"root_margin", &s->root_margin},
-        {"root_share", &s->root_share},
+        {"root_share", &s->root_share}, {"ab_prune", &s->ab_prune},
     };
     struct { const char *key; int *out; } ints[] = {
         {"policy", &s->policy}, {"playout_depth", &s->playout_depth}, {"solver", &s->solver},
@@ -147,6 +147,7 @@ static int read_settings(PyObject *d, SearchSettings *s)
     if (s->policy < POLICY_RANDOM || s->policy > POLICY_MAST || s->playout_depth < 0 || s->quiescence < 0
         || s->leaf_depth < 0 || s->leaf_depth > MAX_LEAF_DEPTH || s->root_check < 0 || s->root_check > MAX_ROOT_CHECK
         || !(s->root_margin >= 0.0 && s->root_margin <= 1.0) || !(s->root_share > 0.0 && s->root_share <= 1.0)
+        || !(s->ab_prune >= 0.0 && s->ab_prune <= 1.0)
         || (s->final_move != FINAL_ROBUST && s->final_move != FINAL_MAX)
         || (s->merge != MERGE_VISITS && s->merge != MERGE_VOTE) || !isfinite(s->uct_c) || !isfinite(s->prior_weight)
         || !isfinite(s->minimax_weight) || !(s->widening >= 0.0 && s->widening < 1e6)
