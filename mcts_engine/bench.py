@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from .agents import make_agent, search_plan
 from .mcts.core import NODE_BYTES
 from .mcts.limits import Limits
-from .mcts.settings import Settings
+from .mcts.settings import MAX_ROOT_CHECK, Settings
 from .mcts.uct import UctAgent
 from .native import StopSignal
 from .parallel.pool import WorkerPool
@@ -127,6 +127,25 @@ def uct_rate(game: Game, seconds: float, seed: int = 1, settings: Settings | Non
     elapsed = time.process_time() - start
     return {"iterations": result.info.nodes, "cpu_seconds": elapsed,
             "iterations_per_sec": result.info.nodes / elapsed if elapsed else 0.0}
+
+
+def alphabeta_rate(game: Game, seconds: float, settings: Settings) -> dict:
+    """The core's alpha-beta (the root check's: ``RootCheck`` d, margin 0, under a node limit so
+    that it always reaches d) from the start at increasing depth until one depth takes
+    ``seconds / 4`` of CPU time: its nodes a CPU-second there, with the engine's options
+    (``AlphaBetaPrune`` among them), as Stockfish's bench counts nodes to a depth."""
+    depth, nodes, elapsed = 0, 0, 0.0
+    while elapsed < seconds / 4 and depth < MAX_ROOT_CHECK:
+        agent = UctAgent(game, replace(settings, root_check=depth + 1, root_margin=0.0))
+        start = time.process_time()
+        agent.search(game.new_state(), Limits(nodes=1), StopSignal())
+        stats = agent.core.stats()
+        agent.close()
+        if stats["check_depth"] <= depth:      # one move at the root: nothing to check
+            break
+        depth, nodes, elapsed = stats["check_depth"], stats["check_nodes"], time.process_time() - start
+    return {"depth": depth, "nodes": nodes, "cpu_seconds": elapsed,
+            "nodes_per_sec": nodes / elapsed if elapsed else 0.0}
 
 
 def resident_bytes() -> int:
@@ -256,7 +275,7 @@ def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...
     """Bench every game on each of ``cores`` (``native`` where the game has the kernel,
     ``python``): playouts, UCT (with the engine ``options``, ``search_settings``) and perft,
     about ``seconds`` of CPU time for each; a game without the kernel is measured once, as
-    ``python``."""
+    ``python``; the alpha-beta's nodes to a depth (``alphabeta_rate``) likewise."""
     rows = []
     for name in games:
         done = set()
@@ -266,9 +285,11 @@ def run(games: list[str], seconds: float, seed: int = 1, options: tuple[str, ...
             if core in done:
                 continue
             done.add(core)
+            settings = search_settings(options, seed, name)
             rows.append({"game": name, "core": core, "playouts": playout_rate(game, seconds, seed),
                          "kernel": kernel_playout_rate(game, seconds, seed),
-                         "uct": uct_rate(game, seconds, seed, search_settings(options, seed, name)),
+                         "uct": uct_rate(game, seconds, seed, settings),
+                         "alphabeta": alphabeta_rate(game, seconds, settings),
                          "perft": perft_rate(game, seconds)})
     return rows
 
@@ -278,14 +299,15 @@ def table(rows: list[dict], reference: dict | None = None) -> str:
     from Python (``state.playout``, as the search calls them), ``kernel/s`` the kernel's own
     batches in C."""
     head = (f"{'game':<14} {'core':<6} {'playouts/s':>11} {'kernel/s':>9} {'plies/s':>11} {'plies/game':>10} "
-            f"{'uct it/s':>9} {'perft leaves/s':>15} {'depth':>5}")
+            f"{'uct it/s':>9} {'ab nodes/s':>11} {'depth':>5} {'perft leaves/s':>15} {'depth':>5}")
     lines = [head, "-" * len(head)]
     for r in rows:
-        p, f, k = r["playouts"], r["perft"], r["kernel"]
+        p, f, k, ab = r["playouts"], r["perft"], r["kernel"], r["alphabeta"]
         kernel = f"{k['playouts_per_sec']:>9,.0f}" if k else f"{'-':>9}"
         lines.append(f"{r['game']:<14} {r['core']:<6} {p['playouts_per_sec']:>11,.0f} {kernel} "
                      f"{(k or p)['plies_per_sec']:>11,.0f} {p['mean_plies']:>10.1f} "
-                     f"{r['uct']['iterations_per_sec']:>9,.0f} {f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
+                     f"{r['uct']['iterations_per_sec']:>9,.0f} {ab['nodes_per_sec']:>11,.0f} {ab['depth']:>5} "
+                     f"{f['leaves_per_sec']:>15,.0f} {f['depth']:>5}")
     if reference:
         lines.append("")
         lines.append("reference (same run, CPU time):")

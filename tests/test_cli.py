@@ -77,6 +77,9 @@ def test_bench_json_has_every_measure():
     perft = row["perft"]
     assert perft["leaves"] == PERFT["english"][1][perft["depth"] - 1]
     assert perft["leaves_per_sec"] == pytest.approx(perft["leaves"] / perft["cpu_seconds"])
+    alphabeta = row["alphabeta"]
+    assert alphabeta["depth"] >= 1 and alphabeta["nodes"] >= 7          # English's start has 7 moves
+    assert alphabeta["nodes_per_sec"] == pytest.approx(alphabeta["nodes"] / alphabeta["cpu_seconds"])
     uct = row["uct"]
     assert uct["iterations"] >= 1
     assert uct["iterations_per_sec"] == pytest.approx(uct["iterations"] / uct["cpu_seconds"])

@@ -1,9 +1,9 @@
 /* The search core's alpha-beta: a negamax over the game's evaluate(), the pending captures
  * played out after its depth where captures are compulsory (at most AB_QUIESCENCE plies: every
- * one is searched whole, unlike a playout's one random line), moves tried best heuristic
- * first.  Two callers: alpha-beta leaves (LeafDepth, an MCTS-minimax hybrid: a new leaf's
- * value is this search's, not a playout's) and the root check (rootcheck.c: RootCheck, the
- * root moves a deeper search refutes are dropped before the tree searches them).
+ * one is searched whole, unlike a playout's one random line).  Two callers: alpha-beta leaves
+ * (LeafDepth, an MCTS-minimax hybrid: a new leaf's value is this search's, not a playout's) and
+ * the root check (rootcheck.c: RootCheck, the root moves a deeper search refutes are dropped
+ * before the tree searches them).
  *
  * A third caller is training (Search.alphabeta, ab_root_value): the value of a position to a
  * fixed depth, a label deeper than the evaluation it teaches.
@@ -13,6 +13,16 @@
  * its quiescence): a shot of sacrifices and forced recaptures, ten plies of which three are
  * forced, is seen at depth 6 instead of 10 (GuiCheckers extends such moves likewise).
  *
+ * Moves are tried in the order the alpha-beta programs use: the table's best move, then by
+ * heuristic (the material a move takes), and among equals the ply's two killer moves, then by
+ * history (the cut-offs each move has made).  The first move is searched with the whole window,
+ * the others with a null window first (principal variation search).  None of this changes a
+ * value, only the nodes it takes.
+ *
+ * Forward pruning (AlphaBetaPrune m, off by default) does: a position evaluated below alpha by
+ * more than m is searched PRUNE_R plies shallower, and cut off when that confirms it
+ * (GuiCheckers' pruning); docs/strength.md gives the nodes it saves.
+ *
  * Values are the side to move's, in [0, 1]; the halt flags (t->halt) are looked at every
  * HALT_NODES nodes, and a halted search scores the positions it has not searched by their
  * evaluation (t->ab_halted says it was halted).
@@ -20,9 +30,10 @@
  * Where the game hashes its positions (GameOps.pos_hash), a transposition table keeps each
  * searched position's value, the bound it is (exact, at least, at most), the depth it was
  * searched to and its best move: a position met again at the same depth returns that value
- * where the window allows, and otherwise tries the best move first.  The table keys the board and
- * the side to move, not the way there (the usual trade: a repetition draw on one path can be
- * read on another).  It is cleared with the tree (tree_clear) and at every root check.
+ * where the window allows (under forward pruning, at that depth or deeper), and otherwise tries
+ * the best move first.  The table keys the board and the side to move, not the way there (the
+ * usual trade: a repetition draw on one path can be read on another).  It is cleared with the
+ * tree (tree_clear), and at every root check unless forward pruning is on (ab_new_search).
  */
 #include "search_internal.h"
 
@@ -69,6 +80,17 @@ void ab_clear_table(Tree *t)
         memset(t->ab_tt, 0, ((size_t)1 << TT_BITS) * sizeof(AbEntry));
     if (t->ab_order)
         memset(t->ab_order, 0, sizeof(AbOrder));
+}
+
+void ab_new_search(Tree *t)
+{
+    if (t->s.ab_prune == 0.0 || !t->ab_order) {
+        ab_clear_table(t);
+        return;
+    }
+    memset(t->ab_order->killer, 0, sizeof(t->ab_order->killer));
+    for (size_t i = 0; i < (1u << HISTORY_BITS); i++)
+        t->ab_order->history[i] /= 2;
 }
 
 int ab_ready(Tree *t, int depth)
@@ -293,7 +315,7 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         if (c == GAME_NO)                 /* quiet: the evaluation stands */
             return stand_pat(g, pos, player);
     }
-    if (buf->n > 1 && order_moves(t, ply, e ? e->move : 0) < 0)
+    if (buf->n > 1 && (!quiet_end || (e && e->move)) && order_moves(t, ply, e ? e->move : 0) < 0)
         return -2.0;
     double best = -1.0, alpha0 = alpha;
     size_t best_i = 0;

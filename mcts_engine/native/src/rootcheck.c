@@ -114,7 +114,7 @@ int root_check(Tree **trees, int n, double deadline, const atomic_int *stop)
         t->error = ERR_MEMORY;
         return -1;
     }
-    ab_clear_table(t);
+    ab_new_search(t);
     RootMoves r = {0};
     double *value = NULL;
     Halt halt = {.stop = stop, .deadline = deadline};

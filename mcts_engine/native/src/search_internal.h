@@ -39,6 +39,10 @@ void mast_learn(Tree *t, Played *p, double result);
 int ab_ready(Tree *t, int depth);
 void ab_free(Tree *t);
 void ab_clear_table(Tree *t);      /* forget the transposition table's entries */
+/* A root check begins: without forward pruning the table is cleared (each check searched as if
+ * alone); with it the table is kept from move to move, as the alpha-beta programs keep theirs,
+ * and the move-order statistics age. */
+void ab_new_search(Tree *t);
 void ab_free_table(Tree *t);
 /* t->ab_buf[ply] := the moves of t->ab_pos[ply], best heuristic first; 0 ok, -1 error. */
 int ab_ordered_moves(Tree *t, int ply);
