@@ -50,7 +50,6 @@
 #define KILLER_BONUS 4e9          /* the first killer's (the second's is 3e9; history stays under 2e9) */
 #define HISTORY_MAX 2000000000u
 #define PRUNE_R 3                 /* AlphaBetaPrune: the plies a pruned position's search is reduced by */
-#define NOT_PRUNED -3.0
 
 enum { BOUND_NONE, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER };
 
@@ -258,21 +257,20 @@ static double child_value(Tree *t, int ply, size_t i, int depth, int ext, double
 
 /* Forward pruning (AlphaBetaPrune m, as GuiCheckers prunes): a position whose evaluation is
  * below alpha by more than m is searched PRUNE_R plies shallower with a null window at
- * alpha - m; when that search fails low too, its bound is the position's value.  NOT_PRUNED
- * when the position is searched in full; -2 on an error. */
-static double pruned_value(Tree *t, int ply, int depth, int ext, double alpha)
+ * alpha - m; when that search fails low too, its bound is the position's value (*value).
+ * 1 pruned, 0 to be searched in full, -1 on an error. */
+static int pruned(Tree *t, int ply, int depth, int ext, int player, double alpha, double *value)
 {
-    const GameIface *g = t->g;
-    void *pos = t->ab_pos[ply];
     double bar = alpha - t->s.ab_prune;
-    int player;
-    if (bar <= 0.0 || g->ops->to_move(g, pos, &player) < 0)
-        return bar <= 0.0 ? NOT_PRUNED : -2.0;
-    double stand = stand_pat(g, pos, player);
-    if (stand < -1.0 || stand >= bar)
-        return stand < -1.0 ? -2.0 : NOT_PRUNED;
-    double v = ab_value(t, ply, depth - PRUNE_R, ext, bar - PVS_EPSILON, bar);
-    return v < -1.0 ? -2.0 : v <= bar ? v : NOT_PRUNED;
+    if (bar <= 0.0)
+        return 0;
+    double stand = stand_pat(t->g, t->ab_pos[ply], player);
+    if (stand < -1.0)
+        return -1;
+    if (stand >= bar)
+        return 0;
+    *value = ab_value(t, ply, depth - PRUNE_R, ext, bar - PVS_EPSILON, bar);
+    return *value < -1.0 ? -1 : *value <= bar;
 }
 
 double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
@@ -296,12 +294,11 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
     AbEntry *e = tt_probe(t, pos, &key);
     if (e && tt_answers(e, depth, ext, alpha, beta, t->s.ab_prune > 0.0))
         return e->value;
-    if (!quiet_end && depth > PRUNE_R - 1 && t->s.ab_prune > 0.0) {
-        double v = pruned_value(t, ply, depth, ext, alpha);
-        if (v < -1.0 && v != NOT_PRUNED)
-            return -2.0;
-        if (v != NOT_PRUNED)
-            return v;
+    if (!quiet_end && depth >= PRUNE_R && t->s.ab_prune > 0.0) {
+        double v;
+        int cut = pruned(t, ply, depth, ext, player, alpha, &v);
+        if (cut)
+            return cut < 0 ? -2.0 : v;
     }
     if (ab_ordered_moves(t, ply) < 0)
         return -2.0;
