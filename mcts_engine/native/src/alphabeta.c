@@ -47,7 +47,8 @@
 #define KILLER_PLIES 256          /* killer moves are kept for the first plies of a line */
 #define PVS_EPSILON 1e-9          /* the width of a null window (values are in [0, 1]) */
 #define ORDER_SCALE 1e10          /* a move's order key: its heuristic times this, plus its bonus */
-#define KILLER_BONUS 4e9          /* the first killer's (the second's is 3e9; history stays under 2e9) */
+#define KILLER_BONUS 4e9          /* the first killer's ... */
+#define KILLER2_BONUS 3e9         /* ... and the second's (history stays under 2e9) */
 #define HISTORY_MAX 2000000000u
 #define PRUNE_R 3                 /* AlphaBetaPrune: the plies a pruned position's search is reduced by */
 
@@ -73,6 +74,14 @@ struct AbOrder {
 
 static AbEntry *tt_slot(const Tree *t, uint64_t key) { return &t->ab_tt[key & ((1u << TT_BITS) - 1)]; }
 
+static uint32_t *history_slot(AbOrder *o, uint64_t move) { return &o->history[move & ((1u << HISTORY_BITS) - 1)]; }
+
+static void halve_history(AbOrder *o)
+{
+    for (size_t i = 0; i < (1u << HISTORY_BITS); i++)
+        o->history[i] /= 2;
+}
+
 void ab_clear_table(Tree *t)
 {
     if (t->ab_tt)
@@ -88,8 +97,7 @@ void ab_new_search(Tree *t)
         return;
     }
     memset(t->ab_order->killer, 0, sizeof(t->ab_order->killer));
-    for (size_t i = 0; i < (1u << HISTORY_BITS); i++)
-        t->ab_order->history[i] /= 2;
+    halve_history(t->ab_order);
 }
 
 int ab_ready(Tree *t, int depth)
@@ -152,16 +160,16 @@ static int order_moves(Tree *t, int ply, uint64_t first)
 {
     const GameIface *g = t->g;
     MoveBuf *buf = &t->ab_buf[ply];
-    const AbOrder *o = t->ab_order;
+    AbOrder *o = t->ab_order;
     for (size_t i = 0; i < buf->n; i++) {
         uint64_t h;
         if (g->ops->move_hash(g, &buf->m[i], &h) < 0)
             return -1;
-        double bonus = o->history[h & ((1u << HISTORY_BITS) - 1)];
+        double bonus = *history_slot(o, h);
         if (ply < KILLER_PLIES && h == o->killer[ply][0])
             bonus = KILLER_BONUS;
         else if (ply < KILLER_PLIES && h == o->killer[ply][1])
-            bonus = KILLER_BONUS - 1e9;
+            bonus = KILLER2_BONUS;
         buf->h[i] = first && h == first ? INFINITY : buf->h[i] * ORDER_SCALE + bonus;
     }
     sort_best_first(buf);
@@ -179,10 +187,9 @@ static void note_cutoff(Tree *t, int ply, int depth, uint64_t h)
     }
     if (depth <= 0)
         return;
-    uint32_t *c = &o->history[h & ((1u << HISTORY_BITS) - 1)];
+    uint32_t *c = history_slot(o, h);
     if (*c > HISTORY_MAX - (uint32_t)(depth * depth))
-        for (size_t i = 0; i < (1u << HISTORY_BITS); i++)
-            o->history[i] /= 2;
+        halve_history(o);
     *c += (uint32_t)(depth * depth);
 }
 
@@ -329,8 +336,8 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         if (best > alpha)
             alpha = best;
     }
-    if (t->ab_halted)
-        return best;
+    if (t->ab_halted || (best < beta && !t->ab_tt))
+        return best;                      /* nothing to note or to store */
     uint64_t move;
     if (g->ops->move_hash(g, &buf->m[best_i], &move) < 0)
         return -2.0;
