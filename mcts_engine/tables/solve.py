@@ -44,9 +44,18 @@ from ..rules.base import Game
 from .material import Material, Numbering
 
 UNKNOWN = 0           # no forced result: a draw, or a win the draw rules may spoil
-# The solver's peak memory per numbered position (the move graph, its predecessors and the
-# values), measured: English 3K-3K, 24.6 M positions, 2.4 GB; 2K1M-2K1M's 504 M would need 50 GB.
-BYTES_PER_POSITION = 100
+# The solver's peak memory: so much a numbered position (its degree, value, counters and the
+# predecessors' starts) and so much a move (its target, then the sorted key its predecessor
+# comes from: _Graph.predecessors).  Fitted to two builds' peaks (English 3K-3K: 24.6 M
+# positions, 91 M moves, 2.1 GB; International 4K-1K: 23.0 M, 300 M, 4.3 GB), a little above.
+BYTES_PER_POSITION = 45
+BYTES_PER_MOVE = 13
+# The Python walk lists a position's moves as it goes, so its check assumes this many a
+# position (International's flying kings make 8 to 14; English's 5).
+WALK_MOVES_PER_POSITION = 16
+# Node indices are 32-bit: the positions plus the exits' nodes (one per distinct value).
+MAX_NODES = 2 ** 31 - 2 ** 17
+KEY_CHUNK = 1 << 20           # positions whose moves become sort keys at a time
 # a move leaving the material, as the kernel's table_graph lists it (TableExit, native/src/draughts.h)
 EXIT = np.dtype([("at", "<i8"), ("index", "<i8"), ("classes", "i1", (4,)), ("turn", "i1"), ("pad", "V3")])
 
@@ -98,15 +107,23 @@ def available_memory() -> int | None:
         return None
 
 
-def check_memory(game: Game, material: Material, positions: int) -> None:
-    """Raise ``TableTooLarge`` when solving ``positions`` numbered positions of ``material``
-    would need more memory than is available."""
-    needed, available = positions * BYTES_PER_POSITION, available_memory()
-    if available is not None and needed > available:
+def memory_needed(positions: int, moves: int) -> int:
+    """The bytes solving ``positions`` numbered positions with ``moves`` moves among them takes
+    at its peak."""
+    return positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE
+
+
+def check_memory(game: Game, material: Material, positions: int, moves: int) -> None:
+    """Raise ``TableTooLarge`` when solving ``positions`` numbered positions of ``material`` with
+    ``moves`` moves among them would need more memory than is available (or more nodes than
+    32-bit indices hold)."""
+    needed, available = memory_needed(positions, moves), available_memory()
+    if positions > MAX_NODES or (available is not None and needed > available):
         raise TableTooLarge(
-            f"{material.name} of {game.name} needs about {_size(needed)} to solve ({positions:,} positions "
-            f"with the ending after its quiet moves, about {BYTES_PER_POSITION} bytes each) and this machine has "
-            f"{_size(available)} available: not built (the smaller endings build; docs/tables.md)")
+            f"{material.name} of {game.name} needs about {_size(needed)} to solve ({positions:,} positions with the "
+            f"ending after its quiet moves, {moves:,} moves among them) and this machine has "
+            f"{_size(available) if available is not None else 'an unknown amount'} available: not built "
+            f"(the smaller endings build; docs/tables.md)")
 
 
 def _size(n: int) -> str:
@@ -116,25 +133,29 @@ def _size(n: int) -> str:
 def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) -> list[Table]:
     """Solve ``material`` and the material after its quiet moves (one table when they are the
     same); ``smaller(m)`` gives the solved table of a material an exit leads to.
-    ``TableTooLarge`` before any work where the machine lacks the memory."""
+    ``TableTooLarge`` where the machine lacks the memory, said once the moves are counted and
+    before they are listed."""
     materials = [material]
     if material.after_quiet_move() != material:
         materials.append(material.after_quiet_move())
     numberings = [Numbering(game, m) for m in materials]
     offsets = [0, numberings[0].size]
     total = sum(n.size for n in numberings)
-    check_memory(game, material, total)
     graph = _Graph(total)
     exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
-    limits = []
-    for k, numbering in enumerate(numberings):
-        after = (k + 1) % len(numberings)
-        if game.kernel is not None:
-            limits.append(_kernel_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph,
-                                        exits, smaller))
-        else:
-            limits.append(_count_limits(game, numbering))
-            _list_moves(game, numbering, offsets[k], numberings[after], offsets[after], graph, exits, smaller)
+    pairs = [(numbering, offsets[k], numberings[(k + 1) % len(numberings)], offsets[(k + 1) % len(numberings)])
+             for k, numbering in enumerate(numberings)]
+    if game.kernel is not None:
+        # the kernel counts the moves first, so the check knows them before they are listed
+        limits = [_kernel_count(game, numbering, offset, after, graph) for numbering, offset, after, _ in pairs]
+        check_memory(game, material, total, int(graph.degree.sum(dtype=np.int64)))
+        for numbering, offset, after, after_offset in pairs:
+            _kernel_list(game, numbering, offset, after, after_offset, graph, exits, smaller)
+    else:
+        check_memory(game, material, total, total * WALK_MOVES_PER_POSITION)
+        limits = [_count_limits(game, numbering) for numbering, *_ in pairs]
+        for numbering, offset, after, after_offset in pairs:
+            _list_moves(game, numbering, offset, after, after_offset, graph, exits, smaller)
     values = graph.solve(exits, [(offsets[k], limits[k]) for k in range(len(numberings))])
     exact = graph.exact and not any(_stricter(lim) for lim in limits)
     return [Table(m, n, values[o:o + n.size].copy(), _usual(lim), exact)
@@ -143,7 +164,7 @@ def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) 
 
 class _Graph:
     """The positions' moves as arrays: ``degree`` per position, ``targets`` per move (a
-    position's index, or an exit's node after them; one array per material, in the
+    position's index, or an exit's node after them; 32-bit, one array per material, in the
     positions' order), ``valid`` for the placements in use."""
 
     def __init__(self, total: int):
@@ -153,10 +174,15 @@ class _Graph:
         self.valid = np.zeros(total, bool)
         self.targets: list[np.ndarray] = []
 
+    def add_targets(self, targets: np.ndarray) -> None:
+        """One material's moves' targets, kept in 32 bits (``check_memory`` bounds the nodes)."""
+        self.targets.append(targets.astype(np.int32))
+
     def solve(self, exits: dict[int, int], limits: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
         """Every position's value (``Table.values``), spread backwards from the lost positions
         and the exits; placements with a stricter count (``limits``) stay unknown."""
         n, nodes = self.total, self.total + len(exits)
+        preds, starts = self.predecessors(nodes)         # first: the moves' peak, before the values'
         value = np.zeros(nodes, np.int32)
         for v, node in exits.items():
             value[n + node] = v
@@ -167,15 +193,14 @@ class _Graph:
                 open_[offset:offset + len(limit)] &= limit >= usual
         lost_now = open_ & (self.degree == 0)
         value[:n][lost_now] = -1
-        preds, starts = self._predecessors(nodes)
-        left = np.zeros(nodes, np.int64)
+        left = np.zeros(nodes, np.int32)
         left[:n] = self.degree
-        levels = np.abs(value) - 1
         level = 0
         frontier = np.flatnonzero(value != 0)
+        levels = np.abs(value[frontier]) - 1
         pending: dict[int, list[np.ndarray]] = {}          # level -> the nodes valued at it, in arrays
-        for at in np.unique(levels[frontier]):
-            pending[int(at)] = [frontier[levels[frontier] == at]]
+        for at in np.unique(levels):
+            pending[int(at)] = [frontier[levels == at]]
         while pending:
             here = np.concatenate(pending.pop(level, [np.zeros(0, np.int64)]))
             if len(here):
@@ -187,7 +212,7 @@ class _Graph:
                 before = _gather(preds, starts, here[value[here] > 0])
                 if len(before):
                     hit, times = np.unique(before, return_counts=True)
-                    left[hit] -= times
+                    left[hit] -= times.astype(np.int32)
                     lost = hit[(left[hit] == 0) & open_[hit] & (value[hit] == 0)]
                     value[lost] = -(level + 2)
                     fresh = np.concatenate((won, lost))
@@ -200,17 +225,29 @@ class _Graph:
             raise OverflowError("a table's distance does not fit in 16 bits")
         return value[:n].astype(np.int16)
 
-    def _predecessors(self, nodes: int) -> tuple[np.ndarray, np.ndarray]:
-        """Each node's predecessors, node after node (``preds[starts[v]:starts[v + 1]]``), in
-        32-bit indices where they fit: at the peak a move costs 16 bytes here, not 40."""
-        width = np.int32 if nodes < 2 ** 31 else np.int64
-        targets = np.concatenate(self.targets).astype(width) if self.targets else np.zeros(0, width)
+    def predecessors(self, nodes: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each node's predecessors, node after node (``preds[starts[v]:starts[v + 1]]``), each
+        node's in increasing order.  Every move becomes one 64-bit key, its target above its
+        source, and the keys are sorted in place: at the peak a move costs 12 bytes (its
+        32-bit target and its key, then its key and its 32-bit predecessor), where an argsort
+        took 20."""
+        targets = np.concatenate(self.targets) if self.targets else np.zeros(0, np.int32)
         self.targets = []
-        order = np.argsort(targets, kind="stable")
         starts = np.zeros(nodes + 1, np.int64)
         np.cumsum(np.bincount(targets, minlength=nodes), out=starts[1:])
-        del targets
-        preds = np.repeat(np.arange(self.total, dtype=width), self.degree)[order]
+        keys = np.empty(len(targets), np.int64)
+        ends = np.cumsum(self.degree, dtype=np.int64)
+        for lo in range(0, self.total, KEY_CHUNK):
+            hi = min(self.total, lo + KEY_CHUNK)
+            a, b = (int(ends[lo - 1]) if lo else 0), int(ends[hi - 1])
+            part = keys[a:b]
+            part[:] = targets[a:b]
+            part <<= 32
+            part |= np.repeat(np.arange(lo, hi, dtype=np.int64), self.degree[lo:hi])
+        del targets, ends
+        keys.sort()
+        np.bitwise_and(keys, 0xFFFFFFFF, out=keys)
+        preds = keys.astype(np.int32)
         return preds, starts
 
 
@@ -224,29 +261,39 @@ def _gather(preds: np.ndarray, starts: np.ndarray, nodes: np.ndarray) -> np.ndar
     return preds[shift + np.arange(lengths.sum())]
 
 
-def _kernel_moves(game, numbering: Numbering, offset: int, after: Numbering, after_offset: int,
-                  graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table]) -> np.ndarray | None:
-    """``_list_moves`` and ``_count_limits`` in the native kernel (``table_graph``): its first
-    pass counts each position's moves, its second writes them; the moves leaving the
-    material come back to be valued here.  Returns the placements' endgame counts."""
-    kernel, material, size = game.kernel, numbering.material, numbering.size
+def _kernel_count(game, numbering: Numbering, offset: int, after: Numbering, graph: _Graph) -> np.ndarray | None:
+    """The kernel's first pass over ``numbering`` (``table_graph``): each position's moves
+    counted into ``graph.degree``, its placements marked in ``graph.valid``.  Returns the
+    placements' endgame counts."""
+    size = numbering.size
     valid = graph.valid[offset:offset + size].view(np.uint8)
     degree = graph.degree[offset:offset + size]
     limit = None if game.endgame_counts is None else np.full(size, -1, np.int32)
-    kernel.table_graph(numbering.classes, material.turn, after.classes, valid, degree, limit, None, None)
+    game.kernel.table_graph(numbering.classes, numbering.material.turn, after.classes, valid, degree, limit,
+                            None, None)
+    return limit
+
+
+def _kernel_list(game, numbering: Numbering, offset: int, after: Numbering, after_offset: int,
+                 graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table]) -> None:
+    """``_list_moves`` in the native kernel (``table_graph``'s second pass, over the counts of
+    ``_kernel_count``); the moves leaving the material come back to be valued here."""
+    kernel, size = game.kernel, numbering.size
+    valid = graph.valid[offset:offset + size].view(np.uint8)
+    degree = graph.degree[offset:offset + size]
     starts = np.zeros(size, np.int64)
     np.cumsum(degree[:-1], out=starts[1:])
-    targets = np.empty(int(degree.sum()), np.int64)
-    leaving = np.frombuffer(kernel.table_graph(numbering.classes, material.turn, after.classes, valid, degree, None,
-                                               starts, targets), EXIT)
+    targets = np.empty(int(degree.sum(dtype=np.int64)), np.int64)
+    leaving = np.frombuffer(kernel.table_graph(numbering.classes, numbering.material.turn, after.classes, valid,
+                                               degree, None, starts, targets), EXIT)
+    del starts
     targets[targets >= 0] += after_offset
-    values, exact = _exit_values(leaving, material.pieces, smaller, game.no_progress)
+    values, exact = _exit_values(leaving, numbering.material.pieces, smaller, game.no_progress)
     graph.exact &= exact
     distinct, inverse = np.unique(values, return_inverse=True)
     nodes = np.array([exits.setdefault(int(v), len(exits)) for v in distinct], np.int64)
     targets[leaving["at"]] = graph.total + nodes[inverse]
-    graph.targets.append(targets)
-    return limit
+    graph.add_targets(targets)
 
 
 def _exit_values(leaving: np.ndarray, pieces: int, smaller: Callable[[Material], Table],
@@ -274,7 +321,7 @@ def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after
                 graph: _Graph, exits: dict[int, int], smaller: Callable[[Material], Table]) -> None:
     """Each position's moves into ``graph``: quiet moves as the index of the position after
     (in ``after``'s numbering), the others as the exit node of their value.  The Python
-    rules' walk, the reference ``_kernel_moves`` is checked against."""
+    rules' walk, the reference ``_kernel_list`` is checked against."""
     legal, child = game.legal, game.child
     turn = numbering.material.turn
     pieces, kings_count = numbering.material.pieces, numbering.material.own_kings + numbering.material.opp_kings
@@ -302,7 +349,7 @@ def _list_moves(game, numbering: Numbering, offset: int, after: Numbering, after
             v, exact = _exit_value(nxt, moved, nkings, nturn, pieces, smaller, no_progress)
             graph.exact &= exact
             targets.append(total + exits.setdefault(v, len(exits)))
-    graph.targets.append(np.frombuffer(targets, dtype=np.int64) if len(targets) else np.zeros(0, np.int64))
+    graph.add_targets(np.frombuffer(targets, dtype=np.int64) if len(targets) else np.zeros(0, np.int64))
 
 
 def _exit_value(own: int, opp: int, kings: int, turn: int, pieces: int,
