@@ -141,6 +141,7 @@ def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) 
     numberings = [Numbering(game, m) for m in materials]
     offsets = [0, numberings[0].size]
     total = sum(n.size for n in numberings)
+    check_memory(game, material, total, 0)          # the positions alone, before counting their moves
     graph = _Graph(total)
     exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
     pairs = [(numbering, offsets[k], numberings[(k + 1) % len(numberings)], offsets[(k + 1) % len(numberings)])
