@@ -113,15 +113,18 @@ def memory_needed(positions: int, moves: int) -> int:
     return positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE
 
 
-def check_memory(game: Game, material: Material, positions: int, moves: int) -> None:
+def check_memory(game: Game, material: Material, positions: int, moves: int | None) -> None:
     """Raise ``TableTooLarge`` when solving ``positions`` numbered positions of ``material`` with
-    ``moves`` moves among them would need more memory than is available (or more nodes than
-    32-bit indices hold)."""
-    needed, available = memory_needed(positions, moves), available_memory()
+    ``moves`` moves among them (None: not counted yet, the positions alone) would need more
+    memory than is available, or more nodes than 32-bit indices hold."""
+    needed, available = memory_needed(positions, moves or 0), available_memory()
     if positions > MAX_NODES or (available is not None and needed > available):
+        what = (f"at least {_size(needed)} to solve ({positions:,} positions with the ending after its quiet moves, "
+                f"before their moves)" if moves is None else
+                f"about {_size(needed)} to solve ({positions:,} positions with the ending after its quiet moves, "
+                f"{moves:,} moves among them)")
         raise TableTooLarge(
-            f"{material.name} of {game.name} needs about {_size(needed)} to solve ({positions:,} positions with the "
-            f"ending after its quiet moves, {moves:,} moves among them) and this machine has "
+            f"{material.name} of {game.name} needs {what} and this machine has "
             f"{_size(available) if available is not None else 'an unknown amount'} available: not built "
             f"(the smaller endings build; docs/tables.md)")
 
@@ -141,7 +144,7 @@ def solve(game: Game, material: Material, smaller: Callable[[Material], Table]) 
     numberings = [Numbering(game, m) for m in materials]
     offsets = [0, numberings[0].size]
     total = sum(n.size for n in numberings)
-    check_memory(game, material, total, 0)          # the positions alone, before counting their moves
+    check_memory(game, material, total, None)       # the positions alone, before counting their moves
     graph = _Graph(total)
     exits: dict[int, int] = {}                      # an exit's value -> its node after the positions
     pairs = [(numbering, offsets[k], numberings[(k + 1) % len(numberings)], offsets[(k + 1) % len(numberings)])

@@ -349,10 +349,13 @@ def test_an_ending_too_large_for_the_memory_is_refused_before_any_work_and_the_r
     now says up front what a material needs against what the machine has, and the command
     builds the endings that fit."""
     from mcts_engine.tables import solve
-    monkeypatch.setattr(solve, "available_memory", lambda: 10_000_000)     # 10 MB: 3K-1K needs 32
     tables = TableSet(get_game("english"), tmp_path)
+    monkeypatch.setattr(solve, "available_memory", lambda: 10_000_000)     # 10 MB: its positions alone need 14
+    with pytest.raises(TableTooLarge, match=r"3K-1K of english needs at least 14 MB .*317,440 positions.* 10 MB"):
+        tables.build(Material(3, 0, 1, 0))
+    monkeypatch.setattr(solve, "available_memory", lambda: 20_000_000)     # 20 MB: with its moves, 32
     with pytest.raises(TableTooLarge, match=r"3K-1K of english needs about 32 MB .*317,440 positions.*"
-                                            r"1,377,380 moves.* 10 MB available"):
+                                            r"1,377,380 moves.* 20 MB available"):
         tables.build(Material(3, 0, 1, 0))
     assert not tables.on_disk()                                            # refused before any work
     result = CliRunner().invoke(main, ["tables", "english", "--material", "3K-1K", "--material", "2K-1K",
