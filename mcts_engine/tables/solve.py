@@ -46,10 +46,11 @@ from .material import Material, Numbering
 UNKNOWN = 0           # no forced result: a draw, or a win the draw rules may spoil
 # The solver's peak memory: so much a numbered position (its degree, value, counters and the
 # predecessors' starts) and so much a move (its target, then the sorted key its predecessor
-# comes from: _Graph.predecessors).  Fitted to two builds' peaks (English 3K-3K: 24.6 M
-# positions, 91 M moves, 2.1 GB; International 4K-1K: 23.0 M, 300 M, 4.3 GB), a little above.
-BYTES_PER_POSITION = 45
-BYTES_PER_MOVE = 13
+# comes from: _Graph.predecessors).  Fitted to what three builds' peaks added to the process
+# (English 3K-3K: 24.6 M positions, 91 M moves, 1.8 GB; International 4K-1K: 23.0 M, 300 M,
+# 4.0 GB; International 3K1M-1K/0: 98 M, 962 M, 13.8 GB), and 9% above each.
+BYTES_PER_POSITION = 36
+BYTES_PER_MOVE = 12
 # The Python walk lists a position's moves as it goes, so its check assumes this many a
 # position (International's flying kings make 8 to 14; English's 5).
 WALK_MOVES_PER_POSITION = 16
