@@ -89,7 +89,14 @@ def plies_of(value: int) -> int:
 
 class TableTooLarge(MemoryError):
     """A material whose solving would need more memory than the machine has available: said
-    before the work starts, where the operating system would kill the build hours in."""
+    before the work starts, where the operating system would kill the build hours in.
+    ``material``: the one refused (a smaller ending of the one asked for, perhaps); ``needed``:
+    the bytes it needs."""
+
+    def __init__(self, message: str, material: Material, needed: int):
+        super().__init__(message)
+        self.material = material
+        self.needed = needed
 
 
 def available_memory() -> int | None:
@@ -127,7 +134,7 @@ def check_memory(game: Game, material: Material, positions: int, moves: int | No
         raise TableTooLarge(
             f"{material.name} of {game.name} needs {what} and this machine has "
             f"{_size(available) if available is not None else 'an unknown amount'} available: not built "
-            f"(the smaller endings build; docs/tables.md)")
+            f"(the smaller endings build; docs/tables.md)", material, needed)
 
 
 def _size(n: int) -> str:

@@ -21,7 +21,8 @@ import numpy as np
 from ..rules.base import Game, State
 from .files import TableFileError, read_table, write_table
 from .material import Material
-from .solve import UNKNOWN, Table, plies_of, solve
+from . import solve as solving
+from .solve import UNKNOWN, Table, TableTooLarge, plies_of, solve
 
 
 def default_directory() -> Path:
@@ -62,6 +63,7 @@ class TableSet:
         self._lock = threading.Lock()               # _tables and broken, shared with the preloader (never held
                                                     # while a file is read)
         self._preloader: threading.Thread | None = None
+        self._too_large: dict[Material, TableTooLarge] = {}   # refused for memory (``build``)
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
     def on_disk(self) -> list[Material]:
@@ -94,7 +96,15 @@ class TableSet:
         table = self.table(material)
         if table is not None:
             return table
-        for solved in solve(self.game, material, lambda m: self.build(m, report)):
+        refused = self._too_large.get(material)
+        if refused is not None and not _fits(refused.needed):   # not counted again for each larger ending
+            raise TableTooLarge(str(refused), material, refused.needed)
+        try:
+            solved_tables = solve(self.game, material, lambda m: self.build(m, report))
+        except TableTooLarge as err:
+            self._too_large[err.material] = TableTooLarge(str(err), err.material, err.needed)  # no traceback kept
+            raise
+        for solved in solved_tables:
             self._save(solved)
             self._tables[solved.material] = solved
             self.max_pieces = max(self.max_pieces, solved.material.pieces)
@@ -196,6 +206,12 @@ class TableSet:
         write_table(table, self.game, self.path(table.material))
         self.broken.pop(table.material, None)
         self._reported.discard(table.material)
+
+
+def _fits(needed: int) -> bool:
+    """Whether ``needed`` bytes are available now (a material refused before may fit later)."""
+    available = solving.available_memory()
+    return available is None or needed <= available
 
 
 def _root_materials(state: State) -> set[Material]:

@@ -379,6 +379,26 @@ def test_the_memory_check_counts_the_moves_of_flying_kings(tmp_path, monkeypatch
         TableSet(get_game("international"), tmp_path).build(Material(3, 0, 1, 0))
 
 
+def test_a_refused_ending_is_not_counted_again_until_the_memory_is_there(tmp_path, monkeypatch):
+    """International 2K2M-1K was counted (40 s) and refused four times in one command, once for
+    each larger ending asked for that crowns into it: a refusal is remembered, and tried again
+    only once the memory it needs is available."""
+    from mcts_engine.tables import solve
+    counted = []
+    real_count = solve._kernel_count
+    monkeypatch.setattr(solve, "_kernel_count", lambda *a: counted.append(1) or real_count(*a))
+    monkeypatch.setattr(solve, "available_memory", lambda: 20_000_000)     # 3K-1K needs 28 MB
+    tables = TableSet(get_game("english"), tmp_path)
+    with pytest.raises(TableTooLarge, match="3K-1K of english needs about 28 MB"):
+        tables.build(Material(3, 0, 1, 0))
+    first = len(counted)                                                   # 3K-1K and 1K-3K counted
+    with pytest.raises(TableTooLarge, match="3K-1K of english needs about 28 MB"):
+        tables.build(Material(3, 0, 1, 0))
+    assert first == 2 and len(counted) == first                            # the second refusal at once
+    monkeypatch.setattr(solve, "available_memory", lambda: 10 ** 10)
+    assert tables.build(Material(3, 0, 1, 0)).material == Material(3, 0, 1, 0)      # tried again, and built
+
+
 def test_the_memory_estimate_is_what_the_solver_was_measured_to_need():
     """Fitted to what three builds' peaks added to the process, about 0.3 GB before the solving
     (Python, numpy, the smaller tables; docs/tables.md): English 3K-3K (24.6 M positions, 91.0 M
