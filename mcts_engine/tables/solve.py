@@ -121,12 +121,19 @@ def memory_needed(positions: int, moves: int) -> int:
     return positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE
 
 
+def fits_in_memory(needed: int) -> bool:
+    """Whether ``needed`` bytes are available now (unknown counts as available)."""
+    available = available_memory()
+    return available is None or needed <= available
+
+
 def check_memory(game: Game, material: Material, positions: int, moves: int | None) -> None:
     """Raise ``TableTooLarge`` when solving ``positions`` numbered positions of ``material`` with
     ``moves`` moves among them (None: not counted yet, the positions alone) would need more
     memory than is available, or more nodes than 32-bit indices hold."""
-    needed, available = memory_needed(positions, moves or 0), available_memory()
-    if positions > MAX_NODES or (available is not None and needed > available):
+    needed = memory_needed(positions, moves or 0)
+    if positions > MAX_NODES or not fits_in_memory(needed):
+        available = available_memory()
         what = (f"at least {_size(needed)} to solve ({positions:,} positions with the ending after its quiet moves, "
                 f"before their moves)" if moves is None else
                 f"about {_size(needed)} to solve ({positions:,} positions with the ending after its quiet moves, "
@@ -185,6 +192,10 @@ class _Graph:
         self.degree = np.zeros(total, np.int32)
         self.valid = np.zeros(total, bool)
         self.targets: list[np.ndarray] = []
+
+    def rows(self, offset: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """One material's slices of ``valid`` (as bytes, for the kernel) and ``degree``."""
+        return self.valid[offset:offset + size].view(np.uint8), self.degree[offset:offset + size]
 
     def add_targets(self, targets: np.ndarray) -> None:
         """One material's moves' targets, kept in 32 bits (``check_memory`` bounds the nodes)."""
@@ -278,8 +289,7 @@ def _kernel_count(game, numbering: Numbering, offset: int, after: Numbering, gra
     counted into ``graph.degree``, its placements marked in ``graph.valid``.  Returns the
     placements' endgame counts."""
     size = numbering.size
-    valid = graph.valid[offset:offset + size].view(np.uint8)
-    degree = graph.degree[offset:offset + size]
+    valid, degree = graph.rows(offset, size)
     limit = None if game.endgame_counts is None else np.full(size, -1, np.int32)
     game.kernel.table_graph(numbering.classes, numbering.material.turn, after.classes, valid, degree, limit,
                             None, None)
@@ -291,8 +301,7 @@ def _kernel_list(game, numbering: Numbering, offset: int, after: Numbering, afte
     """``_list_moves`` in the native kernel (``table_graph``'s second pass, over the counts of
     ``_kernel_count``); the moves leaving the material come back to be valued here."""
     kernel, size = game.kernel, numbering.size
-    valid = graph.valid[offset:offset + size].view(np.uint8)
-    degree = graph.degree[offset:offset + size]
+    valid, degree = graph.rows(offset, size)
     starts = np.zeros(size, np.int64)
     np.cumsum(degree[:-1], out=starts[1:])
     targets = np.empty(int(degree.sum(dtype=np.int64)), np.int64)

@@ -97,7 +97,7 @@ class TableSet:
         if table is not None:
             return table
         refused = self._too_large.get(material)
-        if refused is not None and not _fits(refused.needed):   # not counted again for each larger ending
+        if refused is not None and not solving.fits_in_memory(refused.needed):   # not counted again for each larger ending
             raise TableTooLarge(str(refused), material, refused.needed)
         try:
             solved_tables = solve(self.game, material, lambda m: self.build(m, report))
@@ -206,12 +206,6 @@ class TableSet:
         write_table(table, self.game, self.path(table.material))
         self.broken.pop(table.material, None)
         self._reported.discard(table.material)
-
-
-def _fits(needed: int) -> bool:
-    """Whether ``needed`` bytes are available now (a material refused before may fit later)."""
-    available = solving.available_memory()
-    return available is None or needed <= available
 
 
 def _root_materials(state: State) -> set[Material]:
