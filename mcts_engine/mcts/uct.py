@@ -14,7 +14,7 @@ from typing import Hashable
 
 from ..native import StopSignal
 from ..rules.base import Game, State
-from ..tables import TableSet
+from ..tables import TableSet, opened_tables
 from .agent import Agent, InfoCallback, SearchFailed, SearchResult, one_ply_choice
 from .core import feed_tables, new_search, position
 from .limits import Limits, now, split_nodes, time_budget
@@ -29,13 +29,12 @@ MIN_REPORT_NODES = 1000   # ... every max(1000, nodes / 8) iterations: equal see
 def open_tables(game: Game, directory: str) -> TableSet | None:
     """``game``'s endgame tables under ``directory`` ("" = none), their reading begun in the
     background (``TableSet.preload``), or None where the game has no tables or none is built
-    (so a search without them pays nothing)."""
+    (so a search without them pays nothing). The process's agents share them (``opened_tables``)."""
     if not directory or not game.endgame_tables:
         return None
-    tables = TableSet(game, directory)
-    if not tables.max_pieces:
-        return None
-    tables.preload()
+    tables = opened_tables(game, directory)
+    if tables is not None:
+        tables.preload()
     return tables
 
 

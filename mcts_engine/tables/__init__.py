@@ -8,6 +8,6 @@ build them and what they cover.
 """
 from .material import Material, Numbering, default_materials, materials_named
 from .solve import Table, TableTooLarge
-from .store import TableHit, TableSet, default_directory, describe
+from .store import TableHit, TableSet, default_directory, describe, forget_opened_tables, opened_tables
 
-__all__ = ["Material", "Numbering", "default_materials", "materials_named", "Table", "TableTooLarge", "TableHit", "TableSet", "default_directory", "describe"]
+__all__ = ["Material", "Numbering", "default_materials", "materials_named", "Table", "TableTooLarge", "TableHit", "TableSet", "default_directory", "describe", "forget_opened_tables", "opened_tables"]

@@ -120,6 +120,16 @@ class TableSet:
             self._preloader = threading.Thread(target=self._load_all, name="endgame tables", daemon=True)
             self._preloader.start()
 
+    def load(self) -> None:
+        """Read every table on disk now, after the preloader if it is at work: for a caller
+        whose searches must not depend on when a file was read (training's self-play, whose
+        games the seed alone decides, where a probe that found a table one run and not the next
+        changed the games)."""
+        if self._preloader is not None:
+            self._preloader.join()
+        self._load_all()
+        self._warm = True
+
     def _load_all(self) -> None:
         for material in self.on_disk():
             self.table(material)
@@ -206,6 +216,33 @@ class TableSet:
         write_table(table, self.game, self.path(table.material))
         self.broken.pop(table.material, None)
         self._reported.discard(table.material)
+
+
+_OPENED: dict[tuple[str, str, str], TableSet] = {}
+_OPENED_LOCK = threading.Lock()
+
+
+def opened_tables(game: Game, directory: str | Path) -> TableSet | None:
+    """``game``'s tables under ``directory``, one ``TableSet`` per process, or None where none is
+    built. Every agent of a process shares it, so the files are read once: training's self-play
+    makes an agent per game, and reading International's 94 tables (243 MB) again for each game
+    took 95% of its time. Tables built since the last call are found (the directory is listed
+    again)."""
+    key = (game.name, repr(sorted(game.options.items())), str(directory))
+    with _OPENED_LOCK:
+        tables = _OPENED.get(key)
+        if tables is None:
+            tables = _OPENED[key] = TableSet(game, directory)
+        else:
+            tables.max_pieces = max((m.pieces for m in tables.on_disk()), default=0)
+    return tables if tables.max_pieces else None
+
+
+def forget_opened_tables() -> None:
+    """Drop the process's shared table sets (``opened_tables``): the next agent reads its tables
+    afresh, as in a new process (the tests start each from there)."""
+    with _OPENED_LOCK:
+        _OPENED.clear()
 
 
 def _root_materials(state: State) -> set[Material]:

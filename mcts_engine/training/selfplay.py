@@ -20,7 +20,7 @@ from ..native import StopSignal
 from ..parallel.pool import ordered_map
 from ..protocol.options import OptionValues
 from ..rules import get_game
-from ..tables import TableSet
+from ..tables import TableSet, opened_tables
 
 HASH_MB = 16             # each search's tree: ample for the few thousand iterations of a training move
 MAX_PLIES = 1000         # a game still running after this many plies counts as a draw
@@ -74,16 +74,15 @@ def play_settings(config: PlayConfig) -> Settings:
     return replace(values.settings(), hash_mb=HASH_MB, threads=1)
 
 
-_TABLES: dict[tuple[str, str], TableSet | None] = {}
-
-
 def _tables(game, directory: str) -> TableSet | None:
-    """The endgame tables of ``game`` under ``directory``, opened once per process (None: none)."""
-    key = (game.name, directory)
-    if key not in _TABLES:
-        tables = TableSet(game, directory) if directory and game.endgame_tables else None
-        _TABLES[key] = tables if tables is not None and tables.max_pieces else None
-    return _TABLES[key]
+    """The endgame tables of ``game`` under ``directory`` (None: none), the process's agents'
+    own (``opened_tables``), read whole before a search probes them: a search that found a table
+    one run and not the next, as the background reader had or had not reached it, played
+    other games from the same seed."""
+    tables = opened_tables(game, directory) if directory and game.endgame_tables else None
+    if tables is not None:
+        tables.load()
+    return tables
 
 
 def play_game(config: PlayConfig, settings: Settings, index: int) -> GameRecord:
@@ -96,8 +95,9 @@ def play_game(config: PlayConfig, settings: Settings, index: int) -> GameRecord:
         if state.outcome() is not None:
             break
         state.play(state.random_move(rng))
-    agent = make_agent(game, replace(settings, seed=seed))
+    _tables(game, settings.endgame_tables)            # the agent's own, read before it searches
     tables = _tables(game, config.tables)
+    agent = make_agent(game, replace(settings, seed=seed))
     record = GameRecord()
     try:
         while state.outcome() is None and state.ply < MAX_PLIES:
