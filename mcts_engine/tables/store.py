@@ -21,8 +21,7 @@ import numpy as np
 from ..rules.base import Game, State
 from .files import TableFileError, read_table, write_table
 from .material import Material
-from . import solve as solving
-from .solve import UNKNOWN, Table, TableTooLarge, plies_of, solve
+from .solve import UNKNOWN, Table, TableTooLarge, fits_in_memory, plies_of, solve
 
 
 def default_directory() -> Path:
@@ -36,6 +35,12 @@ def default_directory() -> Path:
 # of 20 to 25 MB takes 2 s, which at 100 ms a move is a game lost on time, so it is left to
 # the preloader and the search goes on without it until then.
 WARM_FILE_BYTES = 8_000_000
+
+
+def table_folder(game: Game, directory: str | Path) -> Path:
+    """Where ``game``'s tables live under ``directory``: a folder per game and rule options."""
+    options = repr(sorted(game.options.items())).encode()
+    return Path(directory) / f"{game.name}-{hashlib.sha1(options).hexdigest()[:8]}"
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,7 @@ class TableSet:
         if not game.endgame_tables:
             raise ValueError(f"{game.name}: no endgame tables for this game")
         self.game = game
-        options = repr(sorted(game.options.items())).encode()
-        self.folder = Path(directory) / f"{game.name}-{hashlib.sha1(options).hexdigest()[:8]}"
+        self.folder = table_folder(game, directory)
         self._tables: dict[Material, Table | None] = {}
         self.broken: dict[Material, str] = {}      # tables whose file could not be read, and why
         self._reported: set[Material] = set()      # broken tables already reported (``reports``)
@@ -64,6 +68,11 @@ class TableSet:
                                                     # while a file is read)
         self._preloader: threading.Thread | None = None
         self._too_large: dict[Material, TableTooLarge] = {}   # refused for memory (``build``)
+        self.max_pieces = 0
+        self.rescan()
+
+    def rescan(self) -> None:
+        """Set ``max_pieces`` from the tables now on disk (one built since included)."""
         self.max_pieces = max((m.pieces for m in self.on_disk()), default=0)
 
     def on_disk(self) -> list[Material]:
@@ -97,7 +106,7 @@ class TableSet:
         if table is not None:
             return table
         refused = self._too_large.get(material)
-        if refused is not None and not solving.fits_in_memory(refused.needed):   # not counted again for each larger ending
+        if refused is not None and not fits_in_memory(refused.needed):   # not counted again for each larger ending
             raise TableTooLarge(str(refused), material, refused.needed)
         try:
             solved_tables = solve(self.game, material, lambda m: self.build(m, report))
@@ -218,7 +227,7 @@ class TableSet:
         self._reported.discard(table.material)
 
 
-_OPENED: dict[tuple[str, str, str], TableSet] = {}
+_OPENED: dict[Path, TableSet] = {}
 _OPENED_LOCK = threading.Lock()
 
 
@@ -228,13 +237,13 @@ def opened_tables(game: Game, directory: str | Path) -> TableSet | None:
     makes an agent per game, and reading International's 94 tables (243 MB) again for each game
     took 95% of its time. Tables built since the last call are found (the directory is listed
     again)."""
-    key = (game.name, repr(sorted(game.options.items())), str(directory))
+    key = table_folder(game, directory)
     with _OPENED_LOCK:
         tables = _OPENED.get(key)
         if tables is None:
             tables = _OPENED[key] = TableSet(game, directory)
         else:
-            tables.max_pieces = max((m.pieces for m in tables.on_disk()), default=0)
+            tables.rescan()
     return tables if tables.max_pieces else None
 
 
