@@ -9,6 +9,7 @@ from ..engine_options import OptionError
 from ..rules import get_game
 from ..rules.base import RulesError
 from ..rules.draughts import DraughtsGame
+from ..rules.draughts.learned import STRIDES
 from ..tables import default_directory
 from .command import TrainConfig, train
 from .dataset import DataError
@@ -47,6 +48,9 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--label-depth", type=click.IntRange(0, 32), default=0, show_default=True,
               help="value the positions by the core's alpha-beta to this many plies for the labels' search share "
                    "(0: the self-play search's own value)")
+@click.option("--pattern-stride", type=click.Choice([str(s) for s in STRIDES]), default="2", show_default=True,
+              help="a pattern window every this many rows and columns (1: about three times the regions, "
+                   "a slower evaluation)")
 @click.option("--steps", type=click.IntRange(1, 100_000), default=300, show_default=True,
               help="full-batch Adam steps of the fit")
 @click.option("--learning-rate", type=click.FloatRange(0.0, 10.0, min_open=True), default=0.05, show_default=True)
@@ -61,8 +65,8 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option("--out", type=click.Path(dir_okay=False), default="",
               help="the weights file to write [default: GAME.v1.weights here]")
 def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int, options: tuple[str, ...],
-               tables: bool, table_path: str, label_mix: float, label_depth: int, steps: int, learning_rate: float,
-               l2: float, holdout: float, concurrency: int, data: str, out: str) -> None:
+               tables: bool, table_path: str, label_mix: float, label_depth: int, pattern_stride: str,
+               steps: int, learning_rate: float, l2: float, holdout: float, concurrency: int, data: str, out: str) -> None:
     """Train the learned draughts evaluation of GAME (the engine option Evaluation learned) on the
     engine's own games: self-play at NODES iterations a move, each position labelled by the
     game's result, the search's value (or an alpha-beta's, --label-depth) and the endgame
@@ -82,7 +86,8 @@ def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int,
         play_settings(play)
     except (OptionError, RulesError) as err:
         raise click.BadParameter(str(err), param_hint="--option") from None
-    config = TrainConfig(play, FitConfig(steps, learning_rate, l2, holdout, seed), label_mix, out, data, label_depth)
+    config = TrainConfig(play, FitConfig(steps, learning_rate, l2, holdout, seed), label_mix, out, data, label_depth,
+                         int(pattern_stride))
 
     def progress(iterable, **kwargs):
         return tqdm(iterable, file=sys.stderr, **kwargs)

@@ -34,7 +34,8 @@ class TrainConfig:
     """A training run: the games (``play``), the fit, the labels' blend (``label_mix``: the
     game's result's share, the search's value the rest), that value's source (``label_depth``: 0,
     the self-play search's; D, the alpha-beta's to D plies, ``deepen.py``), where the weights go
-    (``out``) and where the games are kept between runs (``data``, "" = nowhere)."""
+    (``out``), where the games are kept between runs (``data``, "" = nowhere) and the layout's
+    ``pattern_stride`` (learned.STRIDES)."""
 
     play: PlayConfig
     fit: FitConfig
@@ -42,6 +43,7 @@ class TrainConfig:
     out: str = ""
     data: str = ""
     label_depth: int = 0
+    pattern_stride: int = 2
 
 
 def command_line(config: TrainConfig) -> str:
@@ -57,6 +59,8 @@ def command_line(config: TrainConfig) -> str:
         words += ["--table-path", p.tables]
     if config.label_depth:
         words += ["--label-depth", str(config.label_depth)]
+    if config.pattern_stride != 2:
+        words += ["--pattern-stride", str(config.pattern_stride)]
     words += ["--label-mix", repr(config.label_mix), "--steps", str(f.steps), "--learning-rate", repr(f.learning_rate),
               "--l2", repr(f.l2), "--holdout", repr(f.holdout)]
     return shlex.join(words)
@@ -111,7 +115,7 @@ def train(config: TrainConfig, report: Report, progress) -> None:
     (``progress(iterable, total=..., unit=..., desc=...)`` wraps the long loops: tqdm)."""
     p = config.play
     game = get_game(p.game)
-    layout = pattern_layout(game)
+    layout = pattern_layout(game, config.pattern_stride)
     positions = positions_of(config, progress)
     if not len(positions):
         raise ValueError("the games gave no position to learn from (more --games?)")

@@ -1,6 +1,6 @@
 """The native kernel's learned evaluation (draughts_impl.h, learned_evaluate) against its
 reference, rules/draughts/learned.py, to the last bit: every variant, with seeded random weights
-on seeded games and random placements, and the shipped weights files; the kernel's checks of
+on seeded games and random placements at each layout stride, and the shipped weights files; the kernel's checks of
 the numbers it is handed.  Run under ASan/UBSan too (test_native_draughts.py's slow test)."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from mcts_engine import native
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game
 from mcts_engine.rules.draughts.evaluation import EvalTerms
-from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_evaluate, learned_spec,
-                                                pattern_layout)
+from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
+                                                learned_evaluate, learned_spec, pattern_layout)
 from mcts_engine.rules.draughts.weights import SHIPPED_VERSIONS, WEIGHTS_DIR, read_weights, weights_path
 from support import sanitized
 
@@ -26,20 +26,21 @@ NAMES = sorted(VARIANTS)
 SHIPPED = sorted(SHIPPED_VERSIONS)
 
 
-def random_weights(game, seed: int, scale: int = 5000) -> LearnedWeights:
-    """Seeded weights of every size the file allows, on ``game``'s layout."""
-    layout = pattern_layout(game)
+def random_weights(game, seed: int, scale: int = 5000, stride: int = 2) -> LearnedWeights:
+    """Seeded weights of every size the file allows, on ``game``'s layout at ``stride``."""
+    layout = pattern_layout(game, stride)
     rng = np.random.default_rng(seed)
     patterns = rng.integers(-scale, scale, size=(len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
     scalars = tuple((int(a), int(b)) for a, b in rng.integers(-4 * scale, 4 * scale, size=(len(SCALARS), 2)))
     return LearnedWeights(game.name, layout.signature, 1000, scalars, patterns)
 
 
+@pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("name", NAMES)
-def test_the_kernel_evaluates_as_the_reference_along_games(name):
+def test_the_kernel_evaluates_as_the_reference_along_games(name, stride):
     fast, ref = make_game(name), make_game(name, native=False)
-    layout = pattern_layout(ref)
-    weights = random_weights(ref, seed=len(name))
+    layout = pattern_layout(ref, stride)
+    weights = random_weights(ref, seed=len(name), stride=stride)
     kernel = fast.kernel.with_learned(learned_spec(layout, weights))
     assert kernel.learned and not fast.kernel.learned
     for s in seeded_positions(ref, 300, seed=len(name)):
@@ -47,11 +48,12 @@ def test_the_kernel_evaluates_as_the_reference_along_games(name):
             learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
 
 
+@pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("name", NAMES)
-def test_the_kernel_evaluates_as_the_reference_on_random_placements(name):
+def test_the_kernel_evaluates_as_the_reference_on_random_placements(name, stride):
     fast, ref = make_game(name), make_game(name, native=False)
-    layout = pattern_layout(ref)
-    weights = random_weights(ref, seed=7, scale=1 << 20)
+    layout = pattern_layout(ref, stride)
+    weights = random_weights(ref, seed=7, scale=1 << 20, stride=stride)
     kernel = fast.kernel.with_learned(learned_spec(layout, weights))
 
     @settings(max_examples=sanitized.examples(200), deadline=None, derandomize=True)
@@ -66,7 +68,7 @@ def test_the_kernel_evaluates_as_the_reference_on_random_placements(name):
 def test_the_shipped_weights_evaluate_as_the_reference(name):
     game, ref = get_game(name), make_game(name, native=False)
     weights = read_weights(weights_path(name))
-    layout = pattern_layout(ref)
+    layout = layout_named(ref, weights.layout)
     kernel = game.learned_kernel()
     for s in seeded_positions(ref, 500, seed=11):
         assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \

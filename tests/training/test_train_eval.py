@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from mcts_engine import native
 from mcts_engine.cli import main
+from mcts_engine.rules import get_game
+from mcts_engine.rules.draughts.learned import pattern_layout
 from mcts_engine.rules.draughts.weights import read_weights, weights_path
 
 if not native.available():
@@ -73,6 +75,7 @@ def test_games_played_otherwise_are_refused_naming_the_file(tmp_path):
     (("--game", "nosuchgame"), "nosuchgame"),
     (("--option", "NoSuchOption=1"), "NoSuchOption"),
     (("--option", "novalue"), "NAME=VALUE"),
+    (("--pattern-stride", "3"), "--pattern-stride"),
 ])
 def test_bad_input_is_one_clear_error(args, message):
     result = CliRunner().invoke(main, ["train-eval", "--game", "english", "--games", "1", *args])
@@ -102,3 +105,17 @@ def test_deeper_labels_name_their_depth_and_do_not_depend_on_the_concurrency(tmp
     header = read_weights(deep).header
     assert any(line.startswith("command: ") and "--label-depth 3" in line for line in header)
     assert "labels: 0.5 x the game's result + 0.5 x the alpha-beta's value to 3 plies; " in "\n".join(header)
+
+
+def test_the_dense_layout_is_named_in_the_command_and_the_file(tmp_path):
+    """``--pattern-stride 1``: a window every row and column; the file's layout says so and the
+    command line names it (the default, 2, is not written: older files' commands stay true)."""
+    dense, sparse = tmp_path / "d.weights", tmp_path / "s.weights"
+    for out, more in ((dense, ("--pattern-stride", "1")), (sparse, ())):
+        result = run("--seed", "5", *more, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    game = get_game("english")
+    weights, plain = read_weights(dense), read_weights(sparse)
+    assert weights.layout == pattern_layout(game, 1).signature and plain.layout == pattern_layout(game, 2).signature
+    assert "--pattern-stride 1" in weights.header[1] and "--pattern-stride" not in plain.header[1]
+    assert weights.patterns.shape[0] == 25

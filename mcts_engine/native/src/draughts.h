@@ -50,7 +50,7 @@ typedef struct {
 /* The learned evaluation (rules/draughts/learned.py): pattern weights over regions of the board,
  * handed over as numbers by DraughtsKernel.with_learned (kernel.c).  A region's men are gathered
  * by runs of consecutive bits (shift, width, the digit of the run's first square). */
-#define MAX_REGIONS 32
+#define MAX_REGIONS 81             /* a 12x12 board at stride 1 (learned.STRIDES) */
 #define MAX_RUNS 8
 #define REGION_SQUARES 8
 #define PATTERN_SIZE 6561          /* 3^REGION_SQUARES */

@@ -25,7 +25,7 @@ from ..geometry import DarkGrid, Grid, indices
 from .evaluation import EvalTerms, eval_masks
 from .generator import Move, MoveGenerator
 from .kernel import native_kernel
-from .learned import learned_spec, pattern_layout
+from .learned import layout_named, learned_spec
 from .state import DraughtsState
 from .weights import WeightsError, read_weights, weights_path
 from .variants import ENDGAME_COUNTS, ENDGAME_FLOOR, ENDGAME_MAX_PIECES, Variant, schema, variant_with_options
@@ -108,10 +108,13 @@ class DraughtsGame(MoveGenerator, Game):
         if weights_file not in self._learned:
             path = weights_file or weights_path(self.name)
             weights = read_weights(path)
-            layout = pattern_layout(self)
-            if weights.variant != self.name or weights.layout != layout.signature:
+            if weights.variant != self.name:
                 raise WeightsError(f"learned evaluation weights {path}: made for {weights.variant} "
-                                   f"({weights.layout}), not {self.name} ({layout.signature})")
+                                   f"({weights.layout}), not {self.name}")
+            try:
+                layout = layout_named(self, weights.layout)
+            except ValueError as err:
+                raise WeightsError(f"learned evaluation weights {path}: {err}") from None
             self._learned[weights_file] = self.kernel.with_learned(learned_spec(layout, weights))
         return self._learned[weights_file]
 

@@ -6,7 +6,8 @@ view (the board turned half a turn when the second player moves, so that the mov
 run up the board):
 
 * **patterns**: the board is covered by overlapping regions of 8 squares each (``PatternLayout``:
-  4x4 windows on a dark-square board, 2x4 on a board played on every square); a region's
+  4x4 windows on a dark-square board, 2x4 on a board played on every square; a window every
+  ``stride`` rows and columns, ``STRIDES``); a region's
   contents (empty, the mover's man, the other side's man, square by square; kings count as
   empty) are one base-3 index into that region's table of weights;
 * **scalars** (``SCALARS``): a constant (the worth of the move), men and kings each side has
@@ -33,6 +34,7 @@ REGION_SQUARES = 8              # squares a region reads (at most)
 PATTERN_SIZE = 3 ** REGION_SQUARES
 SCALARS = ("to_move", "men", "kings", "king_lead", "diagonal_kings")
 MAX_WEIGHT = 1 << 24            # the largest weight a file may hold (the sums stay exact in 64 bits)
+STRIDES = (2, 1)                # the layouts a weights file may be fitted on: a window every 2 rows and columns, or every one
 
 
 @dataclass(frozen=True)
@@ -53,17 +55,20 @@ class PatternLayout:
     signature: str
 
 
-def pattern_layout(game) -> PatternLayout:
-    """The layout of a ``DraughtsGame``'s board: 4x4 windows every two rows and columns on a
-    dark-square board (8 squares each: 9 regions at 8x8, 16 at 10x10, 25 at 12x12), 2x4 windows on
-    every row pair and every two columns on a board played on every square (21 at 8x8)."""
+def pattern_layout(game, stride: int = 2) -> PatternLayout:
+    """The layout of a ``DraughtsGame``'s board: 4x4 windows every ``stride`` rows and columns on
+    a dark-square board (8 squares each; at stride 2: 9 regions at 8x8, 16 at 10x10, 25 at 12x12;
+    at stride 1: 25, 49 and 81), 2x4 windows on every row pair and every ``stride`` columns on a
+    board played on every square (21 at 8x8 and stride 2)."""
+    if stride not in STRIDES:
+        raise ValueError(f"pattern stride {stride}: one of {', '.join(map(str, STRIDES))} expected")
     grid, n = game.grid, game.variant.size
     dark = isinstance(grid, DarkGrid)
     height = 4 if dark else 2
-    rows = range(0, n - height + 1, 2 if dark else 1)
+    rows = range(0, n - height + 1, stride if dark else 1)
     regions = []
     for r0 in rows:
-        for c0 in range(0, n - 3, 2):
+        for c0 in range(0, n - 3, stride):
             squares = sorted(grid.mask(r, c).bit_length() - 1 for r in range(r0, r0 + height)
                              for c in range(c0, c0 + 4) if grid.mask(r, c) & game.points)
             regions.append(tuple(squares))
@@ -79,6 +84,17 @@ def pattern_layout(game) -> PatternLayout:
     digest = hashlib.sha1(repr((regions, top, diagonal)).encode()).hexdigest()[:12]
     signature = f"{'dark' if dark else 'all'}-{n}x{n}-{len(regions)}x{height}x4-{digest}"
     return PatternLayout(tuple(regions), top, diagonal, game.start_pieces, signature)
+
+
+def layout_named(game, signature: str) -> PatternLayout:
+    """The layout of ``game``'s board whose signature a weights file names (one of the
+    ``STRIDES``); ValueError naming both where none is."""
+    layouts = [pattern_layout(game, stride) for stride in STRIDES]
+    for layout in layouts:
+        if layout.signature == signature:
+            return layout
+    raise ValueError(f"weights of layout {signature}, where {game.name}'s board has "
+                     + " or ".join(layout.signature for layout in layouts))
 
 
 def rotate(x: int, top_bit: int) -> int:

@@ -88,8 +88,9 @@ def read_weights(path: str | Path) -> LearnedWeights:
     """The weights in ``path`` (or the shipped file of that bare name, ``shipped_or_path``);
     raises WeightsError naming the file and the fault."""
     path = shipped_or_path(path)
+    text = _read_text(path)
     try:
-        return parse_weights(_read_text(path))
+        return parse_weights(text)
     except (ValueError, IndexError) as err:
         raise WeightsError(f"learned evaluation weights {path}: {err}") from None
 

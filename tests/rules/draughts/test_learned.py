@@ -16,9 +16,9 @@ from mcts_engine.protocol.options import OptionValues, all_options
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game, weights as weights_mod
 from mcts_engine.rules.draughts.evaluation import EvalTerms
-from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, LearnedWeights, learned_balance,
-                                                learned_evaluate, pattern_layout, region_index, rotate,
-                                                scalar_features, segments)
+from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
+                                                learned_balance, learned_evaluate, pattern_layout, region_index,
+                                                rotate, scalar_features, segments)
 from mcts_engine.rules.draughts.weights import WeightsError, format_weights, parse_weights, read_weights, write_weights
 from support.defaults import ENGLISH_TERMS
 
@@ -28,8 +28,8 @@ def squares(game, mask_bits) -> list[int]:
     return sorted(int(game.square_name(1 << b)) for b in mask_bits)
 
 
-def small_weights(game) -> LearnedWeights:
-    layout = pattern_layout(game)
+def small_weights(game, stride: int = 2) -> LearnedWeights:
+    layout = pattern_layout(game, stride)
     patterns = np.zeros((len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
     patterns[0, 5] = (120, -40)
     patterns[len(layout.regions) - 1, PATTERN_SIZE - 1] = (-7, 9)
@@ -37,14 +37,33 @@ def small_weights(game) -> LearnedWeights:
                           patterns, ("made by hand for a test", "second line"))
 
 
+@pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_every_board_has_a_layout_of_eight_square_regions_that_cover_it(name):
+def test_every_board_has_a_layout_of_eight_square_regions_that_cover_it(name, stride):
     game = make_game(name, native=False)
-    layout = pattern_layout(game)
-    assert all(len(r) == 8 for r in layout.regions)
+    layout = pattern_layout(game, stride)
+    assert all(len(r) == 8 for r in layout.regions) and len(set(layout.regions)) == len(layout.regions)
     covered = sum(1 << b for b in {b for r in layout.regions for b in r})     # the regions overlap
     assert covered == game.points
     assert layout.signature.split("-")[2].startswith(str(len(layout.regions)))
+    assert layout_named(game, layout.signature) == layout
+
+
+@pytest.mark.parametrize("name, sparse, dense", [("english", 9, 25), ("international", 16, 49), ("canadian", 25, 81),
+                                                 ("turkish", 21, 35)])
+def test_a_window_every_row_and_column_reads_about_three_times_the_regions(name, sparse, dense):
+    game = make_game(name, native=False)
+    assert [len(pattern_layout(game, stride).regions) for stride in (2, 1)] == [sparse, dense]
+    assert set(pattern_layout(game, 2).regions) < set(pattern_layout(game, 1).regions)
+
+
+def test_a_layout_no_stride_gives_is_refused_naming_the_boards_layouts():
+    game = get_game("international", native=False)
+    with pytest.raises(ValueError, match=r"weights of layout dark-10x10-9x4x4-0, where international's board has "
+                                         r"dark-10x10-16x4x4-\w+ or dark-10x10-49x4x4-\w+"):
+        layout_named(game, "dark-10x10-9x4x4-0")
+    with pytest.raises(ValueError, match="pattern stride 3"):
+        pattern_layout(game, 3)
 
 
 def test_the_english_regions_are_the_4x4_windows():
@@ -135,7 +154,7 @@ def test_a_damaged_file_is_refused_naming_it(tmp_path, index):
 def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(WeightsError, match="no such file") as caught:
         read_weights(tmp_path / "nowhere.v1.weights")
-    assert "nowhere.v1.weights" in str(caught.value)
+    assert str(caught.value).count("nowhere.v1.weights") == 1        # named once, not wrapped twice
 
 
 def test_a_bare_shipped_name_reads_the_package_file_and_a_local_file_comes_first(tmp_path, monkeypatch):
@@ -171,7 +190,7 @@ def test_parse_weights_reads_what_format_weights_writes():
 def weights_dir(tmp_path, monkeypatch):
     """The package's weights directory replaced by an empty one (and the games' kernels forgotten)."""
     monkeypatch.setattr(weights_mod, "WEIGHTS_DIR", tmp_path)
-    for name in ("english", "frisian"):
+    for name in ("english", "frisian", "international"):
         monkeypatch.setattr(get_game(name), "_learned", {})
     return tmp_path
 
@@ -210,6 +229,17 @@ def test_learned_with_its_file_reaches_the_search_once(weights_dir):
     s = game.parse_fen("B:W21,22:B9,10,11")
     assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
         learned_evaluate(pattern_layout(game), small_weights(game), s.own, s.opp, s.kings, s.turn)
+
+
+@pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
+def test_a_file_of_the_dense_layout_plays_by_its_regions(weights_dir):
+    game = get_game("international")
+    write_weights(weights_mod.weights_path("international"), small_weights(game, stride=1))
+    kernel = game.learned_kernel()
+    s = game.parse_fen("W:W31,32,33,46,K27:B5,19,20,K1")
+    dense = pattern_layout(game, 1)
+    assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
+        learned_evaluate(dense, small_weights(game, stride=1), s.own, s.opp, s.kings, s.turn)
 
 
 @pytest.mark.skipif(not native.available(), reason="the learned evaluation runs in the native kernel")
