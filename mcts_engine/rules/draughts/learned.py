@@ -7,9 +7,9 @@ run up the board):
 
 * **patterns**: the board is covered by overlapping regions of 8 squares each (``PatternLayout``:
   4x4 windows on a dark-square board, 2x4 on a board played on every square; a window every
-  ``stride`` rows and columns, ``STRIDES``); a region's
-  contents (empty, the mover's man, the other side's man, square by square; kings count as
-  empty) are one base-3 index into that region's table of weights;
+  ``stride`` rows and columns, one of ``STRIDES``); a region's contents (empty, the mover's man,
+  the other side's man, square by square; kings count as empty) are one base-3 index into that
+  region's table of weights;
 * **scalars** (``SCALARS``): a constant (the worth of the move), men and kings each side has
   more than the other, having a king where the other side has none, kings on the long diagonal.
 
