@@ -62,11 +62,15 @@ def _options(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
               help="games played at once (processes); the games do not depend on it")
 @click.option("--data", type=click.Path(dir_okay=False), default="",
               help="keep the played games in this .npz file, or read them back from it when it exists")
+@click.option("--add-data", type=click.Path(dir_okay=False, exists=True), multiple=True,
+              help="games another run kept (its --data file: an earlier generation's), added to this run's "
+                   "for the fit (repeatable)")
 @click.option("--out", type=click.Path(dir_okay=False), default="",
               help="the weights file to write [default: GAME.v1.weights here]")
 def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int, options: tuple[str, ...],
                tables: bool, table_path: str, label_mix: float, label_depth: int, pattern_stride: str,
-               steps: int, learning_rate: float, l2: float, holdout: float, concurrency: int, data: str, out: str) -> None:
+               steps: int, learning_rate: float, l2: float, holdout: float, concurrency: int, data: str, add_data: tuple[str, ...],
+               out: str) -> None:
     """Train the learned draughts evaluation of GAME (the engine option Evaluation learned) on the
     engine's own games: self-play at NODES iterations a move, each position labelled by the
     game's result, the search's value (or an alpha-beta's, --label-depth) and the endgame
@@ -87,7 +91,7 @@ def train_eval(game: str, games: int, seed: int, nodes: int, opening_plies: int,
     except (OptionError, RulesError) as err:
         raise click.BadParameter(str(err), param_hint="--option") from None
     config = TrainConfig(play, FitConfig(steps, learning_rate, l2, holdout, seed), label_mix, out, data, label_depth,
-                         int(pattern_stride))
+                         int(pattern_stride), add_data)
 
     def progress(iterable, **kwargs):
         return tqdm(iterable, file=sys.stderr, **kwargs)

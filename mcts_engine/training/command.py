@@ -20,7 +20,7 @@ from ..rules.draughts import evaluation
 from ..rules.draughts.learned import pattern_layout
 from ..rules.draughts.weights import weights_identity, weights_path, write_weights
 from ..tables import default_directory
-from .dataset import Positions, collect, labels, load_positions, save_positions
+from .dataset import KeptGames, Positions, collect, join, labels, load_kept, load_positions, save_positions
 from .deepen import deepen
 from .features import features
 from .fit import FitConfig, cross_entropy, fit, held_out_games, integer_model, integer_weights
@@ -34,8 +34,9 @@ class TrainConfig:
     """A training run: the games (``play``), the fit, the labels' blend (``label_mix``: the
     game's result's share, the search's value the rest), that value's source (``label_depth``: 0,
     the self-play search's; D, the alpha-beta's to D plies, ``deepen.py``), where the weights go
-    (``out``), where the games are kept between runs (``data``, "" = nowhere) and the layout's
-    ``pattern_stride`` (learned.STRIDES)."""
+    (``out``), where the games are kept between runs (``data``, "" = nowhere), the games other
+    runs kept that the fit adds to these (``add_data``: their ``data`` files, an earlier
+    generation's games) and the layout's ``pattern_stride`` (learned.STRIDES)."""
 
     play: PlayConfig
     fit: FitConfig
@@ -44,6 +45,7 @@ class TrainConfig:
     data: str = ""
     label_depth: int = 0
     pattern_stride: int = 2
+    add_data: tuple[str, ...] = ()
 
 
 def command_line(config: TrainConfig) -> str:
@@ -61,6 +63,8 @@ def command_line(config: TrainConfig) -> str:
         words += ["--label-depth", str(config.label_depth)]
     if config.pattern_stride != 2:
         words += ["--pattern-stride", str(config.pattern_stride)]
+    for path in config.add_data:
+        words += ["--add-data", Path(path).name]
     words += ["--label-mix", repr(config.label_mix), "--steps", str(f.steps), "--learning-rate", repr(f.learning_rate),
               "--l2", repr(f.l2), "--holdout", repr(f.holdout)]
     return shlex.join(words)
@@ -76,6 +80,12 @@ def positions_of(config: TrainConfig, progress) -> Positions:
     if config.data:
         save_positions(config.data, positions, config.play)
     return positions
+
+
+def added_games(config: TrainConfig) -> list[KeptGames]:
+    """The games of ``config.add_data``, read before any game is played (a bad file is refused
+    at once)."""
+    return [load_kept(path, config.play.game) for path in config.add_data]
 
 
 def handset_chances(game_name: str, positions: Positions) -> np.ndarray:
@@ -116,11 +126,15 @@ def train(config: TrainConfig, report: Report, progress) -> None:
     p = config.play
     game = get_game(p.game)
     layout = pattern_layout(game, config.pattern_stride)
+    added = added_games(config)
     positions = positions_of(config, progress)
+    if added:
+        positions = join([positions, *(kept.positions for kept in added)])
     if not len(positions):
         raise ValueError("the games gave no position to learn from (more --games?)")
     known = int((positions.table >= 0).sum())
-    report(f"{p.games} games, {len(positions)} positions ({known} labelled by the endgame tables)")
+    games = p.games + sum(kept.play.games for kept in added)
+    report(f"{games} games, {len(positions)} positions ({known} labelled by the endgame tables)")
     if config.label_depth:
         positions = replace(positions, search=deepen(p.game, play_settings(p), config.label_depth, positions,
                                                      p.concurrency, progress))
@@ -142,11 +156,13 @@ def train(config: TrainConfig, report: Report, progress) -> None:
     }
     fitted = cross_entropy(shipped.chances(train_f), train_y)
     held_label = cross_entropy(shipped.chances(test_f), targets[held])
+    more = "".join(f"; and {kept.describe()}" for kept in added)
     header = (
         f"mcts-engine {__version__}: the learned evaluation of {p.game} (docs/search.md#the-learned-evaluation)",
         f"command: {command_line(config)}",
         f"data: {p.games} self-play games at {p.nodes} iterations a move ({settings_text(p)}) after "
-        f"{p.opening_plies} random plies; {len(positions)} positions, {int(held.sum())} of them in the "
+        f"{p.opening_plies} random plies{more}; "
+        f"{len(positions)} positions, {int(held.sum())} of them in the "
         f"{config.fit.holdout:g} of the games held out",
         f"labels: {config.label_mix:g} x the game's result + {1 - config.label_mix:g} x {value_source(config)}; "
         f"{known} positions by the endgame tables",

@@ -99,16 +99,62 @@ def save_positions(path: str | Path, positions: Positions, config: PlayConfig) -
     temporary.replace(path)
 
 
-def load_positions(path: str | Path, config: PlayConfig) -> Positions:
-    """The positions ``path`` keeps; DataError if it was played otherwise than ``config``
-    says, or cannot be read."""
+def _read(path: str | Path) -> tuple[str, Positions]:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = str(data["meta"])
             arrays = {name: data[name] for name in Positions.__dataclass_fields__}
     except (OSError, KeyError, ValueError) as err:
         raise DataError(f"training data {path}: cannot be read: {err}") from None
+    return meta, Positions(**arrays)
+
+
+def load_positions(path: str | Path, config: PlayConfig) -> Positions:
+    """The positions ``path`` keeps; DataError if it was played otherwise than ``config``
+    says, or cannot be read."""
+    meta, positions = _read(path)
     if meta != _meta(config):
         raise DataError(f"training data {path}: played with {meta}, not {_meta(config)} "
                         "(delete it, or name another --data file)")
-    return Positions(**arrays)
+    return positions
+
+
+@dataclass(frozen=True)
+class KeptGames:
+    """Games another run kept (its ``--data`` file), added to a run's own (``--add-data``): an
+    earlier generation's games.  ``play`` is how they were played, as the file says."""
+
+    path: str
+    play: PlayConfig
+    positions: Positions
+
+    def describe(self) -> str:
+        """The games in words, for the weights file's data line."""
+        p = self.play
+        return (f"{p.games} games of {Path(self.path).name} (seed {p.seed}, {p.nodes} iterations a move after "
+                f"{p.opening_plies} random plies)")
+
+
+def load_kept(path: str | Path, game: str) -> KeptGames:
+    """The games ``path`` keeps, played with any settings but of ``game``; DataError if they are
+    of another variant or the file cannot be read."""
+    meta, positions = _read(path)
+    try:
+        fields = json.loads(meta)["play"]
+        play = PlayConfig(**{**fields, "options": tuple(tuple(pair) for pair in fields["options"])})
+    except (ValueError, KeyError, TypeError) as err:
+        raise DataError(f"training data {path}: its settings cannot be read: {err}") from None
+    if play.game != game:
+        raise DataError(f"training data {path}: games of {play.game}, not {game}")
+    return KeptGames(str(path), play, positions)
+
+
+def join(parts: list[Positions]) -> Positions:
+    """``parts`` as one set of positions, each part's games numbered after the part before."""
+    renumbered, offset = [], 0
+    for part in parts:
+        games = part.game.astype(np.int64) + offset
+        renumbered.append(Positions(**{**vars(part), "game": games}))
+        offset = int(games.max()) + 1 if len(games) else offset
+    return Positions(**{name: np.concatenate([vars(p)[name] for p in renumbered])
+                        for name in Positions.__dataclass_fields__})

@@ -119,3 +119,36 @@ def test_the_dense_layout_is_named_in_the_command_and_the_file(tmp_path):
     assert weights.layout == pattern_layout(game, 1).signature and plain.layout == pattern_layout(game, 2).signature
     assert "--pattern-stride 1" in weights.header[1] and "--pattern-stride" not in plain.header[1]
     assert weights.patterns.shape[0] == 25
+
+
+def test_added_games_join_the_fit_and_are_named(tmp_path):
+    """``--add-data``: the games another run kept (an earlier generation's) join this run's in the
+    fit; the command names the file, the data line says whose games they are, and the same
+    command gives the same file again."""
+    earlier, data = tmp_path / "earlier.npz", tmp_path / "now.npz"
+    first = run("--seed", "5", "--data", str(earlier), "--out", str(tmp_path / "earlier.weights"))
+    alone = run("--seed", "6", "--data", str(data), "--out", str(tmp_path / "alone.weights"))
+    assert first.exit_code == 0 and alone.exit_code == 0, first.output + alone.output
+    both = [tmp_path / "both.weights", tmp_path / "again.weights"]
+    for out in both:
+        result = run("--seed", "6", "--data", str(data), "--add-data", str(earlier), "--out", str(out))
+        assert result.exit_code == 0, result.output
+
+    def positions(output: str) -> int:
+        return int(output.split(" positions (")[0].rsplit(" ", 1)[1])
+    assert positions(result.output) == positions(first.output) + positions(alone.output)
+    assert "8 games, " in result.output
+    assert both[0].read_bytes() == both[1].read_bytes() != (tmp_path / "alone.weights").read_bytes()
+    header = read_weights(both[0]).header
+    assert "--add-data earlier.npz" in header[1]
+    assert "; and 4 games of earlier.npz (seed 5, 40 iterations a move after 4 random plies); " in header[2]
+
+
+def test_added_games_of_another_variant_are_refused_naming_the_file(tmp_path):
+    russian = tmp_path / "russian.npz"
+    made = run("--game", "russian", "--games", "1", "--seed", "5", "--data", str(russian),
+               "--out", str(tmp_path / "r.weights"))
+    assert made.exit_code == 0, made.output
+    result = run("--seed", "5", "--add-data", str(russian), "--out", str(tmp_path / "e.weights"))
+    assert result.exit_code != 0 and f"training data {russian}: games of russian, not english" in result.output
+    assert not (tmp_path / "e.weights").exists()
