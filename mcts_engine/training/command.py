@@ -84,7 +84,13 @@ def positions_of(config: TrainConfig, progress) -> Positions:
 
 def added_games(config: TrainConfig) -> list[KeptGames]:
     """The games of ``config.add_data``, read before any game is played (a bad file is refused
-    at once)."""
+    at once); ValueError for a file named twice, or named as ``config.data`` too (its games
+    would count twice)."""
+    seen = {Path(config.data).resolve()} if config.data else set()
+    for path in config.add_data:
+        if Path(path).resolve() in seen:
+            raise ValueError(f"training data {path}: named twice (--data, --add-data); its games would count twice")
+        seen.add(Path(path).resolve())
     return [load_kept(path, config.play.game) for path in config.add_data]
 
 

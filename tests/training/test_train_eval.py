@@ -152,3 +152,12 @@ def test_added_games_of_another_variant_are_refused_naming_the_file(tmp_path):
     result = run("--seed", "5", "--add-data", str(russian), "--out", str(tmp_path / "e.weights"))
     assert result.exit_code != 0 and f"training data {russian}: games of russian, not english" in result.output
     assert not (tmp_path / "e.weights").exists()
+
+
+def test_a_file_named_twice_is_refused(tmp_path):
+    """Its games would count twice, and the held-out games would be trained on."""
+    data = tmp_path / "games.npz"
+    assert run("--seed", "5", "--data", str(data), "--out", str(tmp_path / "a.weights")).exit_code == 0
+    for more in (("--data", str(data)), ("--add-data", str(data))):
+        result = run("--seed", "5", *more, "--add-data", str(data), "--out", str(tmp_path / "b.weights"))
+        assert result.exit_code != 0 and f"training data {data}: named twice" in result.output, result.output

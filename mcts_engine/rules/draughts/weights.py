@@ -29,7 +29,7 @@ from .learned import MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights
 
 FORMAT = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-SHIPPED_VERSIONS = {"english": 1, "international": 4}   # the weights each variant plays with
+SHIPPED_VERSIONS = {"english": 1, "international": 5}   # the weights each variant plays with
 
 
 class WeightsError(RulesError):
