@@ -149,11 +149,11 @@ def train(config: TrainConfig, report: Report, progress) -> None:
     held = held_out_games(positions.game, config.fit.holdout, config.fit.seed)
     train_f, train_y = f.take(~held), targets[~held]
     bar = progress(None, total=config.fit.steps, unit="step", desc="fit")
-    model = fit(train_f, train_y, len(layout.regions), config.fit,
+    model = fit(train_f, train_y, layout, config.fit,
                 on_step=lambda step, loss: _tick(bar, loss))
     bar.close()
     weights = integer_weights(model, layout, p.game, ())
-    shipped = integer_model(weights)          # the weights as the file holds them, integers
+    shipped = integer_model(weights, layout)          # the weights as the file holds them, integers
     test, test_f = positions.take(held), f.take(held)
     losses = {
         "learned": cross_entropy(shipped.chances(test_f), test.result),

@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..rules.draughts.learned import MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights, PatternLayout
-from .features import Features
+from ..rules.draughts.learned import KING_BITS, MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights, PatternLayout
+from .features import Features, scalar_count
 
 EPSILON = 1e-12
 UNIT = 1000              # integer weights per unit of logit
@@ -36,16 +36,17 @@ class FitConfig:
 
 @dataclass
 class Model:
-    """Float weights: ``patterns`` (regions * PATTERN_SIZE, 2) and ``scalars`` (len(SCALARS), 2),
-    each row (full board, empty board), in units of logit."""
+    """Float weights: ``patterns`` (regions * PATTERN_SIZE, 2) and ``scalars`` (one row per
+    scalar column of the features: ``SCALARS``, then the king squares), each row (full board,
+    empty board), in units of logit."""
 
     patterns: np.ndarray
     scalars: np.ndarray
 
     @classmethod
-    def zeros(cls, regions: int) -> "Model":
+    def zeros(cls, layout: PatternLayout) -> "Model":
         """The model that says 0.5 everywhere."""
-        return cls(np.zeros((regions * PATTERN_SIZE, 2)), np.zeros((len(SCALARS), 2)))
+        return cls(np.zeros((len(layout.regions) * PATTERN_SIZE, 2)), np.zeros((scalar_count(layout), 2)))
 
     def logits(self, f: Features) -> np.ndarray:
         """The side to move's logit of each position."""
@@ -93,11 +94,11 @@ def _gradient(model: Model, f: Features, targets: np.ndarray, l2: float) -> tupl
     return g_patterns, g_scalars
 
 
-def fit(f: Features, targets: np.ndarray, regions: int, config: FitConfig,
+def fit(f: Features, targets: np.ndarray, layout: PatternLayout, config: FitConfig,
         on_step: Callable[[int, float], None] | None = None) -> Model:
     """The model fitted to ``targets`` (the side to move's, in [0, 1]) on features ``f``;
     ``on_step(step, training loss)`` after each step (a progress bar)."""
-    model = Model.zeros(regions)
+    model = Model.zeros(layout)
     moments = [[np.zeros_like(p), np.zeros_like(p)] for p in (model.patterns, model.scalars)]
     beta1, beta2 = 0.9, 0.999
     for step in range(1, config.steps + 1):
@@ -120,11 +121,14 @@ def integer_weights(model: Model, layout: PatternLayout, variant: str, header: t
     def whole(x: np.ndarray) -> np.ndarray:
         return np.clip(np.rint(x * UNIT), -MAX_WEIGHT, MAX_WEIGHT).astype(np.int64)
     patterns = whole(model.patterns).reshape(len(layout.regions), PATTERN_SIZE, 2).astype(np.int32)
-    scalars = tuple((int(a), int(b)) for a, b in whole(model.scalars))
-    return LearnedWeights(variant, layout.signature, UNIT, scalars, patterns, header)
+    rows = whole(model.scalars)
+    scalars = tuple((int(a), int(b)) for a, b in rows[:len(SCALARS)])
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    kings[:layout.top_bit + 1] = rows[len(SCALARS):]
+    return LearnedWeights(variant, layout.signature, UNIT, scalars, patterns, header, kings)
 
 
-def integer_model(weights: LearnedWeights) -> Model:
+def integer_model(weights: LearnedWeights, layout: PatternLayout) -> Model:
     """The float model an integer file gives (to score it on the held-out positions)."""
-    return Model(weights.patterns.reshape(-1, 2).astype(np.float64) / weights.unit,
-                 np.array(weights.scalars, dtype=np.float64) / weights.unit)
+    rows = np.concatenate([np.array(weights.scalars, dtype=np.float64), weights.kings[:layout.top_bit + 1]])
+    return Model(weights.patterns.reshape(-1, 2).astype(np.float64) / weights.unit, rows / weights.unit)

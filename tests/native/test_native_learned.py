@@ -12,7 +12,7 @@ from mcts_engine import native
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game
 from mcts_engine.rules.draughts.evaluation import EvalTerms
-from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
+from mcts_engine.rules.draughts.learned import (KING_BITS, PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
                                                 learned_evaluate, learned_spec, pattern_layout)
 from mcts_engine.rules.draughts.weights import SHIPPED_VERSIONS, WEIGHTS_DIR, read_weights, weights_path
 from support import sanitized
@@ -32,7 +32,9 @@ def random_weights(game, seed: int, scale: int = 5000, stride: int = 2) -> Learn
     rng = np.random.default_rng(seed)
     patterns = rng.integers(-scale, scale, size=(len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
     scalars = tuple((int(a), int(b)) for a, b in rng.integers(-4 * scale, 4 * scale, size=(len(SCALARS), 2)))
-    return LearnedWeights(game.name, layout.signature, 1000, scalars, patterns)
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    kings[:layout.top_bit + 1] = rng.integers(-4 * scale, 4 * scale, size=(layout.top_bit + 1, 2))
+    return LearnedWeights(game.name, layout.signature, 1000, scalars, patterns, (), kings)
 
 
 @pytest.mark.parametrize("stride", STRIDES)
@@ -106,6 +108,11 @@ def test_the_terms_and_the_learned_evaluation_copy_the_rules_they_came_from():
     (dict(unit=0), "unit"),
     (dict(top_bit=64), "top_bit"),
     (dict(start_pieces=3), "start_pieces"),
+    (dict(kings=b"\0" * 16), "kings"),
+    (dict(kings=np.full((KING_BITS, 2), 1 << 30, dtype=np.int32).tobytes()), "kings: a weight out of range"),
+    (dict(kings=np.eye(KING_BITS, 2, -127, dtype=np.int32).tobytes()), "off the board"),
+    (dict(columns=()), "columns"),
+    (dict(columns=(0,) * 17), "columns: a tuple of 1 to 16"),
 ])
 def test_the_kernel_refuses_bad_numbers(change, message):
     game = make_game("english")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mcts_engine.rules.draughts import make_game
-from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, learned_evaluate,
+from mcts_engine.rules.draughts.learned import (KING_BITS, PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, learned_evaluate,
                                                 pattern_layout)
 from mcts_engine.training.dataset import Positions, _words
 from mcts_engine.training.features import features
@@ -45,10 +45,12 @@ def test_a_model_scores_each_position_as_the_reference(name, stride):
     rng = np.random.default_rng(len(name) + stride)
     patterns = rng.integers(-3000, 3000, size=(len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
     scalars = tuple((int(a), int(b)) for a, b in rng.integers(-9000, 9000, size=(len(SCALARS), 2)))
-    weights = LearnedWeights(name, layout.signature, 1000, scalars, patterns)
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    kings[:layout.top_bit + 1] = rng.integers(-9000, 9000, size=(layout.top_bit + 1, 2))
+    weights = LearnedWeights(name, layout.signature, 1000, scalars, patterns, (), kings)
     states = random_states(game, 400, seed=stride)
     assert {s.turn for s in states} == {0, 1} and any(s.kings for s in states)
-    chances = integer_model(weights).chances(features(layout, as_positions(states)))
+    chances = integer_model(weights, layout).chances(features(layout, as_positions(states)))
     for state, chance in zip(states, chances):
         first = learned_evaluate(layout, weights, state.own, state.opp, state.kings, state.turn)
         assert chance == pytest.approx(first if state.turn == 0 else 1.0 - first, abs=1e-12), state.fen()

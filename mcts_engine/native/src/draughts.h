@@ -54,7 +54,9 @@ typedef struct {
 #define MAX_RUNS 8
 #define REGION_SQUARES 8
 #define PATTERN_SIZE 6561          /* 3^REGION_SQUARES */
-#define N_SCALARS 5                /* learned.SCALARS: to_move, men, kings, king_lead, diagonal_kings */
+#define N_SCALARS 6                /* learned.SCALARS: to_move, men, kings, king_lead, diagonal_kings, balance */
+#define KING_BITS 128              /* learned.KING_BITS: the king squares' table, a row per bit */
+#define MAX_COLUMNS 16             /* the widest board's columns (the balance feature) */
 typedef struct { int shift, width, digit; } Run;
 
 typedef struct {
@@ -66,6 +68,9 @@ typedef struct {
     int64_t unit;
     u128 diagonal;
     uint16_t ternary[1 << REGION_SQUARES];   /* bits -> the base-3 number of the same digits */
+    int32_t kings[KING_BITS][2];   /* a king on each bit, seen from its owner's side */
+    int n_columns;
+    u128 columns[MAX_COLUMNS];     /* each column's squares, left to right */
 } Learned;
 
 /* A compiled variant.  Masks are kept as 128-bit words; the 64-bit generator narrows them. */

@@ -947,6 +947,25 @@ static inline unsigned gather(const Run *runs, int n, BB x)
     return v;
 }
 
+/* |the lean of `men`|: the sum over them of 2 * column - (n - 1) (learned.lean). */
+static inline int64_t abs_lean(const Learned *l, BB men)
+{
+    int64_t lean = 0;
+    for (int c = 0; c < l->n_columns; c++)
+        lean += (int64_t)(2 * c - (l->n_columns - 1)) * POPCNT(men & (BB)l->columns[c]);
+    return lean < 0 ? -lean : lean;
+}
+
+/* The king squares' weights of `view` (kings seen from their owner's side), times `sign`. */
+static inline void add_king_squares(const Learned *l, BB view, int64_t sign, int64_t *full, int64_t *empty)
+{
+    for (; view; view &= view - 1) {
+        int b = CTZ(view);
+        *full += sign * l->kings[b][0];
+        *empty += sign * l->kings[b][1];
+    }
+}
+
 static double learned_evaluate(const Rules *r, BB own, BB opp, BB kings, int turn)
 {
     const Learned *l = &r->learned;
@@ -966,11 +985,14 @@ static double learned_evaluate(const Rules *r, BB own, BB opp, BB kings, int tur
     BB own_k = own & kings, opp_k = opp & kings, diagonal = (BB)l->diagonal;
     int n_own_k = POPCNT(own_k), n_opp_k = POPCNT(opp_k);
     int64_t f[N_SCALARS] = {1, POPCNT(own & ~kings) - POPCNT(opp & ~kings), n_own_k - n_opp_k,
-                            (n_own_k > 0) - (n_opp_k > 0), POPCNT(own_k & diagonal) - POPCNT(opp_k & diagonal)};
+                            (n_own_k > 0) - (n_opp_k > 0), POPCNT(own_k & diagonal) - POPCNT(opp_k & diagonal),
+                            abs_lean(l, own & ~kings) - abs_lean(l, opp & ~kings)};
     for (int i = 0; i < N_SCALARS; i++) {
         full += l->scalars[i][0] * f[i];
         empty += l->scalars[i][1] * f[i];
     }
+    add_king_squares(l, turn ? half_turn(own_k, l->top_bit) : own_k, 1, &full, &empty);
+    add_king_squares(l, turn ? opp_k : half_turn(opp_k, l->top_bit), -1, &full, &empty);
     int64_t start = r->start_pieces, p = POPCNT(own | opp);
     if (p > start)
         p = start;

@@ -884,6 +884,42 @@ static int read_scalars(Learned *l, PyObject *spec)
     return 0;
 }
 
+/* The king squares' weights: bytes of KING_BITS x 2 native int32 (copied), none beyond the board. */
+static int read_kings(Learned *l, PyObject *spec, int bits)
+{
+    PyObject *v = PyDict_GetItemString(spec, "kings");
+    if (!v || !PyBytes_Check(v) || PyBytes_GET_SIZE(v) != (Py_ssize_t)sizeof(l->kings)) {
+        PyErr_Format(PyExc_ValueError, "learned spec kings: %zd bytes (int32 weights) expected", sizeof(l->kings));
+        return -1;
+    }
+    memcpy(l->kings, PyBytes_AS_STRING(v), sizeof(l->kings));
+    for (int b = 0; b < KING_BITS; b++)
+        for (int j = 0; j < 2; j++)
+            if (l->kings[b][j] < -MAX_LEARNED_WEIGHT || l->kings[b][j] > MAX_LEARNED_WEIGHT
+                || (b >= bits && l->kings[b][j] != 0)) {
+                PyErr_SetString(PyExc_ValueError, "learned spec kings: a weight out of range or off the board");
+                return -1;
+            }
+    return 0;
+}
+
+/* Each column's squares, left to right (the balance feature): a tuple of masks. */
+static int read_columns(Learned *l, PyObject *spec, u128 points)
+{
+    PyObject *v = PyDict_GetItemString(spec, "columns");
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) < 1 || PyTuple_GET_SIZE(v) > MAX_COLUMNS) {
+        PyErr_Format(PyExc_ValueError, "learned spec columns: a tuple of 1 to %d masks expected", MAX_COLUMNS);
+        return -1;
+    }
+    l->n_columns = (int)PyTuple_GET_SIZE(v);
+    for (int c = 0; c < l->n_columns; c++) {
+        if (to_u128(PyTuple_GET_ITEM(v, c), &l->columns[c]) < 0)
+            return -1;
+        l->columns[c] &= points;
+    }
+    return 0;
+}
+
 /* The pattern weights: bytes of n_regions x PATTERN_SIZE x 2 native int32, kept alive by the kernel. */
 static PyObject *read_patterns(Learned *l, PyObject *spec)
 {
@@ -921,7 +957,8 @@ static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
     PyObject *d = PyDict_GetItemString(spec, "diagonal");
     if (spec_long(spec, "top_bit", 0, bits - 1, &top) < 0 || spec_long(spec, "unit", 1, MAX_LEARNED_WEIGHT, &unit) < 0
         || spec_long(spec, "start_pieces", self->rules.start_pieces, self->rules.start_pieces, &start) < 0
-        || read_regions(&l, spec, (int)top + 1) < 0 || read_scalars(&l, spec) < 0)
+        || read_regions(&l, spec, (int)top + 1) < 0 || read_scalars(&l, spec) < 0
+        || read_kings(&l, spec, (int)top + 1) < 0 || read_columns(&l, spec, self->rules.points) < 0)
         return NULL;
     if (!d) {
         PyErr_SetString(PyExc_KeyError, "learned spec lacks diagonal");

@@ -11,7 +11,12 @@ run up the board):
   the other side's man, square by square; kings count as empty) are one base-3 index into that
   region's table of weights;
 * **scalars** (``SCALARS``): a constant (the worth of the move), men and kings each side has
-  more than the other, having a king where the other side has none, kings on the long diagonal.
+  more than the other, having a king where the other side has none, kings on the long diagonal,
+  and the left-right balance of the men (``balance``: how far each side's men lean to one side
+  of the board, as Scan reads it; a side's lean is the sum over its men of ``2 * column -
+  (n - 1)``, and the feature is the mover's absolute lean less the other side's);
+* **king squares**: a weight for a king on each square, seen from its owner's side of the board
+  (the mover's kings add theirs, the other side's subtract theirs).
 
 Each weight is a pair of integers, one for a full board and one for an empty board, blended by
 the pieces left (a tapered evaluation: ``num = S_full * p + S_empty * (P - p)`` with ``p`` the
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,7 +37,8 @@ from ..geometry import DarkGrid
 
 REGION_SQUARES = 8              # squares a region reads (at most)
 PATTERN_SIZE = 3 ** REGION_SQUARES
-SCALARS = ("to_move", "men", "kings", "king_lead", "diagonal_kings")
+SCALARS = ("to_move", "men", "kings", "king_lead", "diagonal_kings", "balance")
+KING_BITS = 128                 # the king squares' table: one row per bit of the widest board word
 MAX_WEIGHT = 1 << 24            # the largest weight a file may hold (the sums stay exact in 64 bits)
 STRIDES = (2, 1)                # the layouts a weights file may be fitted on: a window every 2 rows and columns, or every one
 
@@ -45,7 +51,8 @@ class PatternLayout:
     index is its j-th square); ``top_bit``: the half turn of the board maps bit ``b`` to
     ``top_bit - b`` (the mover's view of the second player); ``diagonal``: the long diagonal's
     squares; ``start_pieces``: ``P``, the pieces of the start position; ``signature``: names
-    the layout in a weights file (a file of another layout is refused).
+    the layout in a weights file (a file of another layout is refused); ``columns``: each
+    column's squares, left to right (the balance feature).
     """
 
     regions: tuple[tuple[int, ...], ...]
@@ -53,6 +60,7 @@ class PatternLayout:
     diagonal: int
     start_pieces: int
     signature: str
+    columns: tuple[int, ...] = ()
 
 
 def pattern_layout(game, stride: int = 2) -> PatternLayout:
@@ -83,7 +91,8 @@ def pattern_layout(game, stride: int = 2) -> PatternLayout:
     diagonal = sum(grid.mask(i, i) for i in range(n)) or sum(grid.mask(i, n - 1 - i) for i in range(n))
     digest = hashlib.sha1(repr((regions, top, diagonal)).encode()).hexdigest()[:12]
     signature = f"{'dark' if dark else 'all'}-{n}x{n}-{len(regions)}x{height}x4-{digest}"
-    return PatternLayout(tuple(regions), top, diagonal, game.start_pieces, signature)
+    columns = tuple(sum(grid.mask(r, c) for r in range(n)) & game.points for c in range(n))
+    return PatternLayout(tuple(regions), top, diagonal, game.start_pieces, signature, columns)
 
 
 def layout_named(game, signature: str) -> PatternLayout:
@@ -124,6 +133,12 @@ def region_index(region: tuple[int, ...], mine: int, theirs: int) -> int:
     return index
 
 
+def lean(layout: PatternLayout, men: int) -> int:
+    """How far ``men`` lean to one side of the board: the sum of ``2 * column - (n - 1)``."""
+    n = len(layout.columns)
+    return sum((2 * c - (n - 1)) * (men & mask).bit_count() for c, mask in enumerate(layout.columns))
+
+
 def scalar_features(layout: PatternLayout, own: int, opp: int, kings: int) -> tuple[int, ...]:
     """The scalar features (``SCALARS``' order) for the side to move (``own``)."""
     own_k, opp_k = own & kings, opp & kings
@@ -131,7 +146,16 @@ def scalar_features(layout: PatternLayout, own: int, opp: int, kings: int) -> tu
     men = (own & ~kings).bit_count() - (opp & ~kings).bit_count()
     lead = int(n_own_k > 0) - int(n_opp_k > 0)
     diagonal = (own_k & layout.diagonal).bit_count() - (opp_k & layout.diagonal).bit_count()
-    return (1, men, n_own_k - n_opp_k, lead, diagonal)
+    balance = abs(lean(layout, own & ~kings)) - abs(lean(layout, opp & ~kings))
+    return (1, men, n_own_k - n_opp_k, lead, diagonal, balance)
+
+
+def king_views(layout: PatternLayout, own: int, opp: int, kings: int, turn: int) -> tuple[int, int]:
+    """The mover's and the other side's kings, each seen from its owner's side of the board
+    (the second player's turned half a turn): what the king squares' weights are read by."""
+    own_k, opp_k = own & kings, opp & kings
+    return (rotate(own_k, layout.top_bit) if turn else own_k,
+            opp_k if turn else rotate(opp_k, layout.top_bit))
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,7 +165,9 @@ class LearnedWeights:
     ``patterns``: int32 of shape (regions, ``PATTERN_SIZE``, 2), the full-board and empty-board
     weight of each index; ``scalars``: the pair of each of ``SCALARS``; ``unit``: weights per
     unit of logit; ``layout``: the ``PatternLayout.signature`` they were fitted on;
-    ``header``: the provenance lines of the file (the command that made it, its data).
+    ``header``: the provenance lines of the file (the command that made it, its data);
+    ``kings``: int32 of shape (``KING_BITS``, 2), the pair of a king on each bit, seen from its
+    owner's side (all 0 in a file from before the king squares).
     """
 
     variant: str
@@ -150,6 +176,7 @@ class LearnedWeights:
     scalars: tuple[tuple[int, int], ...]
     patterns: np.ndarray
     header: tuple[str, ...] = ()
+    kings: np.ndarray = field(default_factory=lambda: np.zeros((KING_BITS, 2), dtype=np.int32))
 
 
 def learned_balance(layout: PatternLayout, weights: LearnedWeights, own: int, opp: int, kings: int,
@@ -166,6 +193,12 @@ def learned_balance(layout: PatternLayout, weights: LearnedWeights, own: int, op
     for value, (w_full, w_empty) in zip(scalar_features(layout, own, opp, kings), weights.scalars):
         full += w_full * value
         empty += w_empty * value
+    mine_k, theirs_k = king_views(layout, own, opp, kings, turn)
+    for view, sign in ((mine_k, 1), (theirs_k, -1)):
+        for bit in range(view.bit_length()):
+            if view >> bit & 1:
+                full += sign * int(weights.kings[bit, 0])
+                empty += sign * int(weights.kings[bit, 1])
     p = min((own | opp).bit_count(), layout.start_pieces)
     return full * p + empty * (layout.start_pieces - p)
 
@@ -192,9 +225,14 @@ def learned_spec(layout: PatternLayout, weights: LearnedWeights) -> dict:
     patterns = np.ascontiguousarray(weights.patterns, dtype=np.int32)
     if patterns.shape != (len(layout.regions), PATTERN_SIZE, 2):
         raise ValueError(f"pattern weights of shape {patterns.shape}, not {(len(layout.regions), PATTERN_SIZE, 2)}")
+    kings = np.ascontiguousarray(weights.kings, dtype=np.int32)
+    if kings.shape != (KING_BITS, 2) or kings[layout.top_bit + 1:].any():
+        raise ValueError(f"king square weights of shape {kings.shape} or beyond bit {layout.top_bit}")
     return {
         "regions": tuple(segments(r) for r in layout.regions),
         "patterns": patterns.tobytes(),
+        "kings": kings.tobytes(),
+        "columns": layout.columns,
         "scalars": tuple((int(a), int(b)) for a, b in weights.scalars),
         "unit": weights.unit, "top_bit": layout.top_bit, "diagonal": layout.diagonal,
         "start_pieces": layout.start_pieces,

@@ -1,17 +1,23 @@
 """The learned evaluation's weights files: one text file per variant and version, shipped in
 the package (``weights/<variant>.v<N>.weights``), written by ``mcts-engine train-eval``.
 
-The format (version 1), line by line::
+The format (version 2), line by line::
 
     # the provenance: the command that made the file, the games it learned from, its losses
-    format 1
+    format 2
     variant english
     layout dark-8x8-9x4x4-...            (learned.PatternLayout.signature: the board it reads)
     unit 1000                            (weights per unit of logit)
     scalar to_move <full> <empty>        (one line per learned.SCALARS, in order)
+    kings <lines>
+    <bit> <full> <empty>                 (one line per king square with a weight, the rest are 0)
     patterns <regions> <lines>
     <region> <index> <full> <empty>      (one line per pattern with a weight, the rest are 0)
     checksum <crc32 of every line above, hex>
+
+Version 1 (the files from before the balance and the king squares: ``english.v1``,
+``international.v5``) has neither the ``scalar balance`` line nor the ``kings`` lines; it is read
+with those weights 0, so it scores every position as it always did.
 
 Plain text so that a reader can see what a file holds and where it came from; read once per
 game, on the first search that asks for it (``DraughtsGame.search_rules``).  A missing or damaged
@@ -25,9 +31,10 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RulesError
-from .learned import MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights
+from .learned import KING_BITS, MAX_WEIGHT, PATTERN_SIZE, SCALARS, LearnedWeights
 
-FORMAT = 1
+FORMAT = 2
+SCALARS_OF_FORMAT = {1: SCALARS[:5], 2: SCALARS}     # the scalar lines a file of each format holds
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 SHIPPED_VERSIONS = {"english": 1, "international": 5}   # the weights each variant plays with
 
@@ -48,6 +55,10 @@ def format_weights(weights: LearnedWeights) -> str:
     lines = [f"# {line}" if line else "#" for line in weights.header]
     lines += [f"format {FORMAT}", f"variant {weights.variant}", f"layout {weights.layout}", f"unit {weights.unit}"]
     lines += [f"scalar {name} {full} {empty}" for name, (full, empty) in zip(SCALARS, weights.scalars)]
+    kings = np.asarray(weights.kings, dtype=np.int64)
+    bits = np.nonzero(np.any(kings != 0, axis=1))[0].tolist()
+    lines.append(f"kings {len(bits)}")
+    lines += [f"{b} {kings[b, 0]} {kings[b, 1]}" for b in bits]
     patterns = np.asarray(weights.patterns, dtype=np.int64)
     regions, indices = np.nonzero(np.any(patterns != 0, axis=2))
     lines.append(f"patterns {patterns.shape[0]} {len(regions)}")
@@ -127,17 +138,20 @@ def parse_weights(text: str) -> LearnedWeights:
         if len(row) != 2 or row[0] != key:
             raise ValueError(f"expected a line `{key} ...`, found {' '.join(row)!r}")
         fields[key] = row[1]
-    if fields["format"] != str(FORMAT):
-        raise ValueError(f"format {fields['format']}, this engine reads format {FORMAT}")
+    version = {str(v): v for v in SCALARS_OF_FORMAT}.get(fields["format"])
+    if version is None:
+        raise ValueError(f"format {fields['format']}, this engine reads formats 1 and {FORMAT}")
     unit = int(fields["unit"])
     if not 0 < unit <= MAX_WEIGHT:
         raise ValueError(f"unit {unit} out of range")
     scalars = []
-    for name in SCALARS:
+    for name in SCALARS_OF_FORMAT[version]:
         row = rows.pop(0).split()
         if len(row) != 4 or row[:2] != ["scalar", name]:
             raise ValueError(f"expected a line `scalar {name} <full> <empty>`, found {' '.join(row)!r}")
         scalars.append((_weight(row[2]), _weight(row[3])))
+    scalars += [(0, 0)] * (len(SCALARS) - len(scalars))
+    kings = _king_squares(rows) if version >= 2 else np.zeros((KING_BITS, 2), dtype=np.int32)
     head = rows.pop(0).split()
     if len(head) != 3 or head[0] != "patterns":
         raise ValueError(f"expected a line `patterns <regions> <lines>`, found {' '.join(head)!r}")
@@ -156,7 +170,24 @@ def parse_weights(text: str) -> LearnedWeights:
         if (np.abs(table[:, 2:]) > MAX_WEIGHT).any():
             raise ValueError(f"a pattern weight beyond {MAX_WEIGHT}")
         patterns[table[:, 0], table[:, 1]] = table[:, 2:]
-    return LearnedWeights(fields["variant"], fields["layout"], unit, tuple(scalars), patterns, header)
+    return LearnedWeights(fields["variant"], fields["layout"], unit, tuple(scalars), patterns, header, kings)
+
+
+def _king_squares(rows: list[str]) -> np.ndarray:
+    """The ``kings`` section at the head of ``rows`` (taken off them) as a (KING_BITS, 2) table."""
+    head = rows.pop(0).split()
+    if len(head) != 2 or head[0] != "kings":
+        raise ValueError(f"expected a line `kings <lines>`, found {' '.join(head)!r}")
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    for _ in range(int(head[1])):
+        row = rows.pop(0).split() if rows else []
+        if len(row) != 3 or not all(x.lstrip("-").isdigit() for x in row):
+            raise ValueError(f"expected a line `<bit> <full> <empty>` of the kings, found {' '.join(row)!r}")
+        bit = int(row[0])
+        if not 0 <= bit < KING_BITS:
+            raise ValueError(f"a king square's bit {bit} out of range")
+        kings[bit] = (_weight(row[1]), _weight(row[2]))
+    return kings
 
 
 def _weight(text: str) -> int:

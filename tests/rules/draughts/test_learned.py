@@ -16,7 +16,7 @@ from mcts_engine.protocol.options import OptionValues, all_options
 from mcts_engine.rules import get_game
 from mcts_engine.rules.draughts import VARIANTS, make_game, weights as weights_mod
 from mcts_engine.rules.draughts.evaluation import EvalTerms
-from mcts_engine.rules.draughts.learned import (PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
+from mcts_engine.rules.draughts.learned import (KING_BITS, PATTERN_SIZE, SCALARS, STRIDES, LearnedWeights, layout_named,
                                                 learned_balance, learned_evaluate, pattern_layout, region_index,
                                                 rotate, scalar_features, segments)
 from mcts_engine.rules.draughts.weights import WeightsError, format_weights, parse_weights, read_weights, write_weights
@@ -33,8 +33,11 @@ def small_weights(game, stride: int = 2) -> LearnedWeights:
     patterns = np.zeros((len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32)
     patterns[0, 5] = (120, -40)
     patterns[len(layout.regions) - 1, PATTERN_SIZE - 1] = (-7, 9)
-    return LearnedWeights(game.name, layout.signature, 1000, ((10, 0), (800, 2000), (2000, 3500), (300, 900), (0, 150)),
-                          patterns, ("made by hand for a test", "second line"))
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    kings[layout.regions[0][0]] = (55, -66)
+    return LearnedWeights(game.name, layout.signature, 1000,
+                          ((10, 0), (800, 2000), (2000, 3500), (300, 900), (0, 150), (0, 0)),
+                          patterns, ("made by hand for a test", "second line"), kings)
 
 
 @pytest.mark.parametrize("stride", STRIDES)
@@ -95,8 +98,32 @@ def test_the_scalar_features_of_a_position():
     game = get_game("international", native=False)
     layout = pattern_layout(game)
     s = game.parse_fen("W:W31,32,33,K46,K27:B5,19,20,K1")   # 46-5 is the long diagonal: White's king 46 on it, 27 and Black's 1 off
+    # the men's lean, 2 * column - 9: White's 31, 32, 33 at columns 1, 3, 5 (-7 - 3 + 1 = -9), Black's 5, 19, 20
+    # at columns 9, 6, 8 (9 + 3 + 7 = 19); balance is |-9| - |19|
     assert dict(zip(SCALARS, scalar_features(layout, s.own, s.opp, s.kings))) == \
-        dict(to_move=1, men=0, kings=1, king_lead=0, diagonal_kings=1)
+        dict(to_move=1, men=0, kings=1, king_lead=0, diagonal_kings=1, balance=-10)
+    black = game.parse_fen("B:W31,32,33,K46,K27:B5,19,20,K1")
+    assert scalar_features(layout, black.own, black.opp, black.kings)[-1] == 10
+
+
+def test_a_king_square_is_read_from_its_owners_side():
+    game = get_game("international", native=False)
+    layout = pattern_layout(game)
+    bit_46 = game.parse_fen("W:WK46:BK1").own.bit_length() - 1
+    kings = np.zeros((KING_BITS, 2), dtype=np.int32)
+    kings[bit_46] = (700, 300)                  # a king on its own back corner square (46 for White, 5 for Black)
+    w = LearnedWeights(game.name, layout.signature, 1000, ((0, 0),) * len(SCALARS),
+                       np.zeros((len(layout.regions), PATTERN_SIZE, 2), dtype=np.int32), (), kings)
+
+    def num(fen: str) -> int:
+        s = game.parse_fen(fen)
+        return learned_balance(layout, w, s.own, s.opp, s.kings, s.turn)
+
+    p, rest = 2, 40 - 2                        # 2 pieces of 40: the blend's shares
+    assert num("W:WK46:BK1") == 700 * p + 300 * rest         # White to move, its king on 46
+    assert num("B:WK46:BK1") == -(700 * p + 300 * rest)      # Black to move: the other side's king on 46
+    assert num("W:WK46:BK5") == 0 == num("B:WK46:BK5")       # both kings on their own corner: level
+    assert num("B:WK1:BK5") == 700 * p + 300 * rest          # Black's king on 5 is its 46
 
 
 def test_the_blend_of_full_and_empty_boards_and_the_logistic():
@@ -117,12 +144,23 @@ def test_a_weights_file_round_trips(tmp_path):
     path = tmp_path / "english.v1.weights"
     write_weights(path, w)
     text = path.read_text()
-    assert text.startswith("# made by hand for a test\n# second line\nformat 1\nvariant english\n")
+    assert text.startswith("# made by hand for a test\n# second line\nformat 2\nvariant english\n")
+    assert f"\nscalar balance 0 0\nkings 1\n{layout_bit(w)} 55 -66\npatterns " in text
     back = read_weights(path)
     assert (back.variant, back.layout, back.unit, back.scalars, back.header) == \
         (w.variant, w.layout, w.unit, w.scalars, w.header)
-    assert np.array_equal(back.patterns, w.patterns)
+    assert np.array_equal(back.patterns, w.patterns) and np.array_equal(back.kings, w.kings)
     assert format_weights(back) == text
+
+
+def layout_bit(w: LearnedWeights) -> int:
+    return int(np.nonzero(w.kings.any(axis=1))[0][0])
+
+
+def test_a_file_of_format_1_reads_with_no_balance_and_no_king_squares():
+    w = read_weights("international.v5.weights")
+    assert w.scalars[-1] == (0, 0) and len(w.scalars) == len(SCALARS)
+    assert not w.kings.any() and w.kings.shape == (KING_BITS, 2)
 
 
 def faults(text: str):
@@ -131,15 +169,19 @@ def faults(text: str):
     yield "", "no checksum"
     yield text[: len(text) // 2], "no checksum"
     yield text.replace("scalar men 800", "scalar men 801"), "checksum does not match"
-    for old, new, why in [("format 1", "format 2", "format 2"), ("unit 1000", "unit 0", "unit 0"),
+    for old, new, why in [("format 2", "format 3", "format 3"), ("unit 1000", "unit 0", "unit 0"),
                           ("scalar kings", "scalar queens", "scalar kings"), ("patterns 9 2", "patterns 9 3", "3"),
                           ("scalar men 800", f"scalar men {1 << 25}", "beyond"),
-                          ("0 5 120 -40", "0 6561 120 -40", "out of range")]:
+                          ("0 5 120 -40", "0 6561 120 -40", "out of range"),
+                          ("kings 1\n", "kings 2\n", "of the kings"), (" 55 -66\n", " 55\n", "of the kings"),
+                          ("scalar balance 0 0\n", "", "scalar balance"),
+                          ("\nkings 1\n", "\nkings 0\n", "expected a line `patterns"),
+                          ("\n0 55 -66\n", "\n128 55 -66\n", "bit 128 out of range")]:
         changed = body.replace(old, new)
         yield changed + f"checksum {zlib.crc32(changed.encode()):08x}\n", why
 
 
-@pytest.mark.parametrize("index", range(9))
+@pytest.mark.parametrize("index", range(14))
 def test_a_damaged_file_is_refused_naming_it(tmp_path, index):
     game = get_game("english", native=False)
     text = format_weights(small_weights(game))
