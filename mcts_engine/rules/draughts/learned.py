@@ -60,7 +60,7 @@ class PatternLayout:
     diagonal: int
     start_pieces: int
     signature: str
-    columns: tuple[int, ...] = ()
+    columns: tuple[int, ...]
 
 
 def pattern_layout(game, stride: int = 2) -> PatternLayout:
