@@ -71,6 +71,7 @@ typedef struct {
     int32_t kings[KING_BITS][2];   /* a king on each bit, seen from its owner's side */
     int n_columns;
     u128 columns[MAX_COLUMNS];     /* each column's squares, left to right */
+    int reads_kings, reads_balance;   /* any king square / balance weight is not 0 (else skipped) */
 } Learned;
 
 /* A compiled variant.  Masks are kept as 128-bit words; the 64-bit generator narrows them. */

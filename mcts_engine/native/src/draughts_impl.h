@@ -986,13 +986,15 @@ static double learned_evaluate(const Rules *r, BB own, BB opp, BB kings, int tur
     int n_own_k = POPCNT(own_k), n_opp_k = POPCNT(opp_k);
     int64_t f[N_SCALARS] = {1, POPCNT(own & ~kings) - POPCNT(opp & ~kings), n_own_k - n_opp_k,
                             (n_own_k > 0) - (n_opp_k > 0), POPCNT(own_k & diagonal) - POPCNT(opp_k & diagonal),
-                            abs_lean(l, own & ~kings) - abs_lean(l, opp & ~kings)};
+                            l->reads_balance ? abs_lean(l, own & ~kings) - abs_lean(l, opp & ~kings) : 0};
     for (int i = 0; i < N_SCALARS; i++) {
         full += l->scalars[i][0] * f[i];
         empty += l->scalars[i][1] * f[i];
     }
-    add_king_squares(l, turn ? half_turn(own_k, l->top_bit) : own_k, 1, &full, &empty);
-    add_king_squares(l, turn ? opp_k : half_turn(opp_k, l->top_bit), -1, &full, &empty);
+    if (l->reads_kings) {
+        add_king_squares(l, turn ? half_turn(own_k, l->top_bit) : own_k, 1, &full, &empty);
+        add_king_squares(l, turn ? opp_k : half_turn(opp_k, l->top_bit), -1, &full, &empty);
+    }
     int64_t start = r->start_pieces, p = POPCNT(own | opp);
     if (p > start)
         p = start;

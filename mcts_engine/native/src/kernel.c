@@ -899,6 +899,8 @@ static int read_kings(Learned *l, PyObject *spec, int bits)
                 || (b >= bits && l->kings[b][j] != 0)) {
                 PyErr_SetString(PyExc_ValueError, "learned spec kings: a weight out of range or off the board");
                 return -1;
+            } else if (l->kings[b][j] != 0) {
+                l->reads_kings = 1;
             }
     return 0;
 }
@@ -966,6 +968,7 @@ static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
     }
     if (to_u128(d, &diagonal) < 0)
         return NULL;
+    l.reads_balance = l.scalars[N_SCALARS - 1][0] != 0 || l.scalars[N_SCALARS - 1][1] != 0;
     l.top_bit = (int)top;
     l.unit = unit;
     l.diagonal = diagonal & self->rules.points;
