@@ -209,7 +209,7 @@ class RootParallelAgent(Agent):
         missing = nodes - result.info.nodes - sum(r.nodes for r in reports.values())
         if missing <= 0:
             return result
-        self.local.core.run([missing])
+        self.local.core.run([missing], root_check=self.local.check_depth)
         return self.local.result(state, now() - result.info.time)
 
     def _send_jobs(self, workers: list[Worker], shares: list, state: State, limits: Limits,

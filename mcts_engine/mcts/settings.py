@@ -67,6 +67,10 @@ class Settings:
     root_share: float = engine_field(0.3, EngineOption(
         "RootCheckShare", "real", "the root check's share of the time the move aims at (under a clock; under "
         "a node limit it always reaches `RootCheck`)", low=0.01, high=1.0, game_default=True))
+    root_pieces: int = engine_field(0, EngineOption(
+        "RootCheckPieces", "spin", "the root check runs only where at most this many pieces are on the board "
+        "(an ending: there the alpha-beta and the endgame tables it probes judge, the tree among what they keep); "
+        f"0 = in every position (see [enhancements]({ENHANCEMENTS}))", low=0, high=1000, game_default=True))
     ab_prune: float = engine_field(0.0, EngineOption(
         "AlphaBetaPrune", "real", "forward pruning in the alpha-beta (`RootCheck`, `LeafDepth`): a position "
         "evaluated below the window by more than this margin is searched 3 plies shallower, and cut off "

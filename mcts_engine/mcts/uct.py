@@ -56,6 +56,7 @@ class UctAgent(Agent):
         self.tables = open_tables(game, settings.endgame_tables)
         self.unread_note = missing_tables_note(game, settings.endgame_tables, self.tables)
         self.memory = TreeMemory(settings.tree_reuse)
+        self.check_depth = settings.root_check       # this search's root check (root_check_depth)
         self.core = new_search(game, settings, self.seeds(trees), self.rng, self.tables)
 
     def seeds(self, trees: int) -> list[int]:
@@ -76,6 +77,7 @@ class UctAgent(Agent):
                on_info: InfoCallback | None = None, history: tuple[Hashable, ...] = ()) -> SearchResult:
         """Search ``state`` within ``limits`` (or until ``stop`` is set) and choose a move."""
         self.start_search(state, limits, history)
+        self.check_depth = self.root_check_depth(state)
         start = now()
         try:
             self.run(limits, stop, on_info, start, state.ply // 2)
@@ -95,12 +97,20 @@ class UctAgent(Agent):
     def note_root_check(self) -> None:
         """Say what the root check did (``RootCheck``), where it ran: the depth it finished, the
         moves it dropped and its alpha-beta nodes, so that a user tuning it sees how deep it gets."""
-        if not self.settings.root_check:
+        if not self.check_depth:
             return
         stats = self.core.stats(0)
         if stats["check_depth"]:
             self.note(f"root check: depth {stats['check_depth']} of {self.settings.root_check}, "
                       f"{stats['check_dropped']} moves dropped, {stats['check_nodes']} alpha-beta nodes")
+
+    def root_check_depth(self, state: State) -> int:
+        """The root check's depth for a search of ``state``: ``RootCheck``, or 0 where
+        ``RootCheckPieces`` keeps it to endings and ``state`` has more pieces on the board."""
+        limit = self.settings.root_pieces
+        if not self.settings.root_check or not limit:
+            return self.settings.root_check
+        return self.settings.root_check if len(state.board_view().pieces) <= limit else 0
 
     def run(self, limits: Limits, stop: StopSignal, on_info: InfoCallback | None, start: float,
             moves_played: int = 0) -> None:
@@ -117,7 +127,7 @@ class UctAgent(Agent):
         self.core.run(shares, seconds=max(0.001, spend.maximum - gone) if spend else 0.0,
                       soft_seconds=max(0.001, spend.optimum - gone) if spend else 0.0,
                       depth=min(limits.depth or 0, Limits.MAX_DEPTH), report_seconds=0.0 if by_nodes else REPORT_SECONDS,
-                      report_nodes=report_nodes, stop=stop.flag, on_report=report)
+                      report_nodes=report_nodes, stop=stop.flag, on_report=report, root_check=self.check_depth)
 
     def salvage(self, state: State, start: float) -> SearchResult | None:
         """After a failed search: the move its finished iterations chose (the root's statistics

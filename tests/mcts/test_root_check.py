@@ -120,6 +120,17 @@ def test_stop_ends_a_root_check_of_an_infinite_search():
     assert agent.core.stats()["check_depth"] < 32
 
 
+def test_root_check_pieces_keeps_the_check_to_endings():
+    """``RootCheckPieces 8``: no check with 24 pieces on the board, the whole check with six."""
+    game = get_game("english")
+    for fen, depth in ((game.new_state().fen(), 0), ("W:WK14,K16,31:BK7,K23,K25", 4)):
+        agent = UctAgent(game, Settings(seed=1, root_check=4, root_pieces=8, solver=False))
+        agent.search(game.parse_fen(fen), Limits(nodes=300), StopSignal())
+        assert agent.core.stats()["check_depth"] == depth, fen
+    with pytest.raises(ValueError, match="root_check 33"):
+        agent.core.run([10], root_check=33)
+
+
 def test_a_seeded_search_with_the_root_check_plays_the_same_move():
     game = get_game("english")
     state = random_position(game, random.Random(11))

@@ -230,6 +230,20 @@ def test_the_search_plays_the_tables_shortest_win_and_longest_defence(english):
     assert english.probe(child).plies == 30
 
 
+def test_the_alpha_beta_takes_the_tables_verdict_below_its_root(english):
+    """The alpha-beta (RootCheck, LeafDepth, train-eval's deeper labels) takes the tables' verdict
+    for every position below its root: one ply values two kings against one a win, where the
+    evaluation alone values it short of one."""
+    row = next(r for r in SUITE if r.name == "en-2k1k-d")
+    state = english.game.parse_fen(row.fen)
+    values = []
+    for directory in (str(english.folder.parent), ""):
+        agent = make_agent(english.game, Settings(seed=1, endgame_tables=directory))
+        agent.start_search(state.copy(), Limits(nodes=1), ())
+        values.append(agent.core.alphabeta(1))
+    assert values[0] == 1.0 and 0.5 < values[1] < 0.99
+
+
 def test_a_search_without_tables_pays_nothing(tmp_path):
     assert open_tables(get_game("english"), "") is None
     assert open_tables(get_game("english"), str(tmp_path)) is None          # none built

@@ -23,6 +23,8 @@
  * more than m is searched PRUNE_R plies shallower, and cut off when that confirms it
  * (GuiCheckers' pruning); docs/strength.md gives the nodes it saves.
  *
+ * A position the endgame tables hold (GameOps.oracle, below the root) takes their verdict.
+ *
  * Values are the side to move's, in [0, 1]; the halt flags (t->halt) are looked at every
  * HALT_NODES nodes, and a halted search scores the positions it has not searched by their
  * evaluation (t->ab_halted says it was halted).
@@ -290,6 +292,13 @@ double ab_value(Tree *t, int ply, int depth, int ext, double alpha, double beta)
         return -2.0;
     if (over == GAME_OVER)
         return player == 0 ? r : 1.0 - r;
+    if (ply > 0 && g->ops->oracle) {      /* the endgame tables' verdict is exact: no search below */
+        int plies, hit = g->ops->oracle(g, pos, &r, &plies);
+        if (hit < 0)
+            return -2.0;
+        if (hit == GAME_YES)
+            return player == 0 ? r : 1.0 - r;
+    }
     if (++t->ab_nodes % HALT_NODES == 0 && !t->ab_halted)
         t->ab_halted = halted(t->halt);
     if (t->ab_halted)

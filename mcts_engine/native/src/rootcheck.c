@@ -104,10 +104,9 @@ static int keep_safe(Tree *t, const RootMoves *r, double margin)
     return err < 0 ? -1 : moves_before - t->nodes[t->root].n_moves;
 }
 
-int root_check(Tree **trees, int n, double deadline, const atomic_int *stop)
+int root_check(Tree **trees, int n, int depth_max, double deadline, const atomic_int *stop)
 {
     Tree *t = trees[0];
-    int depth_max = t->s.root_check;
     double margin = t->s.root_margin;
     uint32_t nodes_before = t->ab_nodes;
     if (ab_ready(t, depth_max + 1) < 0) {

@@ -224,9 +224,10 @@ int search_run(Tree **trees, int n, const RunLimits *limits, const atomic_int *s
     }
     trees[0]->check_depth = trees[0]->check_dropped = 0;     /* this run's check, if it runs one */
     trees[0]->check_nodes = 0;
-    if (trees[0]->s.root_check > 0 && !tree_root_done(trees[0])) {
+    int check = limits->root_check < 0 ? trees[0]->s.root_check : limits->root_check;
+    if (check > 0 && !tree_root_done(trees[0])) {
         double aim = limits->soft_seconds > 0.0 ? limits->soft_seconds : limits->seconds;
-        if (root_check(trees, n, aim > 0.0 ? start + trees[0]->s.root_share * aim : 0.0, stop) < 0) {
+        if (root_check(trees, n, check, aim > 0.0 ? start + trees[0]->s.root_share * aim : 0.0, stop) < 0) {
             free(s);
             return -1;
         }

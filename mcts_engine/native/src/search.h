@@ -157,6 +157,7 @@ typedef struct {
     int depth;                  /* a tree reaching this depth ends the search (0: no limit) */
     double report_seconds;      /* a report on this beat (0: none) */
     int64_t report_nodes;       /* or each time the first tree's iterations pass a multiple (0: none) */
+    int root_check;             /* this run's root check depth (0: none; < 0: the setting, RootCheck) */
 } RunLimits;
 
 /* The clock's rule, between the time aimed at (`soft`) and the most allowed (`hard`), `elapsed`

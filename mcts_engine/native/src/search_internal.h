@@ -54,6 +54,6 @@ double leaf_alphabeta(Tree *t, void *pos);
 
 /* rootcheck.c: the root moves an alpha-beta search refutes, dropped from every tree (RootCheck);
  * it fills tree 0's check_* statistics, which search_run zeroes before each run */
-int root_check(Tree **trees, int n, double deadline, const atomic_int *stop);
+int root_check(Tree **trees, int n, int depth_max, double deadline, const atomic_int *stop);
 
 #endif

@@ -491,21 +491,27 @@ static int report_call(void *arg)
 }
 
 /* run(shares, seconds=0, depth=0, report_seconds=0, report_nodes=0, stop=None, on_report=None,
- * soft_seconds=0): search until each tree ran its share of iterations (negative: no limit),
- * `seconds` passed (0: none), a tree reached `depth` (0: none), the root was proven, or `stop`
- * (a StopFlag) was set; under a clock, `soft_seconds` the time aimed at (the clock's rule);
- * `on_report(Report)` every `report_seconds` or each `report_nodes` iterations. */
+ * soft_seconds=0, root_check=-1): search until each tree ran its share of iterations (negative:
+ * no limit), `seconds` passed (0: none), a tree reached `depth` (0: none), the root was proven, or
+ * `stop` (a StopFlag) was set; under a clock, `soft_seconds` the time aimed at (the clock's rule);
+ * `on_report(Report)` every `report_seconds` or each `report_nodes` iterations; `root_check` this
+ * run's root check depth (0: none, negative: the RootCheck setting). */
 static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"shares", "seconds", "depth", "report_seconds", "report_nodes", "stop", "on_report",
-                             "soft_seconds", NULL};
+                             "soft_seconds", "root_check", NULL};
     PyObject *shares_in, *stop = Py_None, *on_report = Py_None;
     double seconds = 0.0, report_seconds = 0.0, soft_seconds = 0.0;
-    int depth = 0;
+    int depth = 0, check = -1;
     long long report_nodes = 0;
-    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOOd", kwlist, &shares_in, &seconds, &depth,
-                                                      &report_seconds, &report_nodes, &stop, &on_report, &soft_seconds))
+    if (!usable(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "O|didLOOdi", kwlist, &shares_in, &seconds, &depth,
+                                                      &report_seconds, &report_nodes, &stop, &on_report, &soft_seconds,
+                                                      &check))
         return NULL;
+    if (check > MAX_ROOT_CHECK) {
+        PyErr_Format(PyExc_ValueError, "run: root_check %d is deeper than %d", check, MAX_ROOT_CHECK);
+        return NULL;
+    }
     if (stop != Py_None && !PyObject_TypeCheck(stop, &StopFlagType)) {
         PyErr_SetString(PyExc_TypeError, "stop must be a StopFlag or None");
         return NULL;
@@ -542,7 +548,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     Py_DECREF(seq);
     RunLimits limits = {shares, seconds, soft_seconds, depth, on_report == Py_None ? 0.0 : report_seconds,
-                        on_report == Py_None ? 0 : (int64_t)report_nodes};
+                        on_report == Py_None ? 0 : (int64_t)report_nodes, check};
     ReportCtx ctx = {self, on_report, NULL};
     const atomic_int *flag = stop == Py_None ? NULL : &((StopFlagObject *)stop)->flag;
     Py_INCREF(stop);
