@@ -27,11 +27,16 @@ def loader(library: Path, pytest_args: list[str]) -> str:
 def run_groups(groups: list[list[str]], pytest_args: list[str], env: dict, cwd: Path, timeout: float,
                library: Path | None = None) -> list[subprocess.CompletedProcess]:
     """Each group of test files run by pytest (``pytest_args`` first) in its own interpreter, all
-    at once, on ``library`` if given (``loader``); their completed processes, in the groups' order."""
+    at once, on ``library`` if given (``loader``); their completed processes, in the groups' order.
+    A test of a group may take the group's whole ``timeout``, not the plain suite's 300 s a test:
+    a sanitized build runs searches 5 to 15 times slower, and on a slow machine one ThreadSanitizer
+    test took more than 300 s."""
+    args = [*pytest_args, f"--timeout={int(timeout)}"]
+
     def command(files: list[str]) -> list[str]:
         if library is None:
-            return [sys.executable, "-m", "pytest", *pytest_args, *files]
-        return [sys.executable, "-c", loader(library, [*pytest_args, *files])]
+            return [sys.executable, "-m", "pytest", *args, *files]
+        return [sys.executable, "-c", loader(library, [*args, *files])]
 
     procs = [subprocess.Popen(command(files), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for files in groups]
