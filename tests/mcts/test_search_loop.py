@@ -160,7 +160,7 @@ THREAD_TESTS = [[str(Path(__file__).parent / "test_search_core.py")], [str(Path(
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)       # a run of test files on a sanitized build, not one test
+@pytest.mark.timeout(1000)       # a run of test files on a sanitized build (900 s at most), not one test
 def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
     """The extension built with ThreadSanitizer (every report fails the run), then the tests of
     searches on OS threads (several trees, the stop flag set from another thread) on it."""
@@ -175,7 +175,7 @@ def test_the_threads_tests_pass_under_thread_sanitizer(tmp_path):
                MCTS_ENGINE_NATIVE="1")
     runs = pytest_runs.run_groups(THREAD_TESTS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "-k",
                                                  "thread or stop or never"], env, Path(__file__).parent,
-                                  timeout=1800, library=library)
+                                  timeout=900, library=library)
     for done in runs:
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
         assert "passed" in done.stdout and "WARNING: ThreadSanitizer" not in done.stderr

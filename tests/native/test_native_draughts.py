@@ -424,14 +424,14 @@ FALLBACK_GROUPS = [["mcts/test_search_core.py", "rules/draughts/test_draughts_ru
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)       # a whole run of test files in a subprocess, not one test
+@pytest.mark.timeout(1500)       # a whole run of test files in a subprocess, not one test
 def test_the_rules_search_and_protocol_tests_pass_on_the_python_rules():
     """The draughts rules, table, search and protocol tests once more with the kernel switched
     off (``MCTS_ENGINE_NATIVE=0``): where the kernel did not build, the engine still works.
     (The whole suite: ``MCTS_ENGINE_NATIVE=0 python -m pytest``.)"""
     env = dict(os.environ, MCTS_ENGINE_NATIVE="0")
     runs = pytest_runs.run_groups(FALLBACK_GROUPS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow"], env,
-                                  ROOT / "tests", timeout=1800)
+                                  ROOT / "tests", timeout=1200)
     for done in runs:
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
@@ -459,7 +459,7 @@ SANITIZED_GROUPS = [
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)       # a whole run of test files on a sanitized build, not one test
+@pytest.mark.timeout(1500)       # a whole run of test files on a sanitized build, not one test
 def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
     """The extension built with AddressSanitizer and UndefinedBehaviorSanitizer (every finding
     aborts), then this file's checks, the search core's (tests/mcts/test_search_core.py and
@@ -481,7 +481,7 @@ def test_the_cross_checks_pass_under_asan_and_ubsan(tmp_path):
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", MCTS_ENGINE_NATIVE="1",
                **{sanitized.SANITIZED_RUN: "1"})
     runs = pytest_runs.run_groups(SANITIZED_GROUPS, ["-q", "-x", "-p", "no:cacheprovider", "-m", "not slow"], env,
-                                  HERE, timeout=1800, library=library)
+                                  HERE, timeout=1200, library=library)
     for done in runs:
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         assert "passed" in done.stdout and "runtime error" not in done.stderr
