@@ -4,11 +4,12 @@ sanitized build of the extension (support/sanitized.py) or with the kernel switc
 Given several groups of files, one interpreter per group, all started at once: the test run
 itself keeps one core busy, and such a rerun is most of a minute in one interpreter.
 
-Every rerun ends and says why: each test in it has the plain suite's limit (``TEST_TIMEOUT``),
-watched from a thread of its own that prints every thread's stack and ends the interpreter (a
-search stuck in C never returns to the main thread, where pytest's default watchdog runs), and
-the groups share one deadline, past which they are killed and what they printed so far is
-returned, so the failing test names the file and the test that hung instead of a bare timeout.
+Every rerun ends and says why: each test in it has the plain suite's limit (pyproject.toml's
+``timeout``, which the rerun's pytest reads too), watched from a thread of its own that prints
+every thread's stack and ends the interpreter (a search stuck in C never returns to the main
+thread, where pytest's default watchdog runs), and the groups share one deadline, past which they
+are killed and what they printed so far is returned, so the failing test names the file and the
+test that hung instead of a bare timeout.
 """
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-TEST_TIMEOUT = 300        # seconds a test, as pyproject.toml's; a sanitized test takes at most tens
 
 
 def loader(library: Path, pytest_args: list[str]) -> str:
@@ -39,7 +38,7 @@ def run_groups(groups: list[list[str]], pytest_args: list[str], env: dict, cwd: 
     at once, on ``library`` if given (``loader``); their completed processes, in the groups' order.
     All must end within ``timeout`` seconds: one still running then is killed, and its completed
     process says so in its stderr and holds what it printed (return code -9)."""
-    args = [*pytest_args, f"--timeout={TEST_TIMEOUT}", "--timeout-method=thread"]
+    args = [*pytest_args, "--timeout-method=thread"]
 
     def command(files: list[str]) -> list[str]:
         if library is None:
