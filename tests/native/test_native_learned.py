@@ -1,7 +1,9 @@
 """The native kernel's learned evaluation (draughts_impl.h, learned_evaluate) against its
 reference, rules/draughts/learned.py, to the last bit: every variant, with seeded random weights
-on seeded games and random placements at each layout stride, and the shipped weights files; the kernel's checks of
-the numbers it is handed.  Run under ASan/UBSan too (test_native_draughts.py's slow test)."""
+on seeded games and random placements at each layout stride, and the shipped weights files, each
+with the regions gathered both ways (one pext each where the CPU has it, and by shifts); the
+kernel's checks of the numbers it is handed.  Run under ASan/UBSan too (test_native_draughts.py's
+slow test)."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,6 +26,16 @@ from test_native_draughts import placements, seeded_positions  # noqa: E402  (ne
 
 NAMES = sorted(VARIANTS)
 SHIPPED = sorted(SHIPPED_VERSIONS)
+GATHERS = ("auto", "shifts")      # the kernel's choice (pext where it can), and the shifts forced
+
+
+def learned_kernel(game, layout, weights, gather: str):
+    """``game``'s kernel with ``weights``, its regions gathered as ``gather`` says (``shifts``:
+    the spec's ``plain_bits``)."""
+    spec = learned_spec(layout, weights)
+    kernel = game.kernel.with_learned(dict(spec, plain_bits=1) if gather == "shifts" else spec)
+    assert kernel.learned_pext == (gather == "auto" and native.core.cpu_fast_bits() and not game.kernel.wide)
+    return kernel
 
 
 def random_weights(game, seed: int, scale: int = 5000, stride: int = 2) -> LearnedWeights:
@@ -37,26 +49,28 @@ def random_weights(game, seed: int, scale: int = 5000, stride: int = 2) -> Learn
     return LearnedWeights(game.name, layout.signature, 1000, scalars, patterns, (), kings)
 
 
+@pytest.mark.parametrize("gather", GATHERS)
 @pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("name", NAMES)
-def test_the_kernel_evaluates_as_the_reference_along_games(name, stride):
+def test_the_kernel_evaluates_as_the_reference_along_games(name, stride, gather):
     fast, ref = make_game(name), make_game(name, native=False)
     layout = pattern_layout(ref, stride)
     weights = random_weights(ref, seed=len(name), stride=stride)
-    kernel = fast.kernel.with_learned(learned_spec(layout, weights))
+    kernel = learned_kernel(fast, layout, weights, gather)
     assert kernel.learned and not fast.kernel.learned
     for s in seeded_positions(ref, 300, seed=len(name)):
         assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
             learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
 
 
+@pytest.mark.parametrize("gather", GATHERS)
 @pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("name", NAMES)
-def test_the_kernel_evaluates_as_the_reference_on_random_placements(name, stride):
+def test_the_kernel_evaluates_as_the_reference_on_random_placements(name, stride, gather):
     fast, ref = make_game(name), make_game(name, native=False)
     layout = pattern_layout(ref, stride)
     weights = random_weights(ref, seed=7, scale=1 << 20, stride=stride)
-    kernel = fast.kernel.with_learned(learned_spec(layout, weights))
+    kernel = learned_kernel(fast, layout, weights, gather)
 
     @settings(max_examples=sanitized.examples(200), deadline=None, derandomize=True)
     @given(placements(name))
@@ -66,12 +80,14 @@ def test_the_kernel_evaluates_as_the_reference_on_random_placements(name, stride
     check()
 
 
+@pytest.mark.parametrize("gather", GATHERS)
 @pytest.mark.parametrize("name", SHIPPED)
-def test_the_shipped_weights_evaluate_as_the_reference(name):
+def test_the_shipped_weights_evaluate_as_the_reference(name, gather):
     game, ref = get_game(name), make_game(name, native=False)
     weights = read_weights(weights_path(name))
     layout = layout_named(ref, weights.layout)
-    kernel = game.learned_kernel()
+    kernel = game.learned_kernel() if gather == "auto" else learned_kernel(game, layout, weights, gather)
+    assert kernel.learned_pext == (gather == "auto" and native.core.cpu_fast_bits())
     for s in seeded_positions(ref, 500, seed=11):
         assert kernel.evaluate(s.own, s.opp, s.kings, s.turn) == \
             learned_evaluate(layout, weights, s.own, s.opp, s.kings, s.turn), s.fen()
@@ -113,6 +129,7 @@ def test_the_terms_and_the_learned_evaluation_copy_the_rules_they_came_from():
     (dict(kings=np.eye(KING_BITS, 2, -127, dtype=np.int32).tobytes()), "off the board"),
     (dict(columns=()), "columns"),
     (dict(columns=(0,) * 17), "columns: a tuple of 1 to 16"),
+    (dict(plain_bits=2), "plain_bits"),
 ])
 def test_the_kernel_refuses_bad_numbers(change, message):
     game = make_game("english")
@@ -128,3 +145,16 @@ def test_the_kernel_refuses_a_pattern_weight_out_of_range():
     weights.patterns[2, 17, 1] = 1 << 25
     with pytest.raises(ValueError, match="out of range"):
         game.kernel.with_learned(learned_spec(pattern_layout(game), weights))
+
+
+def test_a_region_whose_digits_are_not_in_bit_order_is_gathered_by_shifts():
+    """One pext gathers a region's men in bit order; runs whose digits run otherwise (a spec
+    learned.segments would not write) keep the shifts, which follow the digits as given."""
+    game = make_game("international")
+    spec = learned_spec(pattern_layout(game), random_weights(game, 1))
+    assert native.core.cpu_fast_bits() == game.kernel.with_learned(spec).learned_pext
+    first = spec["regions"][0]
+    squares = sum(width for _, width, _ in first)
+    spec["regions"] = (tuple((shift, width, squares - digit - width) for shift, width, digit in first),) \
+        + spec["regions"][1:]
+    assert not game.kernel.with_learned(spec).learned_pext

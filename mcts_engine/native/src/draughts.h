@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "game.h"
 #include "rand.h"
 
@@ -63,6 +64,9 @@ typedef struct {
     const int32_t *patterns;       /* regions x PATTERN_SIZE x 2 (full board, empty board); NULL: hand-set */
     int n_regions, n_runs[MAX_REGIONS];
     Run runs[MAX_REGIONS][MAX_RUNS];
+    int pext;                      /* 1: each region gathered by one pext of its mask (cpu_fast_bits, a
+                                    * 64-bit board, digits in bit order); 0: by its runs' shifts */
+    u64 masks[MAX_REGIONS];        /* each region's squares, where `pext` */
     int64_t scalars[N_SCALARS][2];
     int top_bit;                   /* the half turn maps bit b to top_bit - b */
     int64_t unit;

@@ -947,6 +947,33 @@ static inline unsigned gather(const Run *runs, int n, BB x)
     return v;
 }
 
+/* A region's weights for the digits `m` (the mover's men) and `t` (the other side's), added to
+ * the full-board and the empty-board sums. */
+static inline void add_pattern(const Learned *l, int k, unsigned m, unsigned t, int64_t sums[2])
+{
+    const int32_t *w = l->patterns + ((size_t)k * PATTERN_SIZE + l->ternary[m] + 2u * l->ternary[t]) * 2;
+    sums[0] += w[0];
+    sums[1] += w[1];
+}
+
+/* Every region's weights, its men gathered by its runs' shifts. */
+static inline void pattern_sums(const Learned *l, BB mine, BB theirs, int64_t sums[2])
+{
+    for (int k = 0; k < l->n_regions; k++)
+        add_pattern(l, k, gather(l->runs[k], l->n_runs[k], mine), gather(l->runs[k], l->n_runs[k], theirs), sums);
+}
+
+#if CPU_TWO_COMPILATIONS
+/* The same, each region's men gathered by one pext of its mask (Learned.pext). */
+__attribute__((target("bmi2"))) static void pattern_sums_pext(const Learned *l, u64 mine, u64 theirs,
+                                                              int64_t sums[2])
+{
+    for (int k = 0; k < l->n_regions; k++)
+        add_pattern(l, k, (unsigned)__builtin_ia32_pext_di(mine, l->masks[k]),
+                    (unsigned)__builtin_ia32_pext_di(theirs, l->masks[k]), sums);
+}
+#endif
+
 /* |the lean of `men`|: the sum over them of 2 * column - (n - 1) (learned.lean). */
 static inline int64_t abs_lean(const Learned *l, BB men)
 {
@@ -974,14 +1001,14 @@ static double learned_evaluate(const Rules *r, BB own, BB opp, BB kings, int tur
         mine = half_turn(mine, l->top_bit);
         theirs = half_turn(theirs, l->top_bit);
     }
-    int64_t full = 0, empty = 0;
-    for (int k = 0; k < l->n_regions; k++) {
-        unsigned index = l->ternary[gather(l->runs[k], l->n_runs[k], mine)]
-                         + 2u * l->ternary[gather(l->runs[k], l->n_runs[k], theirs)];
-        const int32_t *w = l->patterns + ((size_t)k * PATTERN_SIZE + index) * 2;
-        full += w[0];
-        empty += w[1];
-    }
+    int64_t sums[2] = {0, 0};
+#if CPU_TWO_COMPILATIONS
+    if (sizeof(BB) == sizeof(u64) && l->pext)
+        pattern_sums_pext(l, (u64)mine, (u64)theirs, sums);
+    else
+#endif
+        pattern_sums(l, mine, theirs, sums);
+    int64_t full = sums[0], empty = sums[1];
     BB own_k = own & kings, opp_k = opp & kings, diagonal = (BB)l->diagonal;
     int n_own_k = POPCNT(own_k), n_opp_k = POPCNT(opp_k);
     int64_t f[N_SCALARS] = {1, POPCNT(own & ~kings) - POPCNT(opp & ~kings), n_own_k - n_opp_k,

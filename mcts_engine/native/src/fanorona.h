@@ -112,7 +112,7 @@ typedef struct {
     int64_t quiet_limit, ply_limit;   /* the draw counters' limits (count_limit: off is 2**62) */
     double eval_scale;
     int start_stones, max_stones;
-    int fast_bits;                    /* the playout's compilation for fast BMI (fn_fast_bits) */
+    int fast_bits;                    /* the playout's compilation for fast BMI (cpu_fast_bits) */
 } FnRules;
 
 /* A position: the mover's stones, the other side's, the side to move (0 White) and the
@@ -154,7 +154,6 @@ void fn_chains(const FnRules *r, uint64_t own, uint64_t opp, uint64_t starters, 
 int fn_legal_moves(const FnRules *r, const FnPos *p, int ignore_draws, MoveBuf *out);   /* GAME_OK or GAME_ERROR */
 void fn_play(FnPos *p, uint64_t from, uint64_t to, uint64_t cap);
 int fn_outcome(const FnRules *r, const FnPos *p, double *result);   /* FanoronaState.outcome: GAME_OVER or GAME_RUNNING */
-int fn_fast_bits(void);               /* whether this CPU runs the playout's BMI compilation (fanorona_playout.c) */
 /* a random playout as FanoronaState.playout plays it (fanorona_playout.c): GAME_OVER with
  * *result, GAME_RUNNING, or GAME_ERROR (memory, or the Python random source failed); `plies`
  * counts the moves played */

@@ -9,6 +9,7 @@
  * (own, opp, turn, ply, quiet); moves as the Python rules' tuples (from, to, captured, *steps).
  */
 #include "rules_glue.h"
+#include "cpu.h"
 #include "fanorona.h"
 
 #include <stdlib.h>
@@ -253,7 +254,7 @@ static int read_spec(PyObject *spec, FnRules *r)
     int64_t plain_bits = 0;
     if (plain && arg_i64(plain, 0, 1, "plain_bits", &plain_bits) < 0)
         return -1;
-    r->fast_bits = !plain_bits && fn_fast_bits();
+    r->fast_bits = !plain_bits && cpu_fast_bits();
     return 0;
 }
 

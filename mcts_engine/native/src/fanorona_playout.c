@@ -4,18 +4,15 @@
  * Its kernel (fanorona_playout_impl.h) is compiled twice where GCC builds for x86-64: for the
  * CPUs whose BMI instructions and pext are fast (Intel since Haswell, AMD since Zen 3), whose
  * bit tricks are then a tenth shorter, and for the rest; the rules choose once (FnRules'
- * fast_bits, fn_fast_bits).  Both give the same moves: the tests play both.
+ * fast_bits, from cpu.h's cpu_fast_bits).  Both give the same moves: the tests play both.
  */
 #include "fanorona_bits.h"
 
 #include <stdlib.h>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define FN_TWO_COMPILATIONS 1
-#include <cpuid.h>
-#else
-#define FN_TWO_COMPILATIONS 0
-#endif
+#include "cpu.h"
+
+#define FN_TWO_COMPILATIONS CPU_TWO_COMPILATIONS
 
 #define FN_REC_MIN 4096                /* the count's records' first room */
 
@@ -77,22 +74,6 @@ static inline void fn_go_on_masks(const uint64_t from[FN_DIRS], uint64_t go_on[F
 #include "fanorona_playout_impl.h"
 #undef FN_K
 #undef FN_FAST
-
-int fn_fast_bits(void)
-{
-#if FN_TWO_COMPILATIONS
-    unsigned eax, ebx, ecx, edx;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2")
-        || !__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 5)))    /* LZCNT */
-        return 0;
-    if (__builtin_cpu_is("intel"))
-        return 1;
-    if (__builtin_cpu_is("amd") && __get_cpuid(1, &eax, &ebx, &ecx, &edx))
-        return ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff) >= 0x19;     /* Zen 3 on: pext in hardware */
-#endif
-    return 0;
-}
 
 int fn_playout(FnCtx *c, FnPos *p, int64_t max_plies, Rand *rng, const Halt *halt, double *result, int64_t *plies)
 {

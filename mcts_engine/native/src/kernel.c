@@ -941,6 +941,29 @@ static PyObject *read_patterns(Learned *l, PyObject *spec)
     return Py_NewRef(v);
 }
 
+/* Each region's mask, and whether one pext gathers the region's men as its runs do (Learned.pext):
+ * a 64-bit board whose runs do not overlap and whose digits count the region's squares below them
+ * (learned.segments lists them so). */
+static int regions_pext(Learned *l, int wide)
+{
+    if (wide)
+        return 0;
+    for (int k = 0; k < l->n_regions; k++) {
+        u64 mask = 0;
+        for (int i = 0; i < l->n_runs[k]; i++) {
+            u64 run = (((u64)1 << l->runs[k][i].width) - 1) << l->runs[k][i].shift;
+            if (mask & run)
+                return 0;
+            mask |= run;
+        }
+        for (int i = 0; i < l->n_runs[k]; i++)
+            if (__builtin_popcountll(mask & (((u64)1 << l->runs[k][i].shift) - 1)) != l->runs[k][i].digit)
+                return 0;
+        l->masks[k] = mask;
+    }
+    return 1;
+}
+
 /* with_learned(spec): a kernel of the same rules evaluating with the learned evaluation (spec:
  * rules/draughts/learned.py, learned_spec). */
 static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
@@ -978,6 +1001,12 @@ static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
             t = 3 * t + ((b >> k) & 1);
         l.ternary[b] = (uint16_t)t;
     }
+    /* optional "plain_bits": 1 keeps the regions' gather on the shifts (the tests run both) */
+    PyObject *plain = PyDict_GetItemString(spec, "plain_bits");
+    long plain_bits = 0;
+    if (plain && spec_long(spec, "plain_bits", 0, 1, &plain_bits) < 0)
+        return NULL;
+    l.pext = !plain_bits && cpu_fast_bits() && regions_pext(&l, self->rules.wide);
     PyObject *owner = read_patterns(&l, spec);
     if (!owner)
         return NULL;
@@ -997,6 +1026,11 @@ static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
 static PyObject *Kernel_get_learned(KernelObject *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->rules.learned.patterns != NULL);
+}
+
+static PyObject *Kernel_get_learned_pext(KernelObject *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->rules.learned.patterns != NULL && self->rules.learned.pext);
 }
 
 static PyObject *Kernel_get_wide(KernelObject *self, void *Py_UNUSED(closure))
@@ -1047,6 +1081,8 @@ static PyMethodDef Kernel_methods[] = {
 static PyGetSetDef Kernel_getset[] = {
     {"wide", (getter)Kernel_get_wide, NULL, "Whether the board takes the 128-bit generator.", NULL},
     {"learned", (getter)Kernel_get_learned, NULL, "Whether it evaluates with the learned evaluation.", NULL},
+    {"learned_pext", (getter)Kernel_get_learned_pext, NULL,
+     "Whether the learned evaluation gathers each region by one pext (else by shifts).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -11,8 +11,15 @@
  */
 #include "glue.h"
 
+#include "cpu.h"
+
 int search_types_ready(void);
 PyObject *report_type(void);
+
+static PyObject *fast_bits(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
+{
+    return PyBool_FromLong(cpu_fast_bits());
+}
 
 
 static PyMethodDef core_functions[] = {
@@ -25,6 +32,8 @@ static PyMethodDef core_functions[] = {
     {"merge_roots", merge_roots, METH_VARARGS,
      "merge_roots(final_move, reports, votes=None): searchers' root statistics summed by move, and the index of the "
      "move to play (the core's final choice, or the majority of `votes`)."},
+    {"cpu_fast_bits", fast_bits, METH_NOARGS,
+     "cpu_fast_bits(): whether this CPU runs the kernels' second compilation (pext in hardware; cpu.h)."},
     {NULL, NULL, 0, NULL},
 };
 
