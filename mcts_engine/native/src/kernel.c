@@ -1002,9 +1002,8 @@ static PyObject *Kernel_with_learned(KernelObject *self, PyObject *spec)
         l.ternary[b] = (uint16_t)t;
     }
     /* optional "plain_bits": 1 keeps the regions' gather on the shifts (the tests run both) */
-    PyObject *plain = PyDict_GetItemString(spec, "plain_bits");
     long plain_bits = 0;
-    if (plain && spec_long(spec, "plain_bits", 0, 1, &plain_bits) < 0)
+    if (PyDict_GetItemString(spec, "plain_bits") && spec_long(spec, "plain_bits", 0, 1, &plain_bits) < 0)
         return NULL;
     l.pext = !plain_bits && cpu_fast_bits() && regions_pext(&l, self->rules.wide);
     PyObject *owner = read_patterns(&l, spec);
@@ -1030,7 +1029,7 @@ static PyObject *Kernel_get_learned(KernelObject *self, void *Py_UNUSED(closure)
 
 static PyObject *Kernel_get_learned_pext(KernelObject *self, void *Py_UNUSED(closure))
 {
-    return PyBool_FromLong(self->rules.learned.patterns != NULL && self->rules.learned.pext);
+    return PyBool_FromLong(self->rules.learned.pext);     /* set by with_learned alone */
 }
 
 static PyObject *Kernel_get_wide(KernelObject *self, void *Py_UNUSED(closure))
